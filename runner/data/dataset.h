@@ -1,0 +1,33 @@
+// A labelled image dataset held in memory as bytes, and the loader entry point.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runner/config/experiment.h"
+
+namespace runner {
+
+struct Dataset {
+  std::string name;
+  int channels = 0, height = 0, width = 0;
+  std::vector<std::string> class_names;
+  std::vector<std::uint8_t> images;  // (N, C, H, W), row-major
+  std::vector<std::int32_t> labels;  // (N), each in [0, classes)
+
+  std::size_t size() const { return labels.size(); }
+  std::size_t image_bytes() const { return static_cast<std::size_t>(channels) * height * width; }
+  int classes() const { return static_cast<int>(class_names.size()); }
+};
+
+struct DatasetSplits {
+  Dataset train;
+  Dataset test;
+};
+
+// Loads both splits as the spec says (downloading CIFAR-10 first when asked), applying the
+// train/test limits. Errors are UserErrors naming the file, what was expected and what was found.
+DatasetSplits load_dataset(const DatasetSpec& spec);
+
+}  // namespace runner

@@ -1,0 +1,56 @@
+// SHA-256 and MD5 through OpenSSL's EVP interface.
+#include "runner/util/digest.h"
+
+#include <openssl/evp.h>
+
+#include <fstream>
+#include <memory>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "runner/util/errors.h"
+
+namespace runner {
+namespace {
+
+class Digest {
+ public:
+  explicit Digest(const EVP_MD* type) : context_(EVP_MD_CTX_new(), EVP_MD_CTX_free) {
+    EVP_DigestInit_ex(context_.get(), type, nullptr);
+  }
+  void update(const void* data, std::size_t size) { EVP_DigestUpdate(context_.get(), data, size); }
+  std::string hex() {
+    unsigned char value[EVP_MAX_MD_SIZE];
+    unsigned int size = 0;
+    EVP_DigestFinal_ex(context_.get(), value, &size);
+    std::string out;
+    for (unsigned int i = 0; i < size; ++i) out += fmt::format("{:02x}", value[i]);
+    return out;
+  }
+
+ private:
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context_;
+};
+
+}  // namespace
+
+std::string sha256_hex(std::string_view bytes) {
+  Digest digest(EVP_sha256());
+  digest.update(bytes.data(), bytes.size());
+  return digest.hex();
+}
+
+std::string md5_hex_of_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UserError(fmt::format("{}: cannot open for checksum", path.string()));
+  Digest digest(EVP_md5());
+  std::vector<char> buffer(1 << 20);
+  while (in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    digest.update(buffer.data(), static_cast<std::size_t>(in.gcount()));
+  }
+  return digest.hex();
+}
+
+}  // namespace runner

@@ -1,0 +1,63 @@
+// Shared test helpers: temporary folders and running the runner binary.
+#include "test_support.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+
+namespace runner::testing {
+
+TempDir::TempDir() {
+  static std::atomic<int> counter{0};
+  path_ = std::filesystem::temp_directory_path() /
+          ("runner-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  std::filesystem::remove_all(path_);
+  std::filesystem::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
+}
+
+std::filesystem::path TempDir::write(const std::string& name, const std::string& text) const {
+  auto file = path_ / name;
+  std::filesystem::create_directories(file.parent_path());
+  std::ofstream(file, std::ios::binary) << text;
+  return file;
+}
+
+CommandResult run_command(const std::string& command_line) {
+  CommandResult result;
+  std::string full = command_line + " 2>&1";
+  FILE* pipe = ::popen(full.c_str(), "r");
+  if (!pipe) return result;
+  std::array<char, 4096> buffer{};
+  std::size_t n;
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.output.append(buffer.data(), n);
+  int status = ::pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+CommandResult run_runner(const std::string& arguments) {
+#ifdef RUNNER_BINARY
+  return run_command(std::string(RUNNER_BINARY) + " " + arguments);
+#else
+  return run_command("false");
+#endif
+}
+
+std::filesystem::path source_dir() {
+#ifdef RUNNER_SOURCE_DIR
+  return RUNNER_SOURCE_DIR;
+#else
+  return std::filesystem::current_path();
+#endif
+}
+
+}  // namespace runner::testing

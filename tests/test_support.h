@@ -1,0 +1,37 @@
+// Shared test helpers: temporary folders and running the runner binary.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace runner::testing {
+
+// A fresh folder under the system temp dir, removed when the object goes away.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+  // Writes text to a file in the folder and returns its path.
+  std::filesystem::path write(const std::string& name, const std::string& text) const;
+
+ private:
+  std::filesystem::path path_;
+};
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+// Runs a shell command line and captures its output and exit code.
+CommandResult run_command(const std::string& command_line);
+
+// Runs the built runner binary with the given arguments (a shell-quoted string).
+CommandResult run_runner(const std::string& arguments);
+
+// The repository's root folder (for configs/ and schemas/).
+std::filesystem::path source_dir();
+
+}  // namespace runner::testing
