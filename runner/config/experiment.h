@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "runner/util/errors.h"
+
 namespace runner {
 
 struct Normalization {
@@ -42,7 +44,7 @@ struct LayerSpec {
   std::string type;
   std::vector<std::string> inputs;  // empty: the previous layer (or the data for the first)
   nlohmann::json attributes;        // e.g. {"out_channels": 6, "kernel": 5}
-  std::string path;                 // model.layers[3], for error messages
+  SourceLocation where;              // file, path (model.layers[3]) and line, for errors
 };
 
 struct ModelSpec {
