@@ -1,0 +1,83 @@
+// The backend interface: a Backend compiles a Graph once into a Program that then only executes.
+// Memory lives in the backend; the host sees tensors only through explicit upload/download.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runner/config/experiment.h"
+#include "runner/graph/graph.h"
+
+namespace runner {
+
+// A tensor on the host in PyTorch's plain layout, e.g. a (O, I, kH, kW) conv weight.
+struct HostTensor {
+  std::string name;
+  std::vector<std::int64_t> dims;
+  std::vector<float> values;
+};
+
+struct CompileOptions {
+  int train_batch = 4;  // the largest batch train_step takes
+  int eval_batch = 1000;
+  OptimizerSpec optimizer;
+  Normalization normalize;  // applied to the uint8 images as the first op
+  int threads = 1;
+};
+
+// The summed loss over samples since the last take_loss(); reading it is the host sync point.
+struct LossSum {
+  double sum = 0;
+  std::int64_t count = 0;
+  double mean() const { return count ? sum / static_cast<double>(count) : 0.0; }
+};
+
+// Time spent in one named step of a program (a layer's forward or backward, the loss, ...).
+struct StepTiming {
+  std::string label;
+  double seconds = 0;
+};
+
+class Program {
+ public:
+  virtual ~Program() = default;
+  // Forward, softmax cross-entropy, backward and optimizer update on `count` <= train_batch
+  // images (count, C, H, W) as bytes with their labels.
+  virtual void train_step(const std::uint8_t* images, const std::int32_t* labels, int count) = 0;
+  virtual LossSum take_loss() = 0;
+  // Forward inference on `count` <= eval_batch images; writes (count, classes) logits.
+  virtual void predict(const std::uint8_t* images, int count, float* logits) = 0;
+
+  // Parameters and optimizer state in plain layout, by name ("conv1.weight",
+  // "conv1.weight.momentum_buffer", ...), for checkpoints.
+  virtual std::vector<HostTensor> parameters() const = 0;
+  virtual void load_parameters(const std::vector<HostTensor>& tensors) = 0;
+  virtual std::vector<HostTensor> optimizer_state() const = 0;
+  virtual void load_optimizer_state(const std::vector<HostTensor>& tensors) = 0;
+};
+
+struct DeviceInfo {
+  std::string backend;  // "onednn" or "cudnn"
+  std::string device;   // "cpu" or "cuda:0"
+  std::string name;     // CPU model or GPU name
+  std::map<std::string, std::string> details;  // ISA, threads, library versions, memory, ...
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual DeviceInfo info() const = 0;
+  virtual std::unique_ptr<Program> compile(const Graph& graph, const CompileOptions& options) = 0;
+};
+
+// The backend for a config's `device` (auto | cpu | cuda | cuda:N). `auto` falls back to the
+// CPU and says why in `note`; an unusable explicit device is a UserError.
+std::unique_ptr<Backend> make_backend(const std::string& device, std::string* note);
+
+// PyTorch's default initialisation (uniform in +-1/sqrt(fan_in)) from a seed, plain layout.
+std::vector<HostTensor> initial_parameters(const Graph& graph, std::uint64_t seed);
+
+}  // namespace runner

@@ -1,0 +1,46 @@
+// The host-side arithmetic every backend shares as its reference: byte normalisation, softmax
+// cross-entropy with its gradient, and the optimizers (PyTorch's SGD and Adam semantics).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runner/config/experiment.h"
+
+namespace runner {
+
+// Per-channel affine map from bytes: value = byte * scale[c] + shift[c], which equals
+// (byte / 255 - mean[c]) / std[c].
+struct ByteNormalizer {
+  ByteNormalizer(const Normalization& normalize, int channels);
+  // images (count, C, HW) bytes -> out (count, C, HW) floats.
+  void apply(const std::uint8_t* images, int count, int pixels_per_channel, float* out) const;
+  std::vector<float> scale, shift;
+};
+
+// Softmax cross-entropy over rows 0..count-1 of logits (rows, classes). Returns the summed loss;
+// writes d(mean loss)/d(logits) into grad for those rows and zero for rows count..rows-1.
+double softmax_cross_entropy(const float* logits, const std::int32_t* labels, int count, int rows,
+                             int classes, float* grad);
+
+// One optimizer step over a parameter buffer, allocation-free.
+class Optimizer {
+ public:
+  explicit Optimizer(const OptimizerSpec& spec);
+  // Names of the per-parameter state buffers, as in PyTorch's state_dict.
+  const std::vector<std::string>& state_names() const { return state_names_; }
+  // Call once per training step, before the updates of that step.
+  void begin_step() { ++step_; }
+  std::int64_t step() const { return step_; }
+  void set_step(std::int64_t step) { step_ = step; }
+  // Updates `value` (n floats) from `grad`, using the state buffers (state_names().size() of them).
+  void update(float* value, const float* grad, float* const* state, std::size_t n) const;
+
+ private:
+  OptimizerSpec spec_;
+  std::vector<std::string> state_names_;
+  std::int64_t step_ = 0;
+};
+
+}  // namespace runner

@@ -1,0 +1,40 @@
+// Layout helpers for layer builders and the registry of oneDNN layer implementations.
+#include "backends/onednn/build_context.h"
+
+#include <map>
+
+#include "runner/util/errors.h"
+
+namespace runner::onednn {
+
+dnnl::memory BuildContext::in_layout(const dnnl::memory& from, const dnnl::memory::desc& want,
+                                     StepList& steps, const std::string& label) const {
+  if (from.get_desc() == want) return from;
+  dnnl::memory to = allocate(want);
+  copy(from, to, steps, label);
+  return to;
+}
+
+void BuildContext::copy(const dnnl::memory& from, const dnnl::memory& to, StepList& steps,
+                        const std::string& label) const {
+  steps.add(label, dnnl::reorder(from, to), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
+}
+
+dnnl::memory::dims BuildContext::dims_of(const Shape& shape) const {
+  if (shape.flat) return {batch, shape.c};
+  return {batch, shape.c, shape.h, shape.w};
+}
+
+std::unique_ptr<OnednnLayer> make_layer(const std::string& type) {
+  using Factory = std::unique_ptr<OnednnLayer> (*)();
+  static const std::map<std::string, Factory> factories = {
+      {"conv2d", make_conv2d}, {"max_pool2d", make_max_pool2d}, {"avg_pool2d", make_avg_pool2d},
+      {"relu", make_relu},     {"flatten", make_flatten},       {"linear", make_linear},
+      {"add", make_add},
+  };
+  auto it = factories.find(type);
+  if (it == factories.end()) throw LibraryError("the oneDNN backend has no layer '" + type + "'");
+  return it->second();
+}
+
+}  // namespace runner::onednn

@@ -1,0 +1,74 @@
+// What a layer sees while its primitives are created: the engine, the batch size, the step
+// lists to append to and the parameter store.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "backends/onednn/param_store.h"
+#include "backends/onednn/step_list.h"
+#include "runner/graph/graph.h"
+
+namespace runner::onednn {
+
+using dt = dnnl::memory::data_type;
+using tag = dnnl::memory::format_tag;
+
+struct BuildContext {
+  dnnl::engine engine;
+  int batch = 1;
+  bool training = true;
+  ParamStore* params = nullptr;
+  StepList* refresh = nullptr;   // parameter layout mirrors, run before the forward pass
+  StepList* forward = nullptr;
+  StepList* backward = nullptr;  // training only
+
+  dnnl::prop_kind forward_kind() const {
+    return training ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference;
+  }
+  dnnl::memory allocate(const dnnl::memory::desc& md) const { return dnnl::memory(md, engine); }
+  // `from` in layout `want`: `from` itself when the layouts match, else a new memory filled by
+  // a reorder appended to `steps`.
+  dnnl::memory in_layout(const dnnl::memory& from, const dnnl::memory::desc& want, StepList& steps,
+                         const std::string& label) const;
+  // Copies `from` into `to` (any layouts) with a reorder appended to `steps`.
+  void copy(const dnnl::memory& from, const dnnl::memory& to, StepList& steps,
+            const std::string& label) const;
+  // A descriptor of the given dims with format `any` (the primitive chooses the layout).
+  static dnnl::memory::desc any(const dnnl::memory::dims& dims) {
+    return dnnl::memory::desc(dims, dt::f32, tag::any);
+  }
+  // (N, C, H, W) or, for flat shapes, (N, C).
+  dnnl::memory::dims dims_of(const Shape& shape) const;
+};
+
+// One layer's oneDNN implementation. An object is made per node and per compiled net; it
+// keeps what its backward pass needs from its forward pass (primitive descriptors, memories).
+class OnednnLayer {
+ public:
+  virtual ~OnednnLayer() = default;
+  // Creates the forward primitives reading `inputs`; returns the output memory.
+  virtual dnnl::memory forward(BuildContext& ctx, const Node& node,
+                               const std::vector<dnnl::memory>& inputs) = 0;
+  // Creates the backward primitives: reads `output_grad`, writes the parameter gradients and
+  // `input_grads[k]` (in the layout of input k; an empty memory where none is needed).
+  virtual void backward(BuildContext& ctx, const Node& node, const dnnl::memory& output_grad,
+                        const std::vector<dnnl::memory>& input_grads) = 0;
+};
+
+// The implementation of a layer kind; a LibraryError for a kind this backend lacks.
+std::unique_ptr<OnednnLayer> make_layer(const std::string& type);
+
+// Implementations, one file each in layers/.
+std::unique_ptr<OnednnLayer> make_conv2d();
+std::unique_ptr<OnednnLayer> make_max_pool2d();
+std::unique_ptr<OnednnLayer> make_avg_pool2d();
+std::unique_ptr<OnednnLayer> make_relu();
+std::unique_ptr<OnednnLayer> make_flatten();
+std::unique_ptr<OnednnLayer> make_linear();
+std::unique_ptr<OnednnLayer> make_add();
+
+}  // namespace runner::onednn

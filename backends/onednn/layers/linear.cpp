@@ -1,0 +1,82 @@
+// linear on oneDNN: an inner product over flat (N, C) inputs.
+#include "backends/onednn/build_context.h"
+
+namespace runner::onednn {
+namespace {
+
+class Linear : public OnednnLayer {
+ public:
+  dnnl::memory forward(BuildContext& ctx, const Node& node,
+                       const std::vector<dnnl::memory>& inputs) override {
+    const LayerAttrs& a = node.attrs;
+    auto src_md = inputs[0].get_desc();  // (N, Cin)
+    auto weights_any = BuildContext::any(node.params[0].dims);
+    dnnl::memory::desc dst_md(ctx.dims_of(node.output), dt::f32, tag::ab);  // (N, Cout)
+    auto desc = a.bias ? dnnl::inner_product_forward::desc(ctx.forward_kind(), src_md, weights_any,
+                                                           BuildContext::any({a.out_features}),
+                                                           dst_md)
+                       : dnnl::inner_product_forward::desc(ctx.forward_kind(), src_md,
+                                                           weights_any, dst_md);
+    forward_pd_ = dnnl::inner_product_forward::primitive_desc(desc, ctx.engine);
+    src_ = inputs[0];
+    dnnl::memory dst = ctx.allocate(dst_md);
+    std::unordered_map<int, dnnl::memory> args = {
+        {DNNL_ARG_SRC, src_},
+        {DNNL_ARG_WEIGHTS,
+         ctx.params->value(node.params[0], forward_pd_.weights_desc(), *ctx.refresh)},
+        {DNNL_ARG_DST, dst}};
+    if (a.bias) {
+      args[DNNL_ARG_BIAS] = ctx.params->value(node.params[1], forward_pd_.bias_desc(), *ctx.refresh);
+    }
+    ctx.forward->add(node.name, dnnl::inner_product_forward(forward_pd_), args);
+    return dst;
+  }
+
+  void backward(BuildContext& ctx, const Node& node, const dnnl::memory& output_grad,
+                const std::vector<dnnl::memory>& input_grads) override {
+    const LayerAttrs& a = node.attrs;
+    const ParamSpec& weight = node.params[0];
+    auto weights_any = BuildContext::any(weight.dims);
+    auto weights_desc =
+        a.bias ? dnnl::inner_product_backward_weights::desc(src_.get_desc(), weights_any,
+                                                            BuildContext::any({a.out_features}),
+                                                            output_grad.get_desc())
+               : dnnl::inner_product_backward_weights::desc(src_.get_desc(), weights_any,
+                                                            output_grad.get_desc());
+    dnnl::inner_product_backward_weights::primitive_desc weights_pd(weights_desc, ctx.engine,
+                                                                    forward_pd_);
+    StepList gradient_layouts;  // run after the primitive, where its layout is not the master's
+    std::unordered_map<int, dnnl::memory> args = {
+        {DNNL_ARG_SRC, src_},
+        {DNNL_ARG_DIFF_DST, output_grad},
+        {DNNL_ARG_DIFF_WEIGHTS,
+         ctx.params->gradient(weight.name, weights_pd.diff_weights_desc(), gradient_layouts)}};
+    if (a.bias) {
+      args[DNNL_ARG_DIFF_BIAS] =
+          ctx.params->gradient(node.params[1].name, weights_pd.diff_bias_desc(), gradient_layouts);
+    }
+    ctx.backward->add(node.name + " backward weights",
+                      dnnl::inner_product_backward_weights(weights_pd), args);
+    ctx.backward->append(gradient_layouts);
+
+    if (!input_grads[0]) return;
+    dnnl::inner_product_backward_data::desc data_desc(input_grads[0].get_desc(), weights_any,
+                                                      output_grad.get_desc());
+    dnnl::inner_product_backward_data::primitive_desc data_pd(data_desc, ctx.engine, forward_pd_);
+    ctx.backward->add(node.name + " backward data", dnnl::inner_product_backward_data(data_pd),
+                      {{DNNL_ARG_DIFF_DST, output_grad},
+                       {DNNL_ARG_WEIGHTS,
+                        ctx.params->value(weight, data_pd.weights_desc(), *ctx.refresh)},
+                       {DNNL_ARG_DIFF_SRC, input_grads[0]}});
+  }
+
+ private:
+  dnnl::inner_product_forward::primitive_desc forward_pd_;
+  dnnl::memory src_;
+};
+
+}  // namespace
+
+std::unique_ptr<OnednnLayer> make_linear() { return std::make_unique<Linear>(); }
+
+}  // namespace runner::onednn

@@ -1,0 +1,26 @@
+// A graph compiled for one batch size: every primitive and buffer made once, in three step
+// lists (parameter layout refresh, forward, backward) that each step only executes.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "backends/onednn/build_context.h"
+
+namespace runner::onednn {
+
+struct Net {
+  int batch = 0;
+  dnnl::memory input;   // (N, C, H, W) normalised images, plain layout
+  dnnl::memory logits;  // (N, classes), plain layout
+  dnnl::memory logits_grad;  // (N, classes), training only: written by the loss
+  StepList refresh, forward, backward;
+  std::vector<std::unique_ptr<OnednnLayer>> layers;  // keep what the steps refer to
+};
+
+// Compiles `graph` for `batch` images. Training nets register their parameters' master layouts
+// in `params`; inference nets mirror them.
+std::unique_ptr<Net> build_net(const Graph& graph, const dnnl::engine& engine, int batch,
+                               bool training, ParamStore& params);
+
+}  // namespace runner::onednn

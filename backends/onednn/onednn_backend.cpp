@@ -1,0 +1,70 @@
+// The oneDNN CPU backend: device facts and compilation (oneDNN errors become LibraryErrors).
+#include "backends/onednn/onednn_backend.h"
+
+#include <omp.h>
+
+#include <fstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "backends/onednn/onednn_program.h"
+#include "runner/util/errors.h"
+
+namespace runner::onednn {
+
+std::string effective_isa() {
+  using isa = dnnl::cpu_isa;
+  switch (dnnl::get_effective_cpu_isa()) {
+    case isa::sse41: return "sse41";
+    case isa::avx: return "avx";
+    case isa::avx2: return "avx2";
+    case isa::avx2_vnni: return "avx2_vnni";
+    case isa::avx512_core: return "avx512_core";
+    case isa::avx512_core_vnni: return "avx512_core_vnni";
+    case isa::avx512_core_bf16: return "avx512_core_bf16";
+    case isa::avx512_core_amx: return "avx512_core_amx";
+    default: return "other";
+  }
+}
+
+std::string onednn_version() {
+  const dnnl_version_t* v = dnnl_version();
+  return fmt::format("{}.{}.{}", v->major, v->minor, v->patch);
+}
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+    }
+  }
+  return "unknown CPU";
+}
+
+DeviceInfo OnednnBackend::info() const {
+  DeviceInfo info;
+  info.backend = "onednn";
+  info.device = "cpu";
+  info.name = cpu_model();
+  info.details["isa"] = effective_isa();
+  info.details["onednn_version"] = onednn_version();
+  info.details["cores"] = std::to_string(std::thread::hardware_concurrency());
+  info.details["max_threads"] = std::to_string(omp_get_max_threads());
+  return info;
+}
+
+std::unique_ptr<Program> OnednnBackend::compile(const Graph& graph, const CompileOptions& options) {
+  omp_set_num_threads(std::max(1, options.threads));
+  try {
+    return std::make_unique<OnednnProgram>(graph, options);
+  } catch (const dnnl::error& e) {
+    throw LibraryError(fmt::format("oneDNN could not compile the model: {} (status {})", e.what(),
+                                   static_cast<int>(e.status)));
+  }
+}
+
+}  // namespace runner::onednn

@@ -1,0 +1,100 @@
+// Parameter storage in the layouts oneDNN chose, with plain-layout upload and download.
+#include "backends/onednn/param_store.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "runner/util/errors.h"
+
+namespace runner::onednn {
+
+dnnl::memory::desc plain_desc(const dnnl::memory::dims& dims) {
+  using tag = dnnl::memory::format_tag;
+  static const tag tags[] = {tag::undef, tag::a, tag::ab, tag::abc, tag::abcd};
+  return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, tags[dims.size()]);
+}
+
+namespace {
+
+void zero(const dnnl::memory& m) {
+  std::memset(m.get_data_handle(), 0, m.get_desc().get_size());
+}
+
+void copy_layout(const dnnl::engine& engine, const dnnl::memory& from, const dnnl::memory& to) {
+  dnnl::stream stream(engine);
+  dnnl::reorder(from, to).execute(stream, const_cast<dnnl::memory&>(from), const_cast<dnnl::memory&>(to));
+  stream.wait();
+}
+
+}  // namespace
+
+Parameter& ParamStore::find(const std::string& name) {
+  auto it = std::find_if(parameters_.begin(), parameters_.end(),
+                         [&](const Parameter& p) { return p.spec.name == name; });
+  if (it == parameters_.end()) throw std::logic_error("unknown parameter " + name);
+  return *it;
+}
+
+dnnl::memory ParamStore::value(const ParamSpec& spec, const dnnl::memory::desc& md,
+                               StepList& refresh) {
+  auto it = std::find_if(parameters_.begin(), parameters_.end(),
+                         [&](const Parameter& p) { return p.spec.name == spec.name; });
+  if (it == parameters_.end()) {
+    Parameter p;
+    p.spec = spec;
+    p.plain = plain_desc(spec.dims);
+    p.value = dnnl::memory(md, engine_);
+    p.gradient = dnnl::memory(md, engine_);
+    zero(p.value);  // blocked layouts pad; padding must stay zero
+    zero(p.gradient);
+    parameters_.push_back(std::move(p));
+    return parameters_.back().value;
+  }
+  if (it->value.get_desc() == md) return it->value;
+  dnnl::memory mirror(md, engine_);
+  refresh.add(spec.name + " layout", dnnl::reorder(it->value, mirror),
+              {{DNNL_ARG_FROM, it->value}, {DNNL_ARG_TO, mirror}});
+  return mirror;
+}
+
+dnnl::memory ParamStore::gradient(const std::string& name, const dnnl::memory::desc& md,
+                                  StepList& steps) {
+  Parameter& p = find(name);
+  if (p.gradient.get_desc() == md) return p.gradient;
+  dnnl::memory staging(md, engine_);
+  steps.add(name + " grad layout", dnnl::reorder(staging, p.gradient),
+            {{DNNL_ARG_FROM, staging}, {DNNL_ARG_TO, p.gradient}});
+  return staging;
+}
+
+void ParamStore::allocate_state(int count) {
+  for (Parameter& p : parameters_) {
+    p.state.clear();
+    for (int i = 0; i < count; ++i) {
+      p.state.emplace_back(p.value.get_desc(), engine_);
+      zero(p.state.back());
+    }
+  }
+}
+
+HostTensor ParamStore::download(const Parameter& p, const dnnl::memory& buffer,
+                                const std::string& name) const {
+  HostTensor tensor{name, p.spec.dims, std::vector<float>(p.spec.elements())};
+  dnnl::memory plain(p.plain, engine_, tensor.values.data());
+  copy_layout(engine_, buffer, plain);
+  return tensor;
+}
+
+void ParamStore::upload(const Parameter& p, const dnnl::memory& buffer,
+                        const HostTensor& tensor) const {
+  if (tensor.dims != p.spec.dims) {
+    throw UserError(fmt::format("tensor '{}' has shape ({}), the model expects ({})", tensor.name,
+                                fmt::join(tensor.dims, ", "), fmt::join(p.spec.dims, ", ")));
+  }
+  dnnl::memory plain(p.plain, engine_, const_cast<float*>(tensor.values.data()));
+  copy_layout(engine_, plain, buffer);
+}
+
+}  // namespace runner::onednn

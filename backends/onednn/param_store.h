@@ -1,0 +1,54 @@
+// Parameters of a compiled program: one master copy per parameter in the layout the training
+// forward pass chose, its gradient and optimizer state in that same layout, and mirrors in
+// other layouts (refreshed by reorder steps) for primitives that want another one.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "backends/backend.h"
+#include "backends/onednn/step_list.h"
+
+namespace runner::onednn {
+
+struct Parameter {
+  ParamSpec spec;
+  dnnl::memory::desc plain;  // PyTorch's layout: oihw, oi or x
+  dnnl::memory value;        // master copy
+  dnnl::memory gradient;     // same layout as value
+  std::vector<dnnl::memory> state;  // optimizer buffers, same layout as value
+};
+
+class ParamStore {
+ public:
+  explicit ParamStore(dnnl::engine engine) : engine_(std::move(engine)) {}
+
+  // The parameter's values in layout `md`. The first request fixes the master layout; later
+  // requests for another layout get a mirror refreshed by a reorder appended to `refresh`.
+  dnnl::memory value(const ParamSpec& spec, const dnnl::memory::desc& md, StepList& refresh);
+  // A memory in layout `md` where a backward primitive writes the gradient; when `md` is not
+  // the master layout, a reorder into the master gradient is appended to `steps`.
+  dnnl::memory gradient(const std::string& name, const dnnl::memory::desc& md, StepList& steps);
+
+  // Allocates `count` zeroed optimizer buffers per parameter.
+  void allocate_state(int count);
+
+  std::vector<Parameter>& parameters() { return parameters_; }
+  const std::vector<Parameter>& parameters() const { return parameters_; }
+
+  // Copies between a buffer in the master layout and plain host values.
+  HostTensor download(const Parameter& p, const dnnl::memory& buffer, const std::string& name) const;
+  void upload(const Parameter& p, const dnnl::memory& buffer, const HostTensor& tensor) const;
+
+ private:
+  Parameter& find(const std::string& name);
+  dnnl::engine engine_;
+  std::vector<Parameter> parameters_;
+};
+
+// The plain (PyTorch) layout for dims of rank 1, 2 or 4.
+dnnl::memory::desc plain_desc(const dnnl::memory::dims& dims);
+
+}  // namespace runner::onednn

@@ -1,0 +1,66 @@
+// The layer graph: named nodes in topological order with inferred shapes, parameters and FLOPs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runner/config/experiment.h"
+#include "runner/util/errors.h"
+
+namespace runner {
+
+// The shape of one sample. Flat tensors (after flatten or linear) have h = w = 1 and flat = true.
+struct Shape {
+  int c = 0, h = 1, w = 1;
+  bool flat = false;
+  std::int64_t elements() const { return static_cast<std::int64_t>(c) * h * w; }
+  std::string str() const;  // "16x5x5" or "120"
+  bool operator==(const Shape&) const = default;
+};
+
+// Kind-specific settings, resolved from the config (defaults filled, width applied).
+struct LayerAttrs {
+  int out_channels = 0;  // conv2d
+  int out_features = 0;  // linear
+  int kernel_h = 1, kernel_w = 1;
+  int stride_h = 1, stride_w = 1;
+  int pad_h = 0, pad_w = 0;
+  bool bias = true;
+};
+
+struct ParamSpec {
+  std::string name;                 // "conv1.weight"
+  std::vector<std::int64_t> dims;   // PyTorch order: (O, I, kH, kW), (O, I) or (O)
+  std::int64_t fan_in = 0;          // for PyTorch's default initialisation bound 1/sqrt(fan_in)
+  std::int64_t elements() const;
+};
+
+inline constexpr int kDataInput = -1;  // the `inputs` index that means the dataset's images
+
+struct Node {
+  std::string name;
+  std::string type;
+  std::vector<int> inputs;  // indices into Graph::nodes, or kDataInput
+  LayerAttrs attrs;
+  Shape output;
+  std::vector<ParamSpec> params;
+  std::int64_t flops = 0;  // forward floating-point operations per sample
+  SourceLocation where;
+};
+
+struct Graph {
+  Shape input;
+  int classes = 0;
+  std::vector<Node> nodes;  // topological order; the last node is the output (the logits)
+  std::vector<Shape> input_shapes(const Node& node) const;
+  std::int64_t parameter_count() const;
+  std::int64_t flops_per_sample() const;
+  const Node& output() const { return nodes.back(); }
+};
+
+// Builds and checks the graph: unknown layers or inputs, cycles, unused layers, impossible
+// shapes and a classifier that does not match `classes` are UserErrors naming the layer.
+Graph build_graph(const ModelSpec& model, Shape input, int classes);
+
+}  // namespace runner

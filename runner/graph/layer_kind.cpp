@@ -1,0 +1,98 @@
+// The registry of layer kinds and the helpers their shape rules share.
+#include "runner/graph/layer_kind.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace runner {
+
+const std::vector<LayerKind>& layer_kinds() {
+  static const std::vector<LayerKind> kinds = {
+      conv2d_kind(), max_pool2d_kind(), avg_pool2d_kind(), relu_kind(),
+      flatten_kind(), linear_kind(), add_kind(),
+  };
+  return kinds;
+}
+
+const LayerKind& find_layer_kind(const std::string& type, const SourceLocation& where) {
+  std::vector<std::string> names;
+  for (const auto& kind : layer_kinds()) {
+    if (kind.type == type) return kind;
+    names.push_back(kind.type);
+  }
+  std::string hint = fmt::format("known types: {}", fmt::join(names, ", "));
+  std::string suggestion = nearest_match(type, names);
+  if (!suggestion.empty()) hint = fmt::format("did you mean '{}'? {}", suggestion, hint);
+  SourceLocation at = where;
+  at.path += ".type";
+  throw_user_error(at, fmt::format("unknown layer type '{}'", type), hint);
+}
+
+int scaled_count(int count, double width) {
+  return std::max(1, static_cast<int>(std::lround(count * width)));
+}
+
+int read_int(const LayerSpec& spec, const char* key, int fallback) {
+  auto it = spec.attributes.find(key);
+  return it == spec.attributes.end() ? fallback : it->get<int>();
+}
+
+void read_pair(const LayerSpec& spec, const char* key, int fallback_h, int fallback_w, int& h,
+               int& w) {
+  auto it = spec.attributes.find(key);
+  if (it == spec.attributes.end()) {
+    h = fallback_h;
+    w = fallback_w;
+  } else if (it->is_array()) {
+    h = (*it)[0].get<int>();
+    w = (*it)[1].get<int>();
+  } else {
+    h = w = it->get<int>();
+  }
+}
+
+void read_window(const LayerSpec& spec, bool stride_defaults_to_kernel, LayerAttrs& a) {
+  read_pair(spec, "kernel", 1, 1, a.kernel_h, a.kernel_w);
+  if (stride_defaults_to_kernel) {
+    read_pair(spec, "stride", a.kernel_h, a.kernel_w, a.stride_h, a.stride_w);
+  } else {
+    read_pair(spec, "stride", 1, 1, a.stride_h, a.stride_w);
+  }
+  read_pair(spec, "padding", 0, 0, a.pad_h, a.pad_w);
+}
+
+void throw_shape_error(const Node& node, const std::string& problem) {
+  SourceLocation at = node.where;
+  throw_user_error(at, fmt::format("{} ({}): {}", node.name, node.type, problem));
+}
+
+Shape window_output(const Node& node, const Shape& in, int channels) {
+  const LayerAttrs& a = node.attrs;
+  if (in.flat) {
+    throw_shape_error(node, fmt::format("needs an image input (CxHxW), got the flat {}", in.str()));
+  }
+  if (a.pad_h * 2 > a.kernel_h || a.pad_w * 2 > a.kernel_w) {
+    throw_shape_error(node, fmt::format("padding {}x{} is more than half the kernel {}x{}", a.pad_h,
+                                        a.pad_w, a.kernel_h, a.kernel_w));
+  }
+  if (in.h + 2 * a.pad_h < a.kernel_h || in.w + 2 * a.pad_w < a.kernel_w) {
+    std::string padded = a.pad_h || a.pad_w ? fmt::format(" (padding {}x{})", a.pad_h, a.pad_w) : "";
+    throw_shape_error(node, fmt::format("input {}{} is smaller than kernel {}x{}", in.str(), padded,
+                                        a.kernel_h, a.kernel_w));
+  }
+  return Shape{channels, (in.h + 2 * a.pad_h - a.kernel_h) / a.stride_h + 1,
+               (in.w + 2 * a.pad_w - a.kernel_w) / a.stride_w + 1};
+}
+
+std::string Shape::str() const {
+  return flat ? fmt::format("{}", c) : fmt::format("{}x{}x{}", c, h, w);
+}
+
+std::int64_t ParamSpec::elements() const {
+  std::int64_t n = 1;
+  for (auto d : dims) n *= d;
+  return n;
+}
+
+}  // namespace runner

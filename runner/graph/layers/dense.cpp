@@ -1,0 +1,47 @@
+// flatten (CxHxW to C*H*W, PyTorch's order) and linear (fully connected, optional bias).
+#include <fmt/format.h>
+
+#include "runner/graph/layer_kind.h"
+
+namespace runner {
+
+LayerKind flatten_kind() {
+  LayerKind kind;
+  kind.type = "flatten";
+  kind.parse = [](const LayerSpec&, double, LayerAttrs&) {};
+  kind.infer_shape = [](const Node&, const std::vector<Shape>& in) {
+    return Shape{static_cast<int>(in[0].elements()), 1, 1, true};
+  };
+  kind.params = [](const Node&, const std::vector<Shape>&) { return std::vector<ParamSpec>{}; };
+  kind.flops = [](const Node&, const std::vector<Shape>&) { return std::int64_t{0}; };
+  return kind;
+}
+
+LayerKind linear_kind() {
+  LayerKind kind;
+  kind.type = "linear";
+  kind.parse = [](const LayerSpec& spec, double width, LayerAttrs& a) {
+    a.out_features = scaled_count(read_int(spec, "out_features", 1), width);
+    a.bias = spec.attributes.value("bias", true);
+  };
+  kind.infer_shape = [](const Node& node, const std::vector<Shape>& in) {
+    if (!in[0].flat) {
+      throw_shape_error(node, fmt::format("needs a flat input, got {}: add a flatten layer before it",
+                                          in[0].str()));
+    }
+    return Shape{node.attrs.out_features, 1, 1, true};
+  };
+  kind.params = [](const Node& node, const std::vector<Shape>& in) {
+    const LayerAttrs& a = node.attrs;
+    std::vector<ParamSpec> params = {{node.name + ".weight", {a.out_features, in[0].c}, in[0].c}};
+    if (a.bias) params.push_back({node.name + ".bias", {a.out_features}, in[0].c});
+    return params;
+  };
+  kind.flops = [](const Node& node, const std::vector<Shape>& in) {
+    return 2 * static_cast<std::int64_t>(in[0].c) * node.attrs.out_features +
+           (node.attrs.bias ? node.attrs.out_features : 0);
+  };
+  return kind;
+}
+
+}  // namespace runner
