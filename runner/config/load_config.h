@@ -1,0 +1,37 @@
+// Loading an experiment config: YAML and --set overrides, schema validation, resolution.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "runner/config/experiment.h"
+#include "runner/config/source_map.h"
+
+namespace runner {
+
+// A config as read: its JSON (overrides applied) and where each field came from.
+struct ConfigDocument {
+  std::string file;
+  nlohmann::json json;
+  SourceMap source_map;
+};
+
+// Reads the YAML file and applies the overrides ("training.batch_size=64") in order.
+ConfigDocument read_config(const std::filesystem::path& file,
+                           const std::vector<std::string>& overrides);
+
+// Checks the document against schemas/experiment.schema.json; throws one UserError naming the
+// file, line:column, field, the value found and what was expected.
+void validate_config(const ConfigDocument& doc);
+
+// Fills defaults and makes the checks the schema cannot express (normalize lengths, duplicate
+// layer names, download only for cifar10). Expects a validated document.
+Experiment resolve_experiment(const ConfigDocument& doc);
+
+// read_config, validate_config and resolve_experiment in one call.
+Experiment load_experiment(const std::filesystem::path& file,
+                           const std::vector<std::string>& overrides);
+
+}  // namespace runner

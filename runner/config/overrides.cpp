@@ -1,0 +1,95 @@
+// Parsing and applying --set overrides.
+#include "runner/config/overrides.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "runner/config/field_path.h"
+#include "runner/config/yaml_to_json.h"
+
+namespace runner {
+namespace {
+
+const char* type_name(const nlohmann::json& value) {
+  if (value.is_array()) return "a list";
+  if (value.is_object()) return "a mapping";
+  if (value.is_string()) return "a string";
+  if (value.is_boolean()) return "a boolean";
+  if (value.is_number()) return "a number";
+  return "null";
+}
+
+[[noreturn]] void fail(const std::string& origin_text, const std::string& path,
+                       const std::string& problem, const std::string& hint = "") {
+  throw_user_error({origin_text, path, 0, 0}, problem, hint);
+}
+
+}  // namespace
+
+void apply_override(nlohmann::json& config, SourceMap& source_map,
+                    const std::string& override_text) {
+  const std::string origin_text = "--set " + override_text;
+
+  std::size_t equals = override_text.find('=');
+  if (equals == std::string::npos) {
+    fail(origin_text, "", "expected PATH=VALUE", "e.g. --set training.batch_size=64");
+  }
+  std::string path_text = override_text.substr(0, equals);
+  std::string value_text = override_text.substr(equals + 1);
+  std::optional<FieldPath> path = parse_path(path_text);
+  if (!path) {
+    fail(origin_text, "", fmt::format("'{}' is not a field path", path_text),
+         "write it like training.batch_size or model.layers[0].out_channels");
+  }
+
+  nlohmann::json value;
+  if (value_text.empty()) {
+    value = "";
+  } else {
+    try {
+      YAML::Load(value_text);  // a syntax error is reported here, naming the override
+    } catch (const YAML::Exception& error) {
+      fail(origin_text, path_text, "cannot read VALUE as YAML: " + error.msg,
+           "quote text that holds YAML punctuation, e.g. --set 'name=\"a: b\"'");
+    }
+    SourceMap ignored;
+    value = yaml_to_json(value_text, origin_text, ignored);
+  }
+
+  SourceOrigin origin;
+  origin.override_text = origin_text;
+  nlohmann::json* node = &config;
+  std::string walked;
+  for (const PathSegment& segment : *path) {
+    if (segment.index) {
+      if (!node->is_array()) {
+        fail(origin_text, walked,
+             fmt::format("cannot index [{}]: {} is {}, not a list", *segment.index,
+                         walked.empty() ? "the config" : walked, type_name(*node)));
+      }
+      if (*segment.index >= node->size()) {
+        fail(origin_text, walked,
+             fmt::format("index {} is out of range: {} has {} item(s)", *segment.index, walked,
+                         node->size()),
+             node->empty() ? "" : fmt::format("use 0 to {}", node->size() - 1));
+      }
+      walked = item_path(walked, *segment.index);
+      node = &(*node)[*segment.index];
+    } else {
+      if (node->is_null()) *node = nlohmann::json::object();  // a missing key, created
+      if (!node->is_object()) {
+        fail(origin_text, walked,
+             fmt::format("cannot set key '{}': {} is {}, not a mapping", segment.key,
+                         walked.empty() ? "the config" : walked, type_name(*node)));
+      }
+      walked = child_path(walked, segment.key);
+      if (!node->contains(segment.key)) source_map.add(walked, origin);  // created here
+      node = &(*node)[segment.key];
+    }
+  }
+  *node = std::move(value);
+
+  source_map.replace_subtree(walked, origin);
+}
+
+}  // namespace runner

@@ -1,0 +1,18 @@
+// Command-line overrides (--set PATH=VALUE), applied to the config's JSON before validation.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "runner/config/source_map.h"
+
+namespace runner {
+
+// Applies one override "training.batch_size=64" or "model.layers[0].kernel=[3,3]". VALUE is read
+// as YAML (a scalar or a flow value); an empty VALUE is the empty string. Missing object keys are
+// created; a path through a non-object or past the end of a list is a UserError naming the
+// override. The source map records the path (and all below it) as set by "--set <override>".
+void apply_override(nlohmann::json& config, SourceMap& source_map,
+                    const std::string& override_text);
+
+}  // namespace runner

@@ -1,0 +1,248 @@
+// resolve_experiment: defaults (from experiment.h and per dataset) and the checks a JSON Schema
+// cannot express. The document is expected to be validated; a wrong type is still a UserError.
+#include <fmt/format.h>
+
+#include <limits>
+#include <map>
+
+#include "runner/config/field_path.h"
+#include "runner/config/load_config.h"
+#include "runner/config/resolved_json.h"
+#include "runner/config/schema_walk.h"
+
+namespace runner {
+namespace {
+
+// Typed reads of one mapping of the document, each falling back to a default when absent.
+class Fields {
+ public:
+  Fields(const ConfigDocument& doc, const nlohmann::json& object, std::string path)
+      : doc_(doc), object_(object.is_object() ? object : empty()), path_(std::move(path)) {}
+
+  bool has(const std::string& key) const { return object_.contains(key); }
+  std::string path(const std::string& key) const { return child_path(path_, key); }
+  SourceLocation where(const std::string& key) const { return doc_.source_map.locate(path(key)); }
+  const nlohmann::json& raw(const std::string& key) const {
+    return has(key) ? object_[key] : empty();
+  }
+  Fields child(const std::string& key) const { return Fields(doc_, raw(key), path(key)); }
+
+  std::string text(const std::string& key, const std::string& fallback) const {
+    if (!has(key)) return fallback;
+    if (!raw(key).is_string()) wrong(key, "a string");
+    return raw(key).get<std::string>();
+  }
+  bool flag(const std::string& key, bool fallback) const {
+    if (!has(key)) return fallback;
+    if (!raw(key).is_boolean()) wrong(key, "true or false");
+    return raw(key).get<bool>();
+  }
+  double number(const std::string& key, double fallback) const {
+    if (!has(key)) return fallback;
+    if (!raw(key).is_number()) wrong(key, "a number");
+    return raw(key).get<double>();
+  }
+  std::int64_t wide(const std::string& key, std::int64_t fallback) const {
+    if (!has(key)) return fallback;
+    const nlohmann::json& value = raw(key);
+    if (!value.is_number_integer() ||
+        (value.is_number_unsigned() &&
+         value.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max()))) {
+      wrong(key, "an integer");
+    }
+    return value.get<std::int64_t>();
+  }
+  int integer(const std::string& key, int fallback) const {
+    std::int64_t value = wide(key, fallback);
+    if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) {
+      wrong(key, fmt::format("an integer of at most {}", std::numeric_limits<int>::max()));
+    }
+    return static_cast<int>(value);
+  }
+  std::vector<float> floats(const std::string& key) const {
+    std::vector<float> out;
+    for (const auto& value : raw(key)) {
+      if (!value.is_number()) wrong(key, "a list of numbers");
+      out.push_back(value.get<float>());
+    }
+    return out;
+  }
+
+  [[noreturn]] void wrong(const std::string& key, const std::string& expected) const {
+    throw_user_error(where(key),
+                     fmt::format("found {}, expected {}", short_json(raw(key)), expected));
+  }
+
+ private:
+  static const nlohmann::json& empty() {
+    static const nlohmann::json object = nlohmann::json::object();
+    return object;
+  }
+
+  const ConfigDocument& doc_;
+  const nlohmann::json& object_;
+  std::string path_;
+};
+
+struct DatasetDefaults {
+  const char* root;
+  int channels;  // 0: from the synthetic spec
+};
+
+const std::map<std::string, DatasetDefaults>& dataset_defaults() {
+  static const std::map<std::string, DatasetDefaults> table = {
+      {"cifar10", {"data/cifar-10-batches-bin", 3}},
+      {"fashion_mnist", {"/usr/share/datasets/fashion-mnist", 1}},
+      {"mnist", {"data/mnist", 1}},
+      {"synthetic", {"", 0}},
+  };
+  return table;
+}
+
+SyntheticSpec read_synthetic(const Fields& f) {
+  SyntheticSpec s;
+  s.channels = f.integer("channels", s.channels);
+  s.height = f.integer("height", s.height);
+  s.width = f.integer("width", s.width);
+  s.classes = f.integer("classes", s.classes);
+  s.train_count = f.integer("train_count", s.train_count);
+  s.test_count = f.integer("test_count", s.test_count);
+  return s;
+}
+
+DatasetSpec read_dataset(const Fields& f) {
+  DatasetSpec d;
+  d.name = f.text("name", "");
+  auto known = dataset_defaults().find(d.name);
+  if (known == dataset_defaults().end())
+    f.wrong("name", "one of cifar10, fashion_mnist, mnist, synthetic");
+  const bool cifar = d.name == "cifar10", synthetic = d.name == "synthetic";
+
+  d.root = f.text("root", known->second.root);
+  d.download = f.flag("download", false);
+  if (d.download && !cifar) {
+    throw_user_error(f.where("download"),
+                     fmt::format("download is only available for cifar10, not {}", d.name),
+                     "remove it and put the files under dataset.root");
+  }
+  d.url = f.text("url", "");
+  if (f.has("url") && !cifar) {
+    throw_user_error(f.where("url"),
+                     fmt::format("a download url applies only to cifar10, not {}", d.name));
+  }
+  if (f.has("synthetic") && !synthetic) {
+    throw_user_error(f.where("synthetic"), fmt::format("synthetic settings apply only to dataset "
+                                                       "synthetic, not {}",
+                                                       d.name));
+  }
+  d.synthetic = read_synthetic(f.child("synthetic"));
+  d.shuffle = f.flag("shuffle", d.shuffle);
+  d.workers = f.integer("workers", d.workers);
+  d.train_limit = f.wide("train_limit", d.train_limit);
+  d.test_limit = f.wide("test_limit", d.test_limit);
+
+  const int channels = synthetic ? d.synthetic.channels : known->second.channels;
+  if (f.has("normalize")) {
+    Fields normalize = f.child("normalize");
+    d.normalize.mean = normalize.floats("mean");
+    d.normalize.std = normalize.floats("std");
+    for (const char* key : {"mean", "std"}) {
+      std::size_t count = normalize.raw(key).size();
+      if (count != static_cast<std::size_t>(channels)) {
+        throw_user_error(normalize.where(key),
+                         fmt::format("found {} value{}, expected {} (one per channel of {})", count,
+                                     count == 1 ? "" : "s", channels, d.name));
+      }
+    }
+  } else {
+    d.normalize.mean.assign(channels, 0.5f);
+    d.normalize.std.assign(channels, 0.5f);
+  }
+  return d;
+}
+
+ModelSpec read_model(const Fields& f, const ConfigDocument& doc) {
+  ModelSpec m;
+  m.width = f.number("width", m.width);
+  std::map<std::string, std::size_t> first_use;  // layer name → index
+  const nlohmann::json& layers = f.raw("layers");
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    std::string path = item_path(f.path("layers"), i);
+    Fields layer(doc, layers[i], path);
+    LayerSpec spec;
+    spec.name = layer.text("name", "");
+    spec.type = layer.text("type", "");
+    for (const auto& input : layer.raw("inputs")) {
+      if (!input.is_string()) layer.wrong("inputs", "a list of layer names");
+      spec.inputs.push_back(input.get<std::string>());
+    }
+    spec.attributes = layers[i].is_object() ? layers[i] : nlohmann::json::object();
+    for (const char* common : {"name", "type", "inputs"}) spec.attributes.erase(common);
+    spec.where = doc.source_map.locate(path);
+
+    auto [earlier, inserted] = first_use.emplace(spec.name, i);
+    if (!inserted) {
+      SourceLocation first = doc.source_map.locate(item_path(f.path("layers"), earlier->second));
+      throw_user_error(
+          layer.where("name"), fmt::format("duplicate layer name '{}'", spec.name),
+          fmt::format("first used by model.layers[{}] on line {}; names must be unique",
+                      earlier->second, first.line));
+    }
+    m.layers.push_back(std::move(spec));
+  }
+  return m;
+}
+
+OptimizerSpec read_optimizer(const Fields& f) {
+  OptimizerSpec o;
+  o.type = f.text("type", o.type);
+  o.lr = f.number("lr", o.lr);
+  o.momentum = f.number("momentum", o.momentum);
+  o.dampening = f.number("dampening", o.dampening);
+  o.weight_decay = f.number("weight_decay", o.weight_decay);
+  o.nesterov = f.flag("nesterov", o.nesterov);
+  o.beta1 = f.number("beta1", o.beta1);
+  o.beta2 = f.number("beta2", o.beta2);
+  o.eps = f.number("eps", o.eps);
+  return o;
+}
+
+TrainingSpec read_training(const Fields& f) {
+  TrainingSpec t;
+  t.epochs = f.integer("epochs", t.epochs);
+  t.batch_size = f.integer("batch_size", t.batch_size);
+  t.eval_batch_size = f.integer("eval_batch_size", t.eval_batch_size);
+  t.loss = f.text("loss", t.loss);
+  t.optimizer = read_optimizer(f.child("optimizer"));
+  t.log_every = f.integer("log_every", t.log_every);
+  t.threads = f.integer("threads", t.threads);
+  return t;
+}
+
+}  // namespace
+
+Experiment resolve_experiment(const ConfigDocument& doc) {
+  Fields top(doc, doc.json, "");
+  if (!doc.json.is_object()) {
+    throw_user_error(doc.source_map.locate(""), "expected a mapping (run validate_config first)");
+  }
+  Experiment e;
+  e.name = top.text("name", "");
+  e.source_file = doc.file;
+  if (top.has("seed")) {
+    const nlohmann::json& seed = top.raw("seed");
+    bool usable =
+        seed.is_number_unsigned() || (seed.is_number_integer() && seed.get<std::int64_t>() >= 0);
+    if (!usable) top.wrong("seed", "an integer >= 0");
+    e.seed = seed.get<std::uint64_t>();
+  }
+  e.device = top.text("device", e.device);
+  e.dataset = read_dataset(top.child("dataset"));
+  e.model = read_model(top.child("model"), doc);
+  e.training = read_training(top.child("training"));
+  e.checkpoint.path = top.child("checkpoint").text("path", "");
+  e.resolved = experiment_to_json(e);
+  return e;
+}
+
+}  // namespace runner

@@ -1,0 +1,82 @@
+// Experiment → JSON, only the keys that apply to the chosen dataset and optimizer.
+#include "runner/config/resolved_json.h"
+
+#include <fmt/format.h>
+
+#include <string>
+
+namespace runner {
+namespace {
+
+// 0.4914f as 0.4914, not 0.49140000343322754: the shortest text that reads back as the float.
+nlohmann::json floats(const std::vector<float>& values) {
+  nlohmann::json out = nlohmann::json::array();
+  for (float value : values) out.push_back(std::stod(fmt::format("{}", value)));
+  return out;
+}
+
+nlohmann::json dataset_json(const DatasetSpec& d) {
+  nlohmann::json out = {{"name", d.name}};
+  if (!d.root.empty()) out["root"] = d.root;
+  out["download"] = d.download;
+  if (!d.url.empty()) out["url"] = d.url;
+  out["normalize"] = {{"mean", floats(d.normalize.mean)}, {"std", floats(d.normalize.std)}};
+  out["shuffle"] = d.shuffle;
+  out["workers"] = d.workers;
+  out["train_limit"] = d.train_limit;
+  out["test_limit"] = d.test_limit;
+  if (d.name == "synthetic") {
+    const SyntheticSpec& s = d.synthetic;
+    out["synthetic"] = {
+        {"channels", s.channels}, {"height", s.height},           {"width", s.width},
+        {"classes", s.classes},   {"train_count", s.train_count}, {"test_count", s.test_count}};
+  }
+  return out;
+}
+
+nlohmann::json optimizer_json(const OptimizerSpec& o) {
+  nlohmann::json out = {{"type", o.type}, {"lr", o.lr}, {"weight_decay", o.weight_decay}};
+  if (o.type == "adam") {
+    out["beta1"] = o.beta1;
+    out["beta2"] = o.beta2;
+    out["eps"] = o.eps;
+  } else {
+    out["momentum"] = o.momentum;
+    out["dampening"] = o.dampening;
+    out["nesterov"] = o.nesterov;
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json experiment_to_json(const Experiment& e) {
+  nlohmann::json layers = nlohmann::json::array();
+  for (const LayerSpec& layer : e.model.layers) {
+    nlohmann::json item =
+        layer.attributes.is_object() ? layer.attributes : nlohmann::json::object();
+    item["name"] = layer.name;
+    item["type"] = layer.type;
+    if (!layer.inputs.empty()) item["inputs"] = layer.inputs;
+    layers.push_back(std::move(item));
+  }
+  const TrainingSpec& t = e.training;
+  return {
+      {"name", e.name},
+      {"seed", e.seed},
+      {"device", e.device},
+      {"dataset", dataset_json(e.dataset)},
+      {"model", {{"width", e.model.width}, {"layers", layers}}},
+      {"training",
+       {{"epochs", t.epochs},
+        {"batch_size", t.batch_size},
+        {"eval_batch_size", t.eval_batch_size},
+        {"loss", t.loss},
+        {"optimizer", optimizer_json(t.optimizer)},
+        {"log_every", t.log_every},
+        {"threads", t.threads}}},
+      {"checkpoint", {{"path", e.checkpoint.path}}},
+  };
+}
+
+}  // namespace runner

@@ -1,0 +1,39 @@
+// Where each field of a config came from: a line and column of the YAML file, or a --set.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "runner/util/errors.h"
+
+namespace runner {
+
+// The origin of one field. Lines and columns are 1-based; 0 when unknown.
+struct SourceOrigin {
+  int line = 0, column = 0;          // the value
+  int key_line = 0, key_column = 0;  // its key, for fields of a mapping
+  std::string override_text;         // "--set training.batch_size=64" when set on the command line
+};
+
+class SourceMap {
+ public:
+  SourceMap() = default;
+  explicit SourceMap(std::string file) : file_(std::move(file)) {}
+
+  const std::string& file() const { return file_; }
+  void add(const std::string& path, const SourceOrigin& origin) { origins_[path] = origin; }
+  // Records `path` as coming from `origin` and forgets what was recorded below it.
+  void replace_subtree(const std::string& path, const SourceOrigin& origin);
+  // The origin recorded for `path` itself, or nullptr.
+  const SourceOrigin* find(const std::string& path) const;
+
+  // The location of `path` (its key when `at_key` and one is known), from the nearest recorded
+  // ancestor when the path itself was never written (a missing key, a default).
+  SourceLocation locate(const std::string& path, bool at_key = false) const;
+
+ private:
+  std::string file_;
+  std::map<std::string, SourceOrigin> origins_;
+};
+
+}  // namespace runner

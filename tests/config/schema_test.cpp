@@ -1,0 +1,108 @@
+// The schema's layer registry is consistent (one fragment and one if/then per kind), and every
+// kind accepts its documented keys and rejects unknown ones.
+#include <gtest/gtest.h>
+
+#include "runner/config/load_config.h"
+#include "runner/config/schema_file.h"
+#include "test_support.h"
+
+namespace runner {
+namespace {
+
+TEST(Schema, EveryLayerKindHasOneClosedFragmentAndOneIfThen) {
+  nlohmann::ordered_json schema = load_schema("experiment.schema.json");
+  const auto& definitions = schema["definitions"];
+  const auto& layer = definitions["layer"];
+  ASSERT_TRUE(layer["properties"]["type"].contains("enum"));
+  for (const auto& kind : layer["properties"]["type"]["enum"]) {
+    std::string name = kind.get<std::string>();
+    ASSERT_TRUE(definitions.contains(name)) << "no definitions." << name;
+    EXPECT_EQ(definitions[name]["additionalProperties"], false) << name;
+    for (const char* common : {"name", "type", "inputs"}) {
+      EXPECT_TRUE(definitions[name]["properties"].contains(common)) << name << " lacks " << common;
+    }
+    int selectors = 0;
+    for (const auto& part : layer["allOf"]) {
+      if (part["if"]["properties"]["type"]["const"] == name) {
+        ++selectors;
+        EXPECT_EQ(part["then"]["$ref"], "#/definitions/" + name);
+        EXPECT_EQ(part["if"]["required"], nlohmann::ordered_json({"type"})) << name;
+      }
+    }
+    EXPECT_EQ(selectors, 1) << name;
+  }
+  EXPECT_EQ(layer["allOf"].size(), layer["properties"]["type"]["enum"].size());
+}
+
+const char* every_kind =
+    "name: all_kinds\n"
+    "dataset: {name: cifar10, train_limit: 100, test_limit: 10, url: http://example.com/c.tgz}\n"
+    "model:\n"
+    "  width: 0.5\n"
+    "  layers:\n"
+    "    - {name: a, type: conv2d, out_channels: 4, kernel: [3, 5], stride: [1, 2], padding: [1, "
+    "0], bias: false}\n"
+    "    - {name: b, type: relu}\n"
+    "    - {name: c, type: conv2d, out_channels: 4, kernel: 1, inputs: [b]}\n"
+    "    - {name: d, type: add, inputs: [b, c]}\n"
+    "    - {name: e, type: avg_pool2d, kernel: 2, stride: 2, padding: 0}\n"
+    "    - {name: f, type: max_pool2d, kernel: [2, 2]}\n"
+    "    - {name: g, type: flatten}\n"
+    "    - {name: h, type: linear, out_features: 10, bias: true}\n"
+    "training:\n"
+    "  epochs: 3\n"
+    "  batch_size: 8\n"
+    "  eval_batch_size: 100\n"
+    "  loss: cross_entropy\n"
+    "  optimizer: {type: sgd, lr: 0.1, momentum: 0.9, dampening: 0.1, weight_decay: 0.0005, "
+    "nesterov: true}\n"
+    "  log_every: 10\n"
+    "  threads: 4\n"
+    "seed: 12345678901234\n"
+    "device: cuda:1\n"
+    "checkpoint: {path: out/net.safetensors}\n";
+
+TEST(Schema, EveryKindAndEveryKeyIsAccepted) {
+  testing::TempDir dir;
+  Experiment e = load_experiment(dir.write("all.yaml", every_kind), {});
+  ASSERT_EQ(e.model.layers.size(), 8u);
+  EXPECT_DOUBLE_EQ(e.model.width, 0.5);
+  EXPECT_EQ(e.model.layers[0].attributes["kernel"], nlohmann::json({3, 5}));
+  EXPECT_EQ(e.model.layers[3].inputs, std::vector<std::string>({"b", "c"}));
+  EXPECT_EQ(e.model.layers[3].where.line, 9);
+  EXPECT_EQ(e.dataset.train_limit, 100);
+  EXPECT_EQ(e.dataset.url, "http://example.com/c.tgz");
+  EXPECT_EQ(e.seed, 12345678901234u);
+  EXPECT_EQ(e.device, "cuda:1");
+  EXPECT_TRUE(e.training.optimizer.nesterov);
+  EXPECT_DOUBLE_EQ(e.training.optimizer.weight_decay, 0.0005);
+  EXPECT_EQ(e.training.threads, 4);
+  EXPECT_EQ(e.training.eval_batch_size, 100);
+  EXPECT_EQ(e.checkpoint.path, "out/net.safetensors");
+}
+
+TEST(Schema, EveryKindRejectsAnUnknownKey) {
+  nlohmann::ordered_json schema = load_schema("experiment.schema.json");
+  testing::TempDir dir;
+  std::string base = every_kind;
+  for (const auto& kind : schema["definitions"]["layer"]["properties"]["type"]["enum"]) {
+    std::string name = kind.get<std::string>();
+    // The first layer of that kind in `every_kind` gets an extra key.
+    std::size_t at = base.find("type: " + name);
+    ASSERT_NE(at, std::string::npos) << name << " is missing from the every_kind config";
+    std::string text = base;
+    text.insert(at, "bogus: 1, ");
+    try {
+      load_experiment(dir.write(name + ".yaml", text), {});
+      ADD_FAILURE() << name << " accepted an unknown key";
+    } catch (const UserError& error) {
+      EXPECT_NE(
+          std::string(error.what()).find(".bogus: unknown key (known keys: name, type, inputs"),
+          std::string::npos)
+          << error.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace runner
