@@ -1,0 +1,36 @@
+// `runner eval --checkpoint FILE CONFIG`: test a saved model and write an evaluation report.
+#include <fmt/format.h>
+
+#include "runner/cli/commands.h"
+#include "runner/cli/run_output.h"
+#include "runner/report/environment.h"
+#include "runner/report/report.h"
+#include "runner/train/checkpoint.h"
+#include "runner/train/evaluation.h"
+#include "runner/util/digest.h"
+
+namespace runner {
+
+int eval_command(const SessionOptions& options, const std::filesystem::path& checkpoint) {
+  Console console(options.quiet);
+  Session session = Session::prepare(options, console);
+  session.open(console);
+  std::string started_at = timestamp_now();
+  auto program = session.compile();
+  load_checkpoint(checkpoint, *program);
+  Evaluation result = evaluate(*program, session.data.test, session.experiment.training.eval_batch_size);
+  const auto& class_names = session.data.test.class_names;
+  print_evaluation(console, result, class_names);
+  std::string config_sha = sha256_hex(session.experiment.resolved.dump());
+  auto run_dir = new_run_directory(options.output, session.experiment.name, config_sha);
+  nlohmann::json report = report_head(session, "eval", run_dir, config_sha, started_at);
+  report["status"] = "completed";
+  report["metrics"] = metrics_json(result, class_names);
+  report["checkpoint"] = {{"path", checkpoint.string()}};
+  report["memory"] = {{"peak_rss_bytes", peak_rss_bytes()}};
+  report["finished_at"] = timestamp_now();
+  console.result(fmt::format("report: {}", write_report(run_dir, report).string()));
+  return 0;
+}
+
+}  // namespace runner

@@ -1,0 +1,39 @@
+// `runner validate`, `runner describe` and `runner devices`: look without training.
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "backends/onednn/onednn_backend.h"
+#include "runner/cli/commands.h"
+#include "runner/cli/layer_table.h"
+
+namespace runner {
+
+int validate_command(const SessionOptions& options) {
+  Console console(options.quiet);
+  Session session = Session::prepare(options, console);
+  console.result(fmt::format("{}: valid ({} layers, {} parameters)", options.config.string(),
+                             session.graph.nodes.size(), session.graph.parameter_count()));
+  return 0;
+}
+
+int describe_command(const SessionOptions& options) {
+  Console console(options.quiet);
+  Session session = Session::prepare(options, console);
+  console.result(layer_table(session.graph));
+  return 0;
+}
+
+int devices_command() {
+  Console console;
+  onednn::OnednnBackend cpu;
+  DeviceInfo info = cpu.info();
+  console.result(fmt::format("cpu: {}", info.name));
+  console.result(fmt::format("  cores: {}, oneDNN {} (ISA {}), default threads {}", info.details["cores"],
+                             info.details["onednn_version"], info.details["isa"],
+                             resolve_threads(0)));
+  console.result("cuda: not available: this runner was built without the cuDNN GPU backend");
+  return 0;
+}
+
+}  // namespace runner

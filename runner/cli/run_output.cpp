@@ -1,0 +1,42 @@
+// Accuracy lines and the common report head.
+#include "runner/cli/run_output.h"
+
+#include <fmt/format.h>
+
+#include "runner/report/environment.h"
+#include "runner/report/report.h"
+
+namespace runner {
+
+void print_evaluation(Console& console, const Evaluation& evaluation,
+                      const std::vector<std::string>& class_names) {
+  console.line(fmt::format("Accuracy of the network on the {} test images: {:.2f} %",
+                           evaluation.count, 100 * evaluation.accuracy()));
+  for (std::size_t k = 0; k < class_names.size(); ++k) {
+    console.line(fmt::format("Accuracy for class: {:<12} is {:.1f} %", class_names[k],
+                             100 * evaluation.class_accuracy(static_cast<int>(k))));
+  }
+}
+
+nlohmann::json report_head(const Session& session, const std::string& mode,
+                           const std::filesystem::path& run_dir, const std::string& config_sha256,
+                           const std::string& started_at) {
+  const Experiment& experiment = session.experiment;
+  return {
+      {"schema_version", 1},
+      {"mode", mode},
+      {"name", experiment.name},
+      {"run_id", run_dir.filename().string()},
+      {"config_file", experiment.source_file},
+      {"config", experiment.resolved},
+      {"config_sha256", config_sha256},
+      {"seed", experiment.seed},
+      {"device", session.device.device},
+      {"backend", session.device.backend},
+      {"environment", environment_json(session.device, session.threads)},
+      {"model", model_json(session.graph)},
+      {"started_at", started_at},
+  };
+}
+
+}  // namespace runner

@@ -1,0 +1,25 @@
+// Output shared by the commands that run a model: the tutorial's accuracy lines and the
+// common head of every report.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "runner/cli/session.h"
+#include "runner/train/evaluation.h"
+
+namespace runner {
+
+// "Accuracy of the network on the 10000 test images: 54.00 %" and one line per class.
+void print_evaluation(Console& console, const Evaluation& evaluation,
+                      const std::vector<std::string>& class_names);
+
+// The fields every report starts with: mode, name, run id, resolved config and its hash, seed,
+// device, backend, environment, model, start time.
+nlohmann::json report_head(const Session& session, const std::string& mode,
+                           const std::filesystem::path& run_dir, const std::string& config_sha256,
+                           const std::string& started_at);
+
+}  // namespace runner

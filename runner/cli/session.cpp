@@ -1,0 +1,63 @@
+// Shared set-up of the commands that run a model.
+#include "runner/cli/session.h"
+
+#include <cstdlib>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "runner/cli/layer_table.h"
+#include "runner/config/load_config.h"
+#include "runner/data/dataset_geometry.h"
+
+namespace runner {
+
+int resolve_threads(int configured) {
+  if (configured > 0) return configured;
+  if (const char* env = std::getenv("OMP_NUM_THREADS")) {
+    int n = std::atoi(env);
+    if (n > 0) return n;
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+Session Session::prepare(const SessionOptions& options, Console& console) {
+  Session session;
+  session.experiment = load_experiment(options.config, options.overrides);
+  DatasetGeometry geometry = dataset_geometry(session.experiment.dataset);
+  session.graph = build_graph(session.experiment.model, geometry.image, geometry.classes);
+  console.line(fmt::format("config: {} (valid), experiment '{}', seed {}", options.config.string(),
+                           session.experiment.name, session.experiment.seed));
+  return session;
+}
+
+void Session::open(Console& console) {
+  std::string note;
+  backend = make_backend(experiment.device, &note);
+  if (!note.empty()) console.line(note);
+  threads = resolve_threads(experiment.training.threads);
+  device = backend->info();
+  console.line(fmt::format("device: {} ({}), backend {}, {} threads", device.device, device.name,
+                           device.backend, threads));
+  data = load_dataset(experiment.dataset);
+  console.line(fmt::format("data: {}, {} training and {} test images of {}", experiment.dataset.name,
+                           data.train.size(), data.test.size(), graph.input.str()));
+}
+
+CompileOptions Session::compile_options() const {
+  CompileOptions options;
+  options.train_batch = experiment.training.batch_size;
+  options.eval_batch = experiment.training.eval_batch_size;
+  options.optimizer = experiment.training.optimizer;
+  options.normalize = experiment.dataset.normalize;
+  options.threads = threads;
+  return options;
+}
+
+std::unique_ptr<Program> Session::compile() const {
+  auto program = backend->compile(graph, compile_options());
+  program->load_parameters(initial_parameters(graph, experiment.seed));
+  return program;
+}
+
+}  // namespace runner

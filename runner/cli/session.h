@@ -1,0 +1,45 @@
+// What every command that runs a model shares: the loaded experiment, its graph (checked
+// before anything is allocated), the backend, the data and a compiled program.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/backend.h"
+#include "runner/config/experiment.h"
+#include "runner/data/dataset.h"
+#include "runner/graph/graph.h"
+#include "runner/util/console.h"
+
+namespace runner {
+
+struct SessionOptions {
+  std::filesystem::path config;
+  std::vector<std::string> overrides;
+  std::filesystem::path output = "results";
+  bool quiet = false;
+};
+
+struct Session {
+  Experiment experiment;
+  Graph graph;
+  std::unique_ptr<Backend> backend;
+  DeviceInfo device;
+  int threads = 1;
+  DatasetSplits data;
+
+  // Loads and validates the config and builds the graph (nothing allocated yet).
+  static Session prepare(const SessionOptions& options, Console& console);
+  // Chooses the backend and loads the data.
+  void open(Console& console);
+  // A freshly compiled program with the seed's initial parameters.
+  std::unique_ptr<Program> compile() const;
+  CompileOptions compile_options() const;
+};
+
+// Threads: training.threads when set, else OMP_NUM_THREADS, else the machine's cores.
+int resolve_threads(int configured);
+
+}  // namespace runner

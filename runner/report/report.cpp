@@ -1,0 +1,96 @@
+// Report pieces and the run folder.
+#include "runner/report/report.h"
+
+#include <sys/resource.h>
+
+#include <ctime>
+
+#include <fmt/format.h>
+
+#include "runner/util/files.h"
+
+namespace runner {
+
+nlohmann::json model_json(const Graph& graph) {
+  nlohmann::json layers = nlohmann::json::array();
+  for (const Node& node : graph.nodes) {
+    std::int64_t params = 0;
+    for (const auto& p : node.params) params += p.elements();
+    layers.push_back({{"name", node.name},
+                      {"type", node.type},
+                      {"output_shape", node.output.str()},
+                      {"parameters", params},
+                      {"flops_per_image", node.flops}});
+  }
+  return {{"input_shape", graph.input.str()},
+          {"classes", graph.classes},
+          {"parameters", graph.parameter_count()},
+          {"flops_per_image", graph.flops_per_sample()},
+          {"layers", layers}};
+}
+
+nlohmann::json epochs_json(const std::vector<EpochRecord>& epochs) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& e : epochs) {
+    out.push_back({{"epoch", e.epoch},
+                   {"train_loss", e.train_loss},
+                   {"test_loss", e.test_loss},
+                   {"test_accuracy", e.test_accuracy},
+                   {"seconds", e.seconds},
+                   {"images_per_second", e.images_per_second}});
+  }
+  return out;
+}
+
+nlohmann::json metrics_json(const Evaluation& evaluation, const std::vector<std::string>& class_names) {
+  nlohmann::json per_class = nlohmann::json::object();
+  for (std::size_t k = 0; k < class_names.size() && k < evaluation.class_total.size(); ++k) {
+    per_class[class_names[k]] = evaluation.class_accuracy(static_cast<int>(k));
+  }
+  return {{"test_accuracy", evaluation.accuracy()},
+          {"test_loss", evaluation.loss},
+          {"test_images", evaluation.count},
+          {"per_class_accuracy", per_class}};
+}
+
+nlohmann::json throughput_json(const TrainingOutcome& outcome, std::int64_t flops_per_image) {
+  double wait = outcome.data_wait_seconds;
+  // Training runs forward and backward: about three times the forward FLOPs.
+  double achieved = outcome.train_images_per_second * 3.0 * static_cast<double>(flops_per_image);
+  return {{"train_images_per_second", outcome.train_images_per_second},
+          {"steps", outcome.steps},
+          {"warmup_steps", outcome.warmup_steps},
+          {"train_seconds", outcome.train_seconds},
+          {"data_wait_seconds", wait},
+          {"compute_seconds", std::max(0.0, outcome.train_seconds - wait)},
+          {"data_wait_fraction", outcome.train_seconds > 0 ? wait / outcome.train_seconds : 0.0},
+          {"achieved_flops_per_second", achieved}};
+}
+
+std::int64_t peak_rss_bytes() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  return static_cast<std::int64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
+}
+
+std::filesystem::path new_run_directory(const std::filesystem::path& root, const std::string& name,
+                                        const std::string& config_sha256) {
+  std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+  std::string id = fmt::format("{}-{}", stamp, config_sha256.substr(0, 8));
+  std::filesystem::path dir = root / name / id;
+  for (int n = 2; std::filesystem::exists(dir); ++n) dir = root / name / fmt::format("{}-{}", id, n);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::filesystem::path write_report(const std::filesystem::path& dir, const nlohmann::json& report) {
+  auto path = dir / "report.json";
+  write_file_atomically(path, report.dump(2) + "\n");
+  return path;
+}
+
+}  // namespace runner

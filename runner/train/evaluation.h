@@ -1,0 +1,27 @@
+// Test-set evaluation: overall and per-class accuracy and the mean loss, from the logits.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backends/backend.h"
+#include "runner/data/dataset.h"
+
+namespace runner {
+
+struct Evaluation {
+  std::int64_t count = 0;
+  std::int64_t correct = 0;
+  double loss = 0;  // mean cross-entropy
+  std::vector<std::int64_t> class_correct, class_total;
+  double accuracy() const { return count ? static_cast<double>(correct) / count : 0.0; }
+  double class_accuracy(int k) const {
+    return class_total[k] ? static_cast<double>(class_correct[k]) / class_total[k] : 0.0;
+  }
+};
+
+// Runs the whole dataset through predict() in batches of up to `batch`.
+Evaluation evaluate(Program& program, const Dataset& data, int batch);
+
+}  // namespace runner

@@ -1,0 +1,104 @@
+// The training loop.
+#include "runner/train/trainer.h"
+
+#include <chrono>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "runner/data/batch_loader.h"
+#include "runner/util/interrupt.h"
+#include "runner/util/random.h"
+
+namespace runner {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Steps of the first epoch left out of the throughput figure (first-touch and cache effects).
+std::int64_t warmup_steps_for(int batches_per_epoch) {
+  return std::min<std::int64_t>(20, batches_per_epoch / 10);
+}
+
+}  // namespace
+
+TrainingOutcome train(const Experiment& experiment, Program& program, const DatasetSplits& data,
+                      Console& console, const TrainingPlan& plan) {
+  const TrainingSpec& spec = experiment.training;
+  BatchLoader loader(data.train, spec.batch_size, experiment.dataset.shuffle,
+                     derive_seed(experiment.seed, 1), experiment.dataset.workers);
+  TrainingOutcome outcome;
+  outcome.warmup_steps = warmup_steps_for(loader.batches_per_epoch());
+  std::int64_t images_after_warmup = 0;
+  double seconds_after_warmup = 0;
+
+  for (int epoch = plan.first_epoch; epoch < spec.epochs; ++epoch) {
+    loader.start_epoch(epoch);
+    LossSum epoch_loss;
+    auto epoch_start = Clock::now();
+    std::int64_t epoch_images = 0;
+    BatchView batch;
+    for (int step = 1;; ++step) {
+      if (interrupt_requested()) {
+        outcome.status = "interrupted";
+        outcome.error = fmt::format("interrupted in epoch {} at mini-batch {}", epoch + 1, step);
+        break;
+      }
+      auto step_start = Clock::now();
+      if (!loader.next(batch)) break;
+      program.train_step(batch.images, batch.labels, batch.size);
+      double step_seconds = seconds_since(step_start);
+      ++outcome.steps;
+      epoch_images += batch.size;
+      if (outcome.steps > outcome.warmup_steps) {
+        images_after_warmup += batch.size;
+        seconds_after_warmup += step_seconds;
+      }
+      console.progress(fmt::format("epoch {}/{}  {}/{}", epoch + 1, spec.epochs, step,
+                                   loader.batches_per_epoch()));
+      if (step % spec.log_every == 0) {
+        LossSum running = program.take_loss();
+        epoch_loss.sum += running.sum;
+        epoch_loss.count += running.count;
+        // The tutorial's line: the mean loss of the last log_every mini-batches.
+        console.line(fmt::format("[{}, {:5d}] loss: {:.3f}", epoch + 1, step, running.mean()));
+        if (!std::isfinite(running.mean())) {
+          outcome.status = "failed";
+          outcome.error = fmt::format("the loss diverged ({}) in epoch {} at mini-batch {}",
+                                      running.mean(), epoch + 1, step);
+          break;
+        }
+      }
+    }
+    LossSum rest = program.take_loss();
+    epoch_loss.sum += rest.sum;
+    epoch_loss.count += rest.count;
+    double epoch_seconds = seconds_since(epoch_start);
+    if (outcome.status == "completed" && !std::isfinite(epoch_loss.mean())) {
+      outcome.status = "failed";
+      outcome.error = fmt::format("the loss diverged ({}) in epoch {}", epoch_loss.mean(), epoch + 1);
+    }
+    if (outcome.status != "completed") break;
+
+    Evaluation test = evaluate(program, data.test, spec.eval_batch_size);
+    EpochRecord record{epoch + 1,  epoch_loss.mean(), test.loss, test.accuracy(), epoch_seconds,
+                       epoch_seconds > 0 ? epoch_images / epoch_seconds : 0.0};
+    outcome.epochs.push_back(record);
+    outcome.final_evaluation = test;
+    outcome.train_seconds += epoch_seconds;
+    console.line(fmt::format("epoch {}: train loss {:.4f}, test loss {:.4f}, test accuracy {:.2f} %, "
+                             "{:.1f} s, {:.0f} images/s",
+                             record.epoch, record.train_loss, record.test_loss,
+                             100 * record.test_accuracy, record.seconds, record.images_per_second));
+  }
+  outcome.data_wait_seconds = loader.waited_seconds();
+  outcome.train_images_per_second =
+      seconds_after_warmup > 0 ? images_after_warmup / seconds_after_warmup : 0.0;
+  console.end_progress();
+  return outcome;
+}
+
+}  // namespace runner

@@ -1,0 +1,45 @@
+// The training loop: epochs of seeded mini-batches, the tutorial's loss log line, per-epoch
+// evaluation, throughput after a warm-up, and early stop on a diverged loss or Ctrl-C.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backends/backend.h"
+#include "runner/config/experiment.h"
+#include "runner/data/dataset.h"
+#include "runner/train/evaluation.h"
+#include "runner/util/console.h"
+
+namespace runner {
+
+struct EpochRecord {
+  int epoch = 0;  // 1-based
+  double train_loss = 0;
+  double test_loss = 0;
+  double test_accuracy = 0;
+  double seconds = 0;  // training time of the epoch, evaluation excluded
+  double images_per_second = 0;
+};
+
+struct TrainingOutcome {
+  std::string status = "completed";  // completed | failed | interrupted
+  std::string error;                 // why, when not completed
+  std::vector<EpochRecord> epochs;
+  std::int64_t steps = 0;
+  std::int64_t warmup_steps = 0;
+  double train_images_per_second = 0;  // after the warm-up steps, data waits included
+  double train_seconds = 0;            // all training steps
+  double data_wait_seconds = 0;        // of which the step waited for the loader
+  Evaluation final_evaluation;
+};
+
+struct TrainingPlan {
+  int first_epoch = 0;  // 0-based; > 0 when resuming from a checkpoint
+};
+
+TrainingOutcome train(const Experiment& experiment, Program& program, const DatasetSplits& data,
+                      Console& console, const TrainingPlan& plan = {});
+
+}  // namespace runner

@@ -1,0 +1,47 @@
+// Console output with an optional live progress line.
+#include "runner/util/console.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace runner {
+
+Console::Console(bool quiet) : quiet_(quiet), terminal_(::isatty(STDERR_FILENO) == 1) {}
+
+void Console::line(const std::string& text) {
+  if (quiet_) return;
+  end_progress();
+  std::fprintf(stdout, "%s\n", text.c_str());
+  std::fflush(stdout);
+}
+
+void Console::warning(const std::string& text) {
+  end_progress();
+  std::fprintf(stderr, "%s\n", text.c_str());
+}
+
+void Console::result(const std::string& text) {
+  end_progress();
+  std::fprintf(stdout, "%s\n", text.c_str());
+  std::fflush(stdout);
+}
+
+void Console::progress(const std::string& text) {
+  if (quiet_ || !terminal_) return;
+  auto now = std::chrono::steady_clock::now();
+  if (progress_shown_ && now - last_progress_ < std::chrono::milliseconds(200)) return;
+  last_progress_ = now;
+  std::fprintf(stderr, "\r\033[K%s", text.c_str());
+  std::fflush(stderr);
+  progress_shown_ = true;
+}
+
+void Console::end_progress() {
+  if (!progress_shown_) return;
+  std::fprintf(stderr, "\r\033[K");
+  std::fflush(stderr);
+  progress_shown_ = false;
+}
+
+}  // namespace runner

@@ -1,0 +1,28 @@
+// Console output: results and log lines on stdout, a live progress line on stderr when it is
+// a terminal; --quiet keeps only warnings and the final `report:` line.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+namespace runner {
+
+class Console {
+ public:
+  explicit Console(bool quiet = false);
+  void line(const std::string& text);     // normal output (suppressed when quiet)
+  void warning(const std::string& text);  // always shown, on stderr
+  void result(const std::string& text);   // always shown (the final report line)
+  // Redraws the progress line at most a few times a second; a no-op unless stderr is a TTY.
+  void progress(const std::string& text);
+  void end_progress();
+  bool quiet() const { return quiet_; }
+
+ private:
+  bool quiet_;
+  bool terminal_;
+  bool progress_shown_ = false;
+  std::chrono::steady_clock::time_point last_progress_{};
+};
+
+}  // namespace runner
