@@ -1,0 +1,147 @@
+// The prefetching batch loader: workers claim batches in order and fill ring slots; a slot is
+// reused only after the consumer has released the batch it held.
+#include "runner/data/batch_loader.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <numeric>
+
+#include "runner/data/error_location.h"
+#include "runner/util/errors.h"
+#include "runner/util/random.h"
+
+namespace runner {
+
+BatchLoader::BatchLoader(const Dataset& data, int batch_size, bool shuffle, std::uint64_t seed,
+                         int workers)
+    : data_(data),
+      batch_size_(batch_size),
+      shuffle_(shuffle),
+      seed_(seed),
+      batches_per_epoch_(batch_size > 0 ? static_cast<int>((data.size() + batch_size - 1) /
+                                                           static_cast<std::size_t>(batch_size))
+                                        : 0) {
+  if (batch_size < 1) {
+    throw_user_error(at_field("training.batch_size"),
+                     fmt::format("found {}, expected at least 1", batch_size));
+  }
+  if (workers < 0) {
+    throw_user_error(at_field("dataset.workers"),
+                     fmt::format("found {}, expected 0 or more", workers));
+  }
+  // One slot held by the consumer, one being filled per worker, one spare ready ahead.
+  ring_.resize(workers == 0 ? 1 : workers + 2);
+  for (auto& slot : ring_) {
+    slot.images.resize(static_cast<std::size_t>(batch_size) * data.image_bytes());
+    slot.labels.resize(batch_size);
+  }
+  for (int w = 0; w < workers; ++w) workers_.emplace_back([this] { work(); });
+}
+
+BatchLoader::~BatchLoader() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  work_ready_.notify_all();
+  batch_ready_.notify_all();
+  for (auto& worker : workers_) worker.join();
+}
+
+void BatchLoader::start_epoch(int epoch) {
+  std::unique_lock lock(mutex_);
+  // Stop claims of the old epoch and let gathers in flight (which read order_) finish.
+  batches_ = 0;
+  batch_ready_.wait(lock, [this] { return in_flight_ == 0; });
+  if (shuffle_) {
+    order_ = shuffled_indices(data_.size(), derive_seed(seed_, static_cast<std::uint64_t>(epoch)));
+  } else {
+    order_.resize(data_.size());
+    std::iota(order_.begin(), order_.end(), 0u);
+  }
+  for (auto& slot : ring_) slot.batch = -1;
+  next_to_claim_ = next_to_deliver_ = released_ = 0;
+  holding_ = false;
+  batches_ = batches_per_epoch_;
+  lock.unlock();
+  work_ready_.notify_all();
+}
+
+bool BatchLoader::next(BatchView& out) {
+  std::unique_lock lock(mutex_);
+  if (holding_) {
+    holding_ = false;
+    ++released_;
+    work_ready_.notify_all();  // the released slot can take a batch ahead
+  }
+  if (next_to_deliver_ >= batches_) return false;
+  const std::int64_t batch = next_to_deliver_;
+  Slot& slot = ring_[batch % ring_.size()];
+  if (workers_.empty()) {
+    auto begin = std::chrono::steady_clock::now();
+    gather(batch, slot);
+    slot.batch = batch;
+    waited_seconds_ +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  } else if (slot.batch != batch) {
+    auto begin = std::chrono::steady_clock::now();
+    batch_ready_.wait(lock, [&] { return slot.batch == batch || stop_; });
+    waited_seconds_ +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    if (stop_) return false;
+  }
+  ++next_to_deliver_;
+  holding_ = true;
+  out = {slot.images.data(), slot.labels.data(), batch_size_of(batch)};
+  return true;
+}
+
+double BatchLoader::waited_seconds() const {
+  std::lock_guard lock(mutex_);
+  return waited_seconds_;
+}
+
+void BatchLoader::work() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    // A batch may be gathered once its slot's previous batch (batch - ring size) is released.
+    work_ready_.wait(lock, [this] {
+      return stop_ || (next_to_claim_ < batches_ &&
+                       next_to_claim_ < released_ + static_cast<std::int64_t>(ring_.size()));
+    });
+    if (stop_) return;
+    const std::int64_t batch = next_to_claim_++;
+    Slot& slot = ring_[batch % ring_.size()];
+    ++in_flight_;
+    lock.unlock();
+    gather(batch, slot);
+    lock.lock();
+    --in_flight_;
+    // start_epoch waits for in_flight_ == 0 before it resets slots, so this batch is current.
+    slot.batch = batch;
+    batch_ready_.notify_all();
+  }
+}
+
+int BatchLoader::batch_size_of(std::int64_t batch) const {
+  const std::int64_t first = batch * batch_size_;
+  return static_cast<int>(
+      std::min<std::int64_t>(batch_size_, static_cast<std::int64_t>(data_.size()) - first));
+}
+
+void BatchLoader::gather(std::int64_t batch, Slot& slot) const {
+  const int size = batch_size_of(batch);
+  const std::size_t image_bytes = data_.image_bytes();
+  const std::uint32_t* indices = order_.data() + batch * batch_size_;
+  for (int i = 0; i < size; ++i) {
+    const std::size_t record = indices[i];
+    std::memcpy(slot.images.data() + i * image_bytes, data_.images.data() + record * image_bytes,
+                image_bytes);
+    slot.labels[i] = data_.labels[record];
+  }
+}
+
+}  // namespace runner

@@ -1,0 +1,74 @@
+// Mini-batches of a Dataset in a seeded order, gathered ahead of the consumer by background
+// threads into a small ring of contiguous buffers.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "runner/data/dataset.h"
+
+namespace runner {
+
+// One batch, valid until the next call to next() or start_epoch().
+struct BatchView {
+  const std::uint8_t* images;  // (size, C, H, W) bytes
+  const std::int32_t* labels;  // (size)
+  int size;
+};
+
+// Batches come out in order and are byte-identical for any number of workers. The dataset must
+// outlive the loader.
+class BatchLoader {
+ public:
+  // workers: background gathering threads; 0 gathers on the calling thread inside next().
+  BatchLoader(const Dataset& data, int batch_size, bool shuffle, std::uint64_t seed, int workers);
+  ~BatchLoader();  // stops and joins the workers, also mid-epoch
+  BatchLoader(const BatchLoader&) = delete;
+  BatchLoader& operator=(const BatchLoader&) = delete;
+
+  // Order = shuffled_indices(n, derive_seed(seed, epoch)) when shuffling, else 0..n-1.
+  void start_epoch(int epoch);
+  // The next batch of the epoch; false at its end (or before the first start_epoch). The last
+  // batch may be partial.
+  bool next(BatchView& out);
+  // Total time next() spent waiting for a batch (with 0 workers: gathering it).
+  double waited_seconds() const;
+  int batches_per_epoch() const { return batches_per_epoch_; }
+
+ private:
+  struct Slot {
+    std::vector<std::uint8_t> images;  // (batch_size, C, H, W)
+    std::vector<std::int32_t> labels;  // (batch_size)
+    std::int64_t batch = -1;           // the batch it holds, -1 when none
+  };
+
+  void work();
+  void gather(std::int64_t batch, Slot& slot) const;  // fills images and labels, not `batch`
+  int batch_size_of(std::int64_t batch) const;
+
+  const Dataset& data_;
+  const int batch_size_;
+  const bool shuffle_;
+  const std::uint64_t seed_;
+  const int batches_per_epoch_;
+  std::vector<Slot> ring_;  // batch b lives in ring_[b % ring_.size()]
+  std::vector<std::uint32_t> order_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable work_ready_;   // workers wait here for a batch to claim
+  std::condition_variable batch_ready_;  // next() and start_epoch() wait here
+  std::int64_t batches_ = 0;             // batches in the current epoch (0 between epochs)
+  std::int64_t next_to_claim_ = 0;       // the next batch a worker gathers
+  std::int64_t next_to_deliver_ = 0;     // the next batch next() returns
+  std::int64_t released_ = 0;            // batches the consumer is done with
+  int in_flight_ = 0;                    // gathers running outside the lock
+  bool holding_ = false;                 // the consumer holds batch next_to_deliver_ - 1
+  bool stop_ = false;
+  double waited_seconds_ = 0;
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace runner

@@ -1,0 +1,40 @@
+// MNIST and Fashion-MNIST in the IDX format (plain or gzipped): a big-endian header with a magic
+// number and sizes, then unsigned bytes.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "runner/data/dataset.h"
+
+namespace runner {
+
+inline constexpr std::uint32_t kIdxImagesMagic = 0x00000803;  // unsigned bytes, 3 dimensions
+inline constexpr std::uint32_t kIdxLabelsMagic = 0x00000801;  // unsigned bytes, 1 dimension
+
+struct IdxImages {
+  int count = 0, rows = 0, cols = 0;
+  std::vector<std::uint8_t> pixels;  // (count, rows, cols)
+};
+
+// The file to read for `base` (e.g. root/train-images-idx3-ubyte): the plain file when present,
+// else base + ".gz"; a UserError naming both (and adding `hint`) when neither exists.
+std::filesystem::path find_idx_file(const std::filesystem::path& base,
+                                    const std::string& hint = "");
+
+// A whole file's bytes, gunzipped (zlib) when its name ends in ".gz".
+std::string read_maybe_gzipped(const std::filesystem::path& file);
+
+// Parse one IDX file, checking the magic number and that the size matches the header exactly.
+IdxImages read_idx_images(const std::filesystem::path& file);
+std::vector<std::int32_t> read_idx_labels(const std::filesystem::path& file, int classes);
+
+// "0".."9" for mnist, "T-shirt/top".."Ankle boot" for fashion_mnist.
+std::vector<std::string> idx_class_names(const std::string& dataset_name);
+
+// Reads train-* and t10k-* from `root`; `dataset_name` is mnist or fashion_mnist.
+DatasetSplits load_idx(const std::filesystem::path& root, const std::string& dataset_name);
+
+}  // namespace runner
