@@ -1,0 +1,184 @@
+// End-to-end bad inputs: each broken config, data file, checkpoint or command line must give
+// exit code 2 and a message naming the file, the field or layer, and what was expected.
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace runner::testing {
+namespace {
+
+// A small valid config on synthetic data; cases replace parts of it.
+const char* kBase = R"(name: bad_input
+seed: 0
+device: cpu
+dataset:
+  name: synthetic
+  synthetic: {channels: 1, height: 12, width: 12, classes: 4, train_count: 32, test_count: 8}
+model:
+  layers:
+    - {name: conv1, type: conv2d, out_channels: 4, kernel: 3}
+    - {name: relu1, type: relu}
+    - {name: flat, type: flatten}
+    - {name: fc, type: linear, out_features: 4}
+training:
+  epochs: 1
+  batch_size: 8
+  optimizer: {type: sgd, lr: 0.01}
+)";
+
+std::string replace(std::string text, const std::string& from, const std::string& to) {
+  auto at = text.find(from);
+  if (at == std::string::npos) throw std::logic_error("case does not match the base config: " + from);
+  return text.replace(at, from.size(), to);
+}
+
+struct BadInput {
+  std::string name;
+  std::string config;     // written to <tmp>/config.yaml (empty: none)
+  std::string arguments;  // {config} and {tmp} are replaced
+  std::vector<std::string> expected;  // substrings of the output
+  int exit_code = 2;
+};
+
+std::string layers(const std::string& body) {
+  return replace(kBase, R"(    - {name: conv1, type: conv2d, out_channels: 4, kernel: 3}
+    - {name: relu1, type: relu}
+    - {name: flat, type: flatten}
+    - {name: fc, type: linear, out_features: 4}
+)", body);
+}
+
+std::vector<BadInput> cases() {
+  const std::string run = "run {config} --output {tmp}/out";
+  return {
+      {"malformed_yaml", replace(kBase, "seed: 0", "seed: [0"), run, {"config.yaml:", "seed"}},
+      {"unknown_top_level_key", replace(kBase, "seed: 0", "sead: 0"), run,
+       {"config.yaml:2:1", "sead", "did you mean 'seed'"}},
+      {"unknown_layer_key", replace(kBase, "kernel: 3}", "kernal: 3}"), run,
+       {"model.layers[0].kernal", "did you mean 'kernel'"}},
+      {"unknown_layer_type", replace(kBase, "type: relu}", "type: relux}"), run,
+       {"model.layers[1].type", "did you mean 'relu'"}},
+      {"wrong_type", replace(kBase, "batch_size: 8", "batch_size: eight"), run,
+       {"training.batch_size", "\"eight\"", "integer"}},
+      {"negative_batch", replace(kBase, "batch_size: 8", "batch_size: -8"), run,
+       {"training.batch_size", "-8"}},
+      {"missing_out_channels", replace(kBase, "out_channels: 4, ", ""), run,
+       {"model.layers[0]", "out_channels"}},
+      {"impossible_shape",
+       replace(kBase, "kernel: 3}", "kernel: 13}"), run,
+       {"model.layers[0]", "conv1", "input 1x12x12 is smaller than kernel 13x13"}},
+      {"missing_input_layer",
+       replace(kBase, "{name: relu1, type: relu}", "{name: relu1, type: relu, inputs: [conv]}"), run,
+       {"model.layers[1].inputs[0]", "no layer named 'conv'", "did you mean 'conv1'"}},
+      {"cycle",
+       layers("    - {name: a, type: relu, inputs: [b]}\n    - {name: b, type: relu, inputs: [a]}\n"
+              "    - {name: flat, type: flatten, inputs: [b]}\n    - {name: fc, type: linear, out_features: 4}\n"),
+       run, {"cycle", "a -> b -> a"}},
+      {"unused_layer",
+       layers("    - {name: side, type: relu, inputs: [input]}\n    - {name: flat, type: flatten, inputs: [input]}\n"
+              "    - {name: fc, type: linear, out_features: 4}\n"),
+       run, {"model.layers[0]", "'side' does not feed the output layer 'fc'"}},
+      {"linear_needs_flat_input",
+       layers("    - {name: conv1, type: conv2d, out_channels: 4, kernel: 3}\n"
+              "    - {name: fc, type: linear, out_features: 4}\n"),
+       run, {"model.layers[1]", "fc", "needs a flat input, got 4x10x10", "flatten"}},
+      {"classifier_size", replace(kBase, "out_features: 4}", "out_features: 5}"), run,
+       {"model.layers[3]", "'fc' gives 5 values", "4 classes"}},
+      {"add_shape_mismatch",
+       layers("    - {name: a, type: conv2d, out_channels: 4, kernel: 3}\n"
+              "    - {name: b, type: conv2d, out_channels: 2, kernel: 3, inputs: [input]}\n"
+              "    - {name: s, type: add, inputs: [a, b]}\n    - {name: flat, type: flatten}\n"
+              "    - {name: fc, type: linear, out_features: 4}\n"),
+       run, {"model.layers[2]", "inputs must have one shape", "4x10x10", "2x10x10"}},
+      {"add_one_input",
+       layers("    - {name: a, type: conv2d, out_channels: 4, kernel: 3}\n"
+              "    - {name: s, type: add}\n    - {name: flat, type: flatten}\n"
+              "    - {name: fc, type: linear, out_features: 4}\n"),
+       run, {"model.layers[1]", "takes 2 to 8 input(s), got 1"}},
+      {"unknown_device", replace(kBase, "device: cpu", "device: tpu"), run, {"device", "tpu"}},
+      {"cuda_not_built", replace(kBase, "device: cpu", "device: cuda:0"), run,
+       {"cuda:0", "not usable"}},
+      {"missing_cifar_files",
+       replace(kBase, "  name: synthetic\n  synthetic: {channels: 1, height: 12, width: 12, classes: 4, train_count: 32, test_count: 8}",
+               "  name: cifar10\n  root: {tmp}/nowhere"),
+       run + " --set model.layers[3].out_features=10", {"nowhere", "cifar-10-binary.tar.gz"}},
+      {"truncated_idx_file", "", "", {"t10k-labels-idx1-ubyte", "expected"}},
+      {"corrupt_checkpoint", kBase, "eval --checkpoint {tmp}/broken.safetensors {config}",
+       {"broken.safetensors", "not a valid safetensors checkpoint"}},
+      {"checkpoint_of_another_model", kBase, "eval --checkpoint {tmp}/other.safetensors {config}",
+       {"other.safetensors", "does not fit this model", "conv1.weight"}},
+      {"missing_config", "", "run {tmp}/absent.yaml", {"absent.yaml", "not found"}},
+      {"bad_override", kBase, "run {config} --set training.batch_size", {"training.batch_size"}},
+      {"unknown_option", kBase, "run {config} --sett x=1", {"--sett"}},
+  };
+}
+
+std::string substitute(std::string text, const TempDir& tmp, const std::string& config) {
+  for (auto [key, value] : {std::pair<std::string, std::string>{"{config}", config}, {"{tmp}", tmp.path().string()}}) {
+    for (auto at = text.find(key); at != std::string::npos; at = text.find(key)) text.replace(at, key.size(), value);
+  }
+  return text;
+}
+
+// Files some cases need: a truncated IDX label file, a corrupt checkpoint, another model's one.
+void prepare_files(const BadInput& c, const TempDir& tmp, std::string& arguments) {
+  if (c.name == "truncated_idx_file") {
+    auto root = tmp.path() / "mnist";
+    std::filesystem::create_directories(root);
+    auto write_idx = [&](const std::string& name, std::uint32_t magic, std::vector<std::uint32_t> dims,
+                         std::size_t payload) {
+      std::ofstream out(root / name, std::ios::binary);
+      auto be = [&](std::uint32_t v) {
+        char b[4] = {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
+        out.write(b, 4);
+      };
+      be(magic);
+      for (auto d : dims) be(d);
+      out << std::string(payload, '\0');
+    };
+    write_idx("train-images-idx3-ubyte", 0x803, {2, 28, 28}, 2 * 784);
+    write_idx("train-labels-idx1-ubyte", 0x801, {2}, 2);
+    write_idx("t10k-images-idx3-ubyte", 0x803, {2, 28, 28}, 2 * 784);
+    write_idx("t10k-labels-idx1-ubyte", 0x801, {2}, 1);  // one label short
+    std::string config = replace(
+        replace(kBase,
+                "  name: synthetic\n  synthetic: {channels: 1, height: 12, width: 12, classes: 4, train_count: 32, test_count: 8}",
+                "  name: mnist\n  root: " + root.string()),
+        "out_features: 4}", "out_features: 10}");
+    arguments = "run " + tmp.write("config.yaml", config).string() + " --output " + (tmp / "out").string();
+  }
+  if (c.name == "corrupt_checkpoint") tmp.write("broken.safetensors", "not a checkpoint at all");
+  if (c.name == "checkpoint_of_another_model") {
+    std::string other = replace(kBase, "out_channels: 4, kernel: 3}", "out_channels: 3, kernel: 3}");
+    other = replace(other, "name: bad_input", "name: other");
+    other += "checkpoint: {path: " + (tmp / "other.safetensors").string() + "}\n";
+    auto file = tmp.write("other.yaml", other);
+    auto result = run_runner(file.string() + " --quiet --output " + (tmp / "out").string());
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+  }
+}
+
+class BadInputTest : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(BadInputTest, GivesAClearErrorAndExitCode) {
+  const BadInput& c = GetParam();
+  TempDir tmp;
+  std::string config = c.config.empty() ? "" : tmp.write("config.yaml", substitute(c.config, tmp, "")).string();
+  std::string arguments = substitute(c.arguments, tmp, config);
+  prepare_files(c, tmp, arguments);
+  auto result = run_runner(arguments);
+  EXPECT_EQ(result.exit_code, c.exit_code) << result.output;
+  for (const auto& expected : c.expected) {
+    EXPECT_NE(result.output.find(substitute(expected, tmp, config)), std::string::npos)
+        << "missing '" << expected << "' in:\n" << result.output;
+  }
+  EXPECT_FALSE(std::filesystem::exists(tmp / "out" / "bad_input")) << "a failed start wrote a run folder";
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, BadInputTest, ::testing::ValuesIn(cases()),
+                         [](const auto& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace runner::testing

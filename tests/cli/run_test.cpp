@@ -1,0 +1,148 @@
+// End-to-end runs of the runner binary: determinism, reports that validate, checkpoints that
+// reload, resume that continues exactly, and real Fashion-MNIST data that is learned.
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "runner/config/schema_check.h"
+#include "runner/config/schema_file.h"
+#include "test_support.h"
+
+namespace runner::testing {
+namespace {
+
+std::string tiny_config() { return (source_dir() / "configs" / "tiny_synthetic.yaml").string(); }
+
+struct Run {
+  CommandResult result;
+  nlohmann::json report;
+};
+
+// Runs the runner and reads the report named by its last line, `report: <path>`.
+Run run_and_read(const std::string& arguments) {
+  Run run;
+  run.result = run_runner(arguments);
+  auto at = run.result.output.rfind("report: ");
+  if (at == std::string::npos) return run;
+  std::string path = run.result.output.substr(at + 8);
+  path = path.substr(0, path.find('\n'));
+  std::ifstream in(path);
+  if (in) run.report = nlohmann::json::parse(in);
+  return run;
+}
+
+TEST(Run, TrainsPrintsTheTutorialLogLineAndEndsWithTheReportPath) {
+  TempDir tmp;
+  Run run = run_and_read(tiny_config() + " --output " + tmp.path().string());
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  EXPECT_NE(run.result.output.find("[1,     8] loss: "), std::string::npos) << run.result.output;
+  EXPECT_NE(run.result.output.find("Accuracy for class: class0"), std::string::npos);
+  std::string tail = run.result.output.substr(run.result.output.rfind('\n', run.result.output.size() - 2) + 1);
+  EXPECT_EQ(tail.rfind("report: ", 0), 0u) << "last line: " << tail;
+  ASSERT_TRUE(run.report.is_object());
+  EXPECT_EQ(run.report["status"], "completed");
+  EXPECT_GT(run.report["metrics"]["test_accuracy"].get<double>(), 0.5);  // 10 classes: chance is 0.1
+}
+
+TEST(Run, SameConfigTwiceGivesIdenticalLossesAndAccuracy) {
+  TempDir tmp;
+  Run first = run_and_read(tiny_config() + " --quiet --output " + tmp.path().string());
+  Run second = run_and_read(tiny_config() + " --quiet --output " + tmp.path().string());
+  ASSERT_EQ(first.result.exit_code, 0) << first.result.output;
+  ASSERT_EQ(second.result.exit_code, 0) << second.result.output;
+  ASSERT_EQ(first.report["epochs"].size(), 2u);
+  for (std::size_t e = 0; e < 2; ++e) {
+    for (const char* key : {"train_loss", "test_loss", "test_accuracy"}) {
+      EXPECT_EQ(first.report["epochs"][e][key].get<double>(), second.report["epochs"][e][key].get<double>())
+          << key << " of epoch " << e + 1;
+    }
+  }
+  EXPECT_EQ(first.report["metrics"], second.report["metrics"]);
+  EXPECT_NE(first.report["run_id"], second.report["run_id"]);
+}
+
+TEST(Run, ReportValidatesAgainstItsSchemaAndRecordsTheEnvironment) {
+  TempDir tmp;
+  Run run = run_and_read(tiny_config() + " --quiet --set training.epochs=1 --output " + tmp.path().string());
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  auto violations = schema_violations(load_schema("report.schema.json"), run.report);
+  for (const auto& v : violations) ADD_FAILURE() << v.description;
+  EXPECT_EQ(run.report["config"]["training"]["epochs"], 1);  // the override is in the resolved config
+  EXPECT_EQ(run.report["environment"]["threads"].get<int>() > 0, true);
+  EXPECT_FALSE(run.report["environment"]["onednn_version"].get<std::string>().empty());
+  // The schema rejects what it should: a report without its status.
+  run.report.erase("status");
+  EXPECT_FALSE(schema_violations(load_schema("report.schema.json"), run.report).empty());
+}
+
+TEST(Run, CheckpointReloadsAndEvalReproducesTheAccuracy) {
+  TempDir tmp;
+  std::string out = " --output " + tmp.path().string();
+  Run run = run_and_read(tiny_config() + " --quiet --set checkpoint.path=net.safetensors" + out);
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  ASSERT_TRUE(run.report.contains("checkpoint")) << run.report.dump(2);
+  EXPECT_TRUE(run.report["checkpoint"]["reload_matches"].get<bool>());
+  std::string checkpoint = run.report["checkpoint"]["path"];
+  ASSERT_TRUE(std::filesystem::exists(checkpoint));
+  Run eval = run_and_read("eval --quiet --checkpoint " + checkpoint + " " + tiny_config() + out);
+  ASSERT_EQ(eval.result.exit_code, 0) << eval.result.output;
+  EXPECT_EQ(eval.report["mode"], "eval");
+  EXPECT_EQ(eval.report["metrics"]["test_accuracy"], run.report["metrics"]["test_accuracy"]);
+}
+
+TEST(Run, ResumingFromACheckpointContinuesExactly) {
+  TempDir tmp;
+  std::string out = " --quiet --output " + tmp.path().string();
+  Run straight = run_and_read(tiny_config() + out);
+  Run first = run_and_read(tiny_config() + " --set training.epochs=1 --set checkpoint.path=e1.safetensors" + out);
+  ASSERT_EQ(first.result.exit_code, 0) << first.result.output;
+  Run resumed = run_and_read(tiny_config() + " --resume " + first.report["checkpoint"]["path"].get<std::string>() + out);
+  ASSERT_EQ(resumed.result.exit_code, 0) << resumed.result.output;
+  ASSERT_EQ(resumed.report["epochs"].size(), 1u);
+  EXPECT_EQ(resumed.report["epochs"][0]["epoch"], 2);
+  EXPECT_EQ(resumed.report["epochs"][0]["train_loss"], straight.report["epochs"][1]["train_loss"]);
+  EXPECT_EQ(resumed.report["metrics"], straight.report["metrics"]);
+}
+
+TEST(Run, CheckpointIsReadableAsSafetensorsByPython) {
+  if (!std::filesystem::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
+  TempDir tmp;
+  Run run = run_and_read(tiny_config() + " --quiet --set training.epochs=1 --set checkpoint.path=n.safetensors --output " +
+                         tmp.path().string());
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  // The safetensors layout, read independently: u64 header length, JSON header, F32 data.
+  auto script = tmp.write("read.py", R"(import json, struct, sys
+data = open(sys.argv[1], 'rb').read()
+n = struct.unpack('<Q', data[:8])[0]
+header = json.loads(data[8:8 + n])
+w = header['conv1.weight']
+begin, end = w['data_offsets']
+values = struct.unpack('<%df' % ((end - begin) // 4), data[8 + n + begin:8 + n + end])
+assert w['dtype'] == 'F32' and w['shape'] == [4, 3, 3, 3], w
+print('ok', len(values), header['__metadata__']['epochs_done'], 'optimizer.conv1.weight.momentum_buffer' in header)
+)");
+  auto result = run_command("/usr/bin/python3 " + script.string() + " " +
+                            run.report["checkpoint"]["path"].get<std::string>());
+  EXPECT_EQ(result.output, "ok 108 1 True\n");
+}
+
+TEST(Run, LearnsRealFashionMnist) {
+  if (!std::filesystem::exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz")) {
+    GTEST_SKIP() << "Debian's dataset-fashion-mnist is not installed";
+  }
+  TempDir tmp;
+  Run run = run_and_read((source_dir() / "configs" / "lenet_fashion_mnist.yaml").string() +
+                         " --quiet --set training.epochs=1 --set training.batch_size=16"
+                         " --set training.optimizer.lr=0.01 --set dataset.train_limit=12000"
+                         " --set dataset.test_limit=2000 --set checkpoint.path= --output " +
+                         tmp.path().string());
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  double accuracy = run.report["metrics"]["test_accuracy"];
+  EXPECT_GT(accuracy, 0.70) << "chance is 0.10";
+  EXPECT_EQ(run.report["metrics"]["per_class_accuracy"].size(), 10u);
+  EXPECT_TRUE(run.report["metrics"]["per_class_accuracy"].contains("Ankle boot"));
+}
+
+}  // namespace
+}  // namespace runner::testing
