@@ -74,6 +74,8 @@ std::vector<LayerCase> cases() {
   };
 }
 
+void PrintTo(const LayerCase& c, std::ostream* os) { *os << c.name; }
+
 struct Batch {
   std::vector<std::uint8_t> bytes;
   std::vector<std::int32_t> labels;

@@ -53,7 +53,7 @@ std::string layers(const std::string& body) {
 std::vector<BadInput> cases() {
   const std::string run = "run {config} --output {tmp}/out";
   return {
-      {"malformed_yaml", replace(kBase, "seed: 0", "seed: [0"), run, {"config.yaml:", "seed"}},
+      {"malformed_yaml", replace(kBase, "seed: 0", "seed: [0"), run, {"config.yaml:3:7", "malformed YAML"}},
       {"unknown_top_level_key", replace(kBase, "seed: 0", "sead: 0"), run,
        {"config.yaml:2:1", "sead", "did you mean 'seed'"}},
       {"unknown_layer_key", replace(kBase, "kernel: 3}", "kernal: 3}"), run,
@@ -75,7 +75,7 @@ std::vector<BadInput> cases() {
       {"cycle",
        layers("    - {name: a, type: relu, inputs: [b]}\n    - {name: b, type: relu, inputs: [a]}\n"
               "    - {name: flat, type: flatten, inputs: [b]}\n    - {name: fc, type: linear, out_features: 4}\n"),
-       run, {"cycle", "a -> b -> a"}},
+       run, {"model.layers[1]", "cycle: b -> a -> b"}},
       {"unused_layer",
        layers("    - {name: side, type: relu, inputs: [input]}\n    - {name: flat, type: flatten, inputs: [input]}\n"
               "    - {name: fc, type: linear, out_features: 4}\n"),
@@ -159,6 +159,8 @@ void prepare_files(const BadInput& c, const TempDir& tmp, std::string& arguments
     ASSERT_EQ(result.exit_code, 0) << result.output;
   }
 }
+
+void PrintTo(const BadInput& c, std::ostream* os) { *os << c.name; }
 
 class BadInputTest : public ::testing::TestWithParam<BadInput> {};
 

@@ -14,14 +14,14 @@ namespace {
 
 std::string tiny_config() { return (source_dir() / "configs" / "tiny_synthetic.yaml").string(); }
 
-struct Run {
+struct RunOutput {
   CommandResult result;
   nlohmann::json report;
 };
 
 // Runs the runner and reads the report named by its last line, `report: <path>`.
-Run run_and_read(const std::string& arguments) {
-  Run run;
+RunOutput run_and_read(const std::string& arguments) {
+  RunOutput run;
   run.result = run_runner(arguments);
   auto at = run.result.output.rfind("report: ");
   if (at == std::string::npos) return run;
@@ -34,7 +34,7 @@ Run run_and_read(const std::string& arguments) {
 
 TEST(Run, TrainsPrintsTheTutorialLogLineAndEndsWithTheReportPath) {
   TempDir tmp;
-  Run run = run_and_read(tiny_config() + " --output " + tmp.path().string());
+  RunOutput run = run_and_read(tiny_config() + " --output " + tmp.path().string());
   ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
   EXPECT_NE(run.result.output.find("[1,     8] loss: "), std::string::npos) << run.result.output;
   EXPECT_NE(run.result.output.find("Accuracy for class: class0"), std::string::npos);
@@ -47,8 +47,8 @@ TEST(Run, TrainsPrintsTheTutorialLogLineAndEndsWithTheReportPath) {
 
 TEST(Run, SameConfigTwiceGivesIdenticalLossesAndAccuracy) {
   TempDir tmp;
-  Run first = run_and_read(tiny_config() + " --quiet --output " + tmp.path().string());
-  Run second = run_and_read(tiny_config() + " --quiet --output " + tmp.path().string());
+  RunOutput first = run_and_read(tiny_config() + " --quiet --output " + tmp.path().string());
+  RunOutput second = run_and_read(tiny_config() + " --quiet --output " + tmp.path().string());
   ASSERT_EQ(first.result.exit_code, 0) << first.result.output;
   ASSERT_EQ(second.result.exit_code, 0) << second.result.output;
   ASSERT_EQ(first.report["epochs"].size(), 2u);
@@ -64,7 +64,7 @@ TEST(Run, SameConfigTwiceGivesIdenticalLossesAndAccuracy) {
 
 TEST(Run, ReportValidatesAgainstItsSchemaAndRecordsTheEnvironment) {
   TempDir tmp;
-  Run run = run_and_read(tiny_config() + " --quiet --set training.epochs=1 --output " + tmp.path().string());
+  RunOutput run = run_and_read(tiny_config() + " --quiet --set training.epochs=1 --output " + tmp.path().string());
   ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
   auto violations = schema_violations(load_schema("report.schema.json"), run.report);
   for (const auto& v : violations) ADD_FAILURE() << v.description;
@@ -79,13 +79,13 @@ TEST(Run, ReportValidatesAgainstItsSchemaAndRecordsTheEnvironment) {
 TEST(Run, CheckpointReloadsAndEvalReproducesTheAccuracy) {
   TempDir tmp;
   std::string out = " --output " + tmp.path().string();
-  Run run = run_and_read(tiny_config() + " --quiet --set checkpoint.path=net.safetensors" + out);
+  RunOutput run = run_and_read(tiny_config() + " --quiet --set checkpoint.path=net.safetensors" + out);
   ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
   ASSERT_TRUE(run.report.contains("checkpoint")) << run.report.dump(2);
   EXPECT_TRUE(run.report["checkpoint"]["reload_matches"].get<bool>());
   std::string checkpoint = run.report["checkpoint"]["path"];
   ASSERT_TRUE(std::filesystem::exists(checkpoint));
-  Run eval = run_and_read("eval --quiet --checkpoint " + checkpoint + " " + tiny_config() + out);
+  RunOutput eval = run_and_read("eval --quiet --checkpoint " + checkpoint + " " + tiny_config() + out);
   ASSERT_EQ(eval.result.exit_code, 0) << eval.result.output;
   EXPECT_EQ(eval.report["mode"], "eval");
   EXPECT_EQ(eval.report["metrics"]["test_accuracy"], run.report["metrics"]["test_accuracy"]);
@@ -94,10 +94,10 @@ TEST(Run, CheckpointReloadsAndEvalReproducesTheAccuracy) {
 TEST(Run, ResumingFromACheckpointContinuesExactly) {
   TempDir tmp;
   std::string out = " --quiet --output " + tmp.path().string();
-  Run straight = run_and_read(tiny_config() + out);
-  Run first = run_and_read(tiny_config() + " --set training.epochs=1 --set checkpoint.path=e1.safetensors" + out);
+  RunOutput straight = run_and_read(tiny_config() + out);
+  RunOutput first = run_and_read(tiny_config() + " --set training.epochs=1 --set checkpoint.path=e1.safetensors" + out);
   ASSERT_EQ(first.result.exit_code, 0) << first.result.output;
-  Run resumed = run_and_read(tiny_config() + " --resume " + first.report["checkpoint"]["path"].get<std::string>() + out);
+  RunOutput resumed = run_and_read(tiny_config() + " --resume " + first.report["checkpoint"]["path"].get<std::string>() + out);
   ASSERT_EQ(resumed.result.exit_code, 0) << resumed.result.output;
   ASSERT_EQ(resumed.report["epochs"].size(), 1u);
   EXPECT_EQ(resumed.report["epochs"][0]["epoch"], 2);
@@ -108,7 +108,7 @@ TEST(Run, ResumingFromACheckpointContinuesExactly) {
 TEST(Run, CheckpointIsReadableAsSafetensorsByPython) {
   if (!std::filesystem::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
   TempDir tmp;
-  Run run = run_and_read(tiny_config() + " --quiet --set training.epochs=1 --set checkpoint.path=n.safetensors --output " +
+  RunOutput run = run_and_read(tiny_config() + " --quiet --set training.epochs=1 --set checkpoint.path=n.safetensors --output " +
                          tmp.path().string());
   ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
   // The safetensors layout, read independently: u64 header length, JSON header, F32 data.
@@ -132,7 +132,7 @@ TEST(Run, LearnsRealFashionMnist) {
     GTEST_SKIP() << "Debian's dataset-fashion-mnist is not installed";
   }
   TempDir tmp;
-  Run run = run_and_read((source_dir() / "configs" / "lenet_fashion_mnist.yaml").string() +
+  RunOutput run = run_and_read((source_dir() / "configs" / "lenet_fashion_mnist.yaml").string() +
                          " --quiet --set training.epochs=1 --set training.batch_size=16"
                          " --set training.optimizer.lr=0.01 --set dataset.train_limit=12000"
                          " --set dataset.test_limit=2000 --set checkpoint.path= --output " +

@@ -92,7 +92,7 @@ TEST(ShippedConfigs, TinySyntheticFillsDatasetDefaults) {
   EXPECT_EQ(e.device, "cpu");
   EXPECT_EQ(e.dataset.name, "synthetic");
   EXPECT_EQ(e.dataset.synthetic.height, 16);
-  EXPECT_EQ(e.dataset.synthetic.train_count, 512);
+  EXPECT_EQ(e.dataset.synthetic.train_count, 1024);
   EXPECT_EQ(e.dataset.synthetic.test_count, 128);
   EXPECT_EQ(e.dataset.normalize.mean, std::vector<float>({0.5f, 0.5f, 0.5f}));  // 3 channels
   EXPECT_EQ(e.training.batch_size, 16);

@@ -42,21 +42,22 @@ class Conv2d : public OnednnLayer {
     const LayerAttrs& a = node.attrs;
     const ParamSpec& weight = node.params[0];
     auto weights_any = BuildContext::any(weight.dims);
+    auto src_any = BuildContext::any(src_.get_desc().dims());
+    auto diff_dst_any = BuildContext::any(output_grad.get_desc().dims());
     auto weights_desc =
         a.bias ? dnnl::convolution_backward_weights::desc(
-                     dnnl::algorithm::convolution_direct, src_.get_desc(), weights_any,
-                     BuildContext::any({a.out_channels}), output_grad.get_desc(), strides_,
-                     padding_, padding_)
+                     dnnl::algorithm::convolution_direct, src_any, weights_any,
+                     BuildContext::any({a.out_channels}), diff_dst_any, strides_, padding_, padding_)
                : dnnl::convolution_backward_weights::desc(dnnl::algorithm::convolution_direct,
-                                                          src_.get_desc(), weights_any,
-                                                          output_grad.get_desc(), strides_,
-                                                          padding_, padding_);
+                                                          src_any, weights_any, diff_dst_any,
+                                                          strides_, padding_, padding_);
     dnnl::convolution_backward_weights::primitive_desc weights_pd(weights_desc, ctx.engine,
                                                                   forward_pd_);
     StepList gradient_layouts;  // run after the primitive, where its layout is not the master's
     std::unordered_map<int, dnnl::memory> args = {
-        {DNNL_ARG_SRC, src_},
-        {DNNL_ARG_DIFF_DST, output_grad},
+        {DNNL_ARG_SRC, ctx.in_layout(src_, weights_pd.src_desc(), *ctx.backward, node.name + " src layout")},
+        {DNNL_ARG_DIFF_DST, ctx.in_layout(output_grad, weights_pd.diff_dst_desc(), *ctx.backward,
+                                          node.name + " grad layout")},
         {DNNL_ARG_DIFF_WEIGHTS,
          ctx.params->gradient(weight.name, weights_pd.diff_weights_desc(), gradient_layouts)}};
     if (a.bias) {
@@ -68,17 +69,19 @@ class Conv2d : public OnednnLayer {
     ctx.backward->append(gradient_layouts);
 
     if (!input_grads[0]) return;  // the data needs no gradient
+    // Layouts chosen by the primitive: fixing them to the forward's can force a slow reference
+    // implementation when source and gradient layouts differ.
     dnnl::convolution_backward_data::desc data_desc(
-        dnnl::algorithm::convolution_direct, src_.get_desc(), weights_any,
-        output_grad.get_desc(), strides_, padding_, padding_);
+        dnnl::algorithm::convolution_direct, BuildContext::any(src_.get_desc().dims()), weights_any,
+        BuildContext::any(output_grad.get_desc().dims()), strides_, padding_, padding_);
     dnnl::convolution_backward_data::primitive_desc data_pd(data_desc, ctx.engine, forward_pd_);
+    dnnl::memory diff_dst =
+        ctx.in_layout(output_grad, data_pd.diff_dst_desc(), *ctx.backward, node.name + " grad layout");
     dnnl::memory weights = ctx.params->value(weight, data_pd.weights_desc(), *ctx.refresh);
     bool same_layout = data_pd.diff_src_desc() == input_grads[0].get_desc();
     dnnl::memory diff_src = same_layout ? input_grads[0] : ctx.allocate(data_pd.diff_src_desc());
     ctx.backward->add(node.name + " backward data", dnnl::convolution_backward_data(data_pd),
-                      {{DNNL_ARG_DIFF_DST, output_grad},
-                       {DNNL_ARG_WEIGHTS, weights},
-                       {DNNL_ARG_DIFF_SRC, diff_src}});
+                      {{DNNL_ARG_DIFF_DST, diff_dst}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DIFF_SRC, diff_src}});
     if (!same_layout) ctx.copy(diff_src, input_grads[0], *ctx.backward, node.name + " grad layout");
   }
 
