@@ -48,6 +48,10 @@ class Program {
   // images (count, C, H, W) as bytes with their labels.
   virtual void train_step(const std::uint8_t* images, const std::int32_t* labels, int count) = 0;
   virtual LossSum take_loss() = 0;
+  // train_step, timed per step (each layer's forward and backward, the loss, the update), for
+  // `runner bench`; each step waits for completion, so it is slower than train_step.
+  virtual void profile_train_step(const std::uint8_t* images, const std::int32_t* labels, int count,
+                                  std::vector<StepTiming>& timings) = 0;
   // Forward inference on `count` <= eval_batch images; writes (count, classes) logits.
   virtual void predict(const std::uint8_t* images, int count, float* logits) = 0;
 

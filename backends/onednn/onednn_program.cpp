@@ -67,8 +67,8 @@ void OnednnProgram::train_step(const std::uint8_t* images, const std::int32_t* l
   update_parameters();
 }
 
-void OnednnProgram::timed_train_step(const std::uint8_t* images, const std::int32_t* labels,
-                                     int count, std::vector<StepTiming>& timings) {
+void OnednnProgram::profile_train_step(const std::uint8_t* images, const std::int32_t* labels,
+                                       int count, std::vector<StepTiming>& timings) {
   StepList data, loss, update;
   data.add("normalize input", [&] { load_batch(*train_net_, images, count); });
   loss.add("loss", [&] { compute_loss(labels, count); });

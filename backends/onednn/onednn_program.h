@@ -21,9 +21,8 @@ class OnednnProgram : public Program {
   std::vector<HostTensor> optimizer_state() const override;
   void load_optimizer_state(const std::vector<HostTensor>& tensors) override;
 
-  // A training step timed per step label (for `runner bench`).
-  void timed_train_step(const std::uint8_t* images, const std::int32_t* labels, int count,
-                        std::vector<StepTiming>& timings);
+  void profile_train_step(const std::uint8_t* images, const std::int32_t* labels, int count,
+                          std::vector<StepTiming>& timings) override;
 
  private:
   void load_batch(const Net& net, const std::uint8_t* images, int count);

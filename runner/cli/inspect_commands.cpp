@@ -1,4 +1,6 @@
 // `runner validate`, `runner describe` and `runner devices`: look without training.
+#include <unistd.h>
+
 #include <thread>
 
 #include <fmt/format.h>
@@ -28,7 +30,9 @@ int devices_command() {
   Console console;
   onednn::OnednnBackend cpu;
   DeviceInfo info = cpu.info();
-  console.result(fmt::format("cpu: {}", info.name));
+  long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+  console.result(fmt::format("cpu: {}, {:.1f} GiB memory", info.name,
+                             static_cast<double>(pages) * page_size / (1u << 30)));
   console.result(fmt::format("  cores: {}, oneDNN {} (ISA {}), default threads {}", info.details["cores"],
                              info.details["onednn_version"], info.details["isa"],
                              resolve_threads(0)));

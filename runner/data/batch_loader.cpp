@@ -99,6 +99,13 @@ bool BatchLoader::next(BatchView& out) {
   return true;
 }
 
+int BatchLoader::ready_ahead() const {
+  std::lock_guard lock(mutex_);
+  int ready = 0;
+  for (const Slot& slot : ring_) ready += slot.batch >= next_to_deliver_ ? 1 : 0;
+  return ready;
+}
+
 double BatchLoader::waited_seconds() const {
   std::lock_guard lock(mutex_);
   return waited_seconds_;

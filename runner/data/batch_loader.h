@@ -37,6 +37,8 @@ class BatchLoader {
   // Total time next() spent waiting for a batch (with 0 workers: gathering it).
   double waited_seconds() const;
   int batches_per_epoch() const { return batches_per_epoch_; }
+  // Batches gathered ahead and waiting for next() (what prefetching has achieved so far).
+  int ready_ahead() const;
 
  private:
   struct Slot {

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""The PyTorch peer of the benchmark: the CIFAR-10 tutorial's LeNet and its usual eager loop
+(zero_grad, forward, loss, backward, step) on uint8 data already in memory, normalised per
+batch as torchvision's ToTensor + Normalize would. Prints one JSON line of measurements."""
+import argparse
+import json
+import resource
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Net(nn.Module):
+    def __init__(self, width=1, channels=3, size=32, classes=10):
+        super().__init__()
+        c1, c2, f1, f2 = (max(1, round(n * width)) for n in (6, 16, 120, 84))
+        self.conv1 = nn.Conv2d(channels, c1, 5)
+        self.pool = nn.MaxPool2d(2, 2)
+        self.conv2 = nn.Conv2d(c1, c2, 5)
+        side = ((size - 4) // 2 - 4) // 2
+        self.fc1 = nn.Linear(c2 * side * side, f1)
+        self.fc2 = nn.Linear(f1, f2)
+        self.fc3 = nn.Linear(f2, classes)
+
+    def forward(self, x):
+        x = self.pool(F.relu(self.conv1(x)))
+        x = self.pool(F.relu(self.conv2(x)))
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--batch-size", type=int, default=4)
+    parser.add_argument("--width", type=float, default=1)
+    parser.add_argument("--images", type=int, default=5000, help="dataset size held in memory")
+    parser.add_argument("--seconds", type=float, default=3.0, help="timed training time, about")
+    parser.add_argument("--warmup-steps", type=int, default=20)
+    parser.add_argument("--threads", type=int, default=0)
+    parser.add_argument("--device", default="cpu")
+    args = parser.parse_args()
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    torch.manual_seed(0)
+    device = torch.device(args.device)
+    images = torch.randint(0, 256, (args.images, 3, 32, 32), dtype=torch.uint8, device=device)
+    labels = torch.randint(0, 10, (args.images,), device=device)
+    net = Net(args.width).to(device)
+    criterion = nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.001, momentum=0.9)
+    batches = args.images // args.batch_size
+
+    def step(i):
+        start = (i % batches) * args.batch_size
+        x = (images[start:start + args.batch_size].float() / 255 - 0.5) / 0.5
+        y = labels[start:start + args.batch_size]
+        optimizer.zero_grad()
+        loss = criterion(net(x), y)
+        loss.backward()
+        optimizer.step()
+        return loss
+
+    for i in range(args.warmup_steps):
+        step(i)
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+    steps, losses, step_times = 0, [], []
+    begin = time.perf_counter()
+    while time.perf_counter() - begin < args.seconds or steps < 10:
+        t = time.perf_counter()
+        losses.append(step(args.warmup_steps + steps))
+        if device.type == "cuda":
+            torch.cuda.synchronize()
+        step_times.append(time.perf_counter() - t)
+        steps += 1
+    elapsed = time.perf_counter() - begin
+    step_times.sort()
+    print(json.dumps({
+        "peer": "pytorch", "torch_version": torch.__version__, "threads": torch.get_num_threads(),
+        "device": str(device), "batch_size": args.batch_size, "width": args.width, "steps": steps,
+        "images_per_second": steps * args.batch_size / elapsed,
+        "step_seconds_p10": step_times[len(step_times) // 10],
+        "step_seconds_p50": step_times[len(step_times) // 2],
+        "step_seconds_p90": step_times[9 * len(step_times) // 10],
+        "final_loss": float(losses[-1]),
+        "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+    }))
+
+
+if __name__ == "__main__":
+    main()
