@@ -25,6 +25,25 @@ dnnl::memory::dims BuildContext::dims_of(const Shape& shape) const {
   return {batch, shape.c, shape.h, shape.w};
 }
 
+dnnl::memory::desc BuildContext::activation_desc(const dnnl::memory::dims& dims) {
+  if (dims.size() == 4 && dims[1] % 16 != 0) return dnnl::memory::desc(dims, dt::f32, tag::acdb);
+  return any(dims);
+}
+
+dnnl::primitive_attr BuildContext::output_attr() const {
+  dnnl::primitive_attr attr;
+  if (fuse_relu) {
+    dnnl::post_ops ops;
+    ops.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+    attr.set_post_ops(ops);
+  }
+  return attr;
+}
+
+bool is_reference(const dnnl::primitive_desc_base& pd) {
+  return std::string(pd.impl_info_str()).find("ref") != std::string::npos;
+}
+
 std::unique_ptr<OnednnLayer> make_layer(const std::string& type) {
   using Factory = std::unique_ptr<OnednnLayer> (*)();
   static const std::map<std::string, Factory> factories = {

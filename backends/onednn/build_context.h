@@ -25,6 +25,11 @@ struct BuildContext {
   StepList* refresh = nullptr;   // parameter layout mirrors, run before the forward pass
   StepList* forward = nullptr;
   StepList* backward = nullptr;  // training only
+  // Set by the net builder for the layer being built: apply ReLU to the output (a post-op),
+  // because the only consumer is a relu layer, which then passes its input through.
+  bool fuse_relu = false;
+  // Set for that relu layer: its input already is its output.
+  bool relu_fused_into_input = false;
 
   dnnl::prop_kind forward_kind() const {
     return training ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference;
@@ -43,7 +48,29 @@ struct BuildContext {
   }
   // (N, C, H, W) or, for flat shapes, (N, C).
   dnnl::memory::dims dims_of(const Shape& shape) const;
+  // The layout for a layer's image output: channels-last (NHWC) when the channel count is not a
+  // multiple of 16, so oneDNN's 16-channel blocks do not pad it (6 channels would become 16 and
+  // every memory-bound op would do 2.7 times the work); otherwise the primitive's choice.
+  static dnnl::memory::desc activation_desc(const dnnl::memory::dims& dims);
+  // The post-ops for `fuse_relu`.
+  dnnl::primitive_attr output_attr() const;
 };
+
+// Whether oneDNN picked a reference (unoptimised) implementation.
+bool is_reference(const dnnl::primitive_desc_base& pd);
+
+// A primitive descriptor built with the layouts the caller has (`build(true)`) unless oneDNN
+// lacks an optimised implementation for them; then with layouts left to the primitive
+// (`build(false)`), at the cost of reorders.
+template <typename PrimitiveDesc, typename Build>
+PrimitiveDesc prefer_given_layouts(Build build) {
+  try {
+    PrimitiveDesc pd = build(true);
+    if (!is_reference(pd)) return pd;
+  } catch (const dnnl::error&) {
+  }
+  return build(false);
+}
 
 // One layer's oneDNN implementation. An object is made per node and per compiled net; it
 // keeps what its backward pass needs from its forward pass (primitive descriptors, memories).

@@ -66,6 +66,24 @@ void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
   }
 }
 
+// For each node, whether a ReLU is fused into it: a conv2d or linear whose only consumer is a
+// relu layer (the relu then passes its input through and only runs its backward pass).
+std::vector<bool> relu_fusions(const Graph& graph) {
+  std::vector<std::vector<int>> consumers(graph.nodes.size());
+  for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+    for (int input : graph.nodes[i].inputs) {
+      if (input != kDataInput) consumers[input].push_back(static_cast<int>(i));
+    }
+  }
+  std::vector<bool> fused(graph.nodes.size(), false);
+  for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+    const std::string& type = graph.nodes[i].type;
+    fused[i] = (type == "conv2d" || type == "linear") && consumers[i].size() == 1 &&
+               graph.nodes[consumers[i][0]].type == "relu";
+  }
+  return fused;
+}
+
 }  // namespace
 
 std::unique_ptr<Net> build_net(const Graph& graph, const dnnl::engine& engine, int batch,
@@ -83,9 +101,13 @@ std::unique_ptr<Net> build_net(const Graph& graph, const dnnl::engine& engine, i
 
   net->input = ctx.allocate(dnnl::memory::desc(ctx.dims_of(graph.input), dt::f32, tag::abcd));
   std::vector<dnnl::memory> outputs;
-  for (const Node& node : graph.nodes) {
+  const auto fused = relu_fusions(graph);
+  for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+    const Node& node = graph.nodes[i];
     std::vector<dnnl::memory> inputs;
     for (int input : node.inputs) inputs.push_back(input == kDataInput ? net->input : outputs[input]);
+    ctx.fuse_relu = fused[i];
+    ctx.relu_fused_into_input = node.type == "relu" && node.inputs[0] != kDataInput && fused[node.inputs[0]];
     net->layers.push_back(make_layer(node.type));
     outputs.push_back(net->layers.back()->forward(ctx, node, inputs));
   }

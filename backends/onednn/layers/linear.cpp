@@ -1,4 +1,4 @@
-// linear on oneDNN: an inner product over flat (N, C) inputs.
+// linear on oneDNN: an inner product over flat (N, C) inputs, with an optional fused ReLU.
 #include "backends/onednn/build_context.h"
 
 namespace runner::onednn {
@@ -17,7 +17,7 @@ class Linear : public OnednnLayer {
                                                            dst_md)
                        : dnnl::inner_product_forward::desc(ctx.forward_kind(), src_md,
                                                            weights_any, dst_md);
-    forward_pd_ = dnnl::inner_product_forward::primitive_desc(desc, ctx.engine);
+    forward_pd_ = dnnl::inner_product_forward::primitive_desc(desc, ctx.output_attr(), ctx.engine);
     src_ = inputs[0];
     dnnl::memory dst = ctx.allocate(dst_md);
     std::unordered_map<int, dnnl::memory> args = {
