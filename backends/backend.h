@@ -26,6 +26,8 @@ struct CompileOptions {
   OptimizerSpec optimizer;
   Normalization normalize;  // applied to the uint8 images as the first op
   int threads = 1;
+  bool deterministic = false;  // GPU: only algorithms that give bitwise repeatable results
+  bool cuda_graph = true;      // GPU: capture the training step once and replay it
 };
 
 // The summed loss over samples since the last take_loss(); reading it is the host sync point.

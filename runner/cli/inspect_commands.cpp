@@ -6,6 +6,9 @@
 #include <fmt/format.h>
 
 #include "backends/onednn/onednn_backend.h"
+#ifdef RUNNER_WITH_CUDA
+#include "backends/cudnn/gpu_devices.h"
+#endif
 #include "runner/cli/commands.h"
 #include "runner/cli/layer_table.h"
 
@@ -26,6 +29,32 @@ int describe_command(const SessionOptions& options) {
   return 0;
 }
 
+namespace {
+
+// One block per GPU, or one line saying why there are none.
+void list_gpus(Console& console) {
+#ifdef RUNNER_WITH_CUDA
+  const cudnn::GpuInventory& gpus = cudnn::gpu_inventory();
+  const std::string versions = fmt::format("driver {}, CUDA runtime {}, cuDNN {}, cuBLAS {}",
+                                           gpus.driver, gpus.runtime, gpus.cudnn, gpus.cublas);
+  if (gpus.devices.empty()) {
+    console.result(fmt::format("cuda: not available: {}", gpus.problem));
+    console.result(fmt::format("  {}", versions));
+    return;
+  }
+  for (const cudnn::GpuDevice& d : gpus.devices) {
+    console.result(fmt::format("cuda:{}: {}, {:.1f} GiB memory, compute capability {}.{}, {} SMs",
+                               d.index, d.name, static_cast<double>(d.memory_bytes) / (1u << 30),
+                               d.major, d.minor, d.multiprocessors));
+  }
+  console.result(fmt::format("  {}", versions));
+#else
+  console.result("cuda: not available: this runner was built without the cuDNN GPU backend");
+#endif
+}
+
+}  // namespace
+
 int devices_command() {
   Console console;
   onednn::OnednnBackend cpu;
@@ -36,7 +65,7 @@ int devices_command() {
   console.result(fmt::format("  cores: {}, oneDNN {} (ISA {}), default threads {}", info.details["cores"],
                              info.details["onednn_version"], info.details["isa"],
                              resolve_threads(0)));
-  console.result("cuda: not available: this runner was built without the cuDNN GPU backend");
+  list_gpus(console);
   return 0;
 }
 

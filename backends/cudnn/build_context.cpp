@@ -1,0 +1,57 @@
+// Tensor helpers for layer builders and the registry of cuDNN layer implementations.
+#include "backends/cudnn/build_context.h"
+
+#include <map>
+
+#include "backends/cudnn/cuda_check.h"
+#include "runner/util/errors.h"
+
+namespace runner::cudnn {
+
+DeviceTensor view(float* data, int n, int c, int h, int w) {
+  DeviceTensor t;
+  t.data = data;
+  t.n = n;
+  t.c = c;
+  t.h = h;
+  t.w = w;
+  t.desc = std::make_shared<TensorDescriptor>(n, c, h, w);
+  return t;
+}
+
+DeviceTensor BuildContext::allocate(const Shape& shape, const std::string& what) const {
+  const std::size_t elements = static_cast<std::size_t>(batch) * shape.elements();
+  float* data = memory->array<float>(elements, what);  // allocated first: OOM before cuDNN limits
+  return view(data, batch, shape.c, shape.h, shape.w);
+}
+
+DeviceTensor BuildContext::allocate_like(const DeviceTensor& like, const std::string& what) const {
+  float* data = memory->array<float>(like.elements(), what);
+  DeviceTensor t = like;  // shares the descriptor
+  t.data = data;
+  return t;
+}
+
+void BuildContext::copy(const DeviceTensor& from, const DeviceTensor& to, StepList& steps,
+                        const std::string& label) const {
+  const float* src = from.data;
+  float* dst = to.data;
+  const std::size_t bytes = to.bytes();
+  steps.add(label, [=](cudaStream_t stream) {
+    CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream));
+  });
+}
+
+std::unique_ptr<CudnnLayer> make_layer(const std::string& type) {
+  using Factory = std::unique_ptr<CudnnLayer> (*)();
+  static const std::map<std::string, Factory> factories = {
+      {"conv2d", make_conv2d}, {"max_pool2d", make_max_pool2d}, {"avg_pool2d", make_avg_pool2d},
+      {"relu", make_relu},     {"flatten", make_flatten},       {"linear", make_linear},
+      {"add", make_add},
+  };
+  auto it = factories.find(type);
+  if (it == factories.end()) throw LibraryError("the cuDNN backend has no layer '" + type + "'");
+  return it->second();
+}
+
+}  // namespace runner::cudnn

@@ -1,0 +1,42 @@
+// The cuDNN GPU backend: device facts and compilation.
+#include "backends/cudnn/cudnn_backend.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "backends/cudnn/cuda_check.h"
+#include "backends/cudnn/cudnn_program.h"
+#include "backends/cudnn/gpu_devices.h"
+
+namespace runner::cudnn {
+
+DeviceInfo CudnnBackend::info() const {
+  const GpuInventory& gpus = gpu_inventory();
+  DeviceInfo info;
+  info.backend = "cudnn";
+  info.device = fmt::format("cuda:{}", device_);
+  for (const GpuDevice& d : gpus.devices) {
+    if (d.index != device_) continue;
+    info.name = d.name;
+    info.details["memory"] = format_bytes(d.memory_bytes);
+    info.details["compute_capability"] = fmt::format("{}.{}", d.major, d.minor);
+    info.details["multiprocessors"] = std::to_string(d.multiprocessors);
+  }
+  info.details["driver"] = gpus.driver;
+  info.details["cuda_runtime"] = gpus.runtime;
+  info.details["cudnn_version"] = gpus.cudnn;
+  info.details["cublas_version"] = gpus.cublas;
+  return info;
+}
+
+std::unique_ptr<Program> CudnnBackend::compile(const Graph& graph, const CompileOptions& options) {
+  CompileOptions chosen = options;
+  if (const char* env = std::getenv("RUNNER_CUDA_GRAPH"); env && std::strcmp(env, "0") == 0) {
+    chosen.cuda_graph = false;
+  }
+  return std::make_unique<CudnnProgram>(device_, graph, chosen);
+}
+
+}  // namespace runner::cudnn

@@ -1,0 +1,77 @@
+// cuDNN descriptor set-up and tear-down.
+#include "backends/cudnn/descriptors.h"
+
+#include "backends/cudnn/cuda_check.h"
+
+namespace runner::cudnn {
+
+TensorDescriptor::TensorDescriptor(int n, int c, int h, int w) {
+  CUDNN_CHECK(cudnnCreateTensorDescriptor(&desc_));
+  try {
+    CUDNN_CHECK(cudnnSetTensor4dDescriptor(desc_, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, n, c, h, w));
+  } catch (...) {
+    cudnnDestroyTensorDescriptor(desc_);
+    throw;
+  }
+}
+TensorDescriptor::~TensorDescriptor() {
+  cudnnDestroyTensorDescriptor(desc_);
+}
+
+FilterDescriptor::FilterDescriptor(int k, int c, int h, int w) {
+  CUDNN_CHECK(cudnnCreateFilterDescriptor(&desc_));
+  try {
+    CUDNN_CHECK(cudnnSetFilter4dDescriptor(desc_, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, k, c, h, w));
+  } catch (...) {
+    cudnnDestroyFilterDescriptor(desc_);
+    throw;
+  }
+}
+FilterDescriptor::~FilterDescriptor() {
+  cudnnDestroyFilterDescriptor(desc_);
+}
+
+ConvolutionDescriptor::ConvolutionDescriptor(int pad_h, int pad_w, int stride_h, int stride_w) {
+  CUDNN_CHECK(cudnnCreateConvolutionDescriptor(&desc_));
+  try {
+    CUDNN_CHECK(cudnnSetConvolution2dDescriptor(desc_, pad_h, pad_w, stride_h, stride_w, 1, 1,
+                                                CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
+    CUDNN_CHECK(cudnnSetConvolutionMathType(desc_, CUDNN_FMA_MATH));
+  } catch (...) {
+    cudnnDestroyConvolutionDescriptor(desc_);
+    throw;
+  }
+}
+ConvolutionDescriptor::~ConvolutionDescriptor() {
+  cudnnDestroyConvolutionDescriptor(desc_);
+}
+
+PoolingDescriptor::PoolingDescriptor(cudnnPoolingMode_t mode, int kernel_h, int kernel_w, int pad_h,
+                                     int pad_w, int stride_h, int stride_w) {
+  CUDNN_CHECK(cudnnCreatePoolingDescriptor(&desc_));
+  try {
+    CUDNN_CHECK(cudnnSetPooling2dDescriptor(desc_, mode, CUDNN_NOT_PROPAGATE_NAN, kernel_h,
+                                            kernel_w, pad_h, pad_w, stride_h, stride_w));
+  } catch (...) {
+    cudnnDestroyPoolingDescriptor(desc_);
+    throw;
+  }
+}
+PoolingDescriptor::~PoolingDescriptor() {
+  cudnnDestroyPoolingDescriptor(desc_);
+}
+
+ActivationDescriptor::ActivationDescriptor(cudnnActivationMode_t mode) {
+  CUDNN_CHECK(cudnnCreateActivationDescriptor(&desc_));
+  try {
+    CUDNN_CHECK(cudnnSetActivationDescriptor(desc_, mode, CUDNN_NOT_PROPAGATE_NAN, 0.0));
+  } catch (...) {
+    cudnnDestroyActivationDescriptor(desc_);
+    throw;
+  }
+}
+ActivationDescriptor::~ActivationDescriptor() {
+  cudnnDestroyActivationDescriptor(desc_);
+}
+
+}  // namespace runner::cudnn

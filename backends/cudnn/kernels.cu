@@ -1,0 +1,185 @@
+// Kernels for normalisation, the loss, the optimizers, bias rows and sums; one purpose each.
+#include <algorithm>
+
+#include "backends/cudnn/cuda_check.h"
+#include "backends/cudnn/kernels.h"
+
+namespace runner::cudnn::kernels {
+namespace {
+
+constexpr int kThreads = 256;
+
+// Blocks for a grid-stride loop over n elements.
+int blocks_for(std::size_t n) {
+  return static_cast<int>(std::min<std::size_t>((n + kThreads - 1) / kThreads, 8192));
+}
+
+__global__ void normalize_kernel(const std::uint8_t* images, const int* count, int channels,
+                                 int pixels, const float* scale, const float* shift, float* out,
+                                 std::size_t total) {
+  const std::size_t per_image = static_cast<std::size_t>(channels) * pixels;
+  const std::size_t filled = static_cast<std::size_t>(*count) * per_image;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < total;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const int c = static_cast<int>((i / pixels) % channels);
+    out[i] = i < filled ? static_cast<float>(images[i]) * scale[c] + shift[c] : 0.f;
+  }
+}
+
+constexpr int kLossThreads = 256;
+
+__global__ void softmax_cross_entropy_kernel(const float* logits, const std::int32_t* labels,
+                                             const int* count_ptr, int rows, int classes,
+                                             float* grad, double* loss_sum) {
+  __shared__ double partial[kLossThreads];
+  const int count = *count_ptr;
+  const float inverse_count = count > 0 ? 1.f / static_cast<float>(count) : 0.f;
+  double total = 0;
+  for (int r = threadIdx.x; r < rows; r += blockDim.x) {
+    const float* z = logits + static_cast<std::size_t>(r) * classes;
+    float* g = grad + static_cast<std::size_t>(r) * classes;
+    if (r >= count) {
+      for (int k = 0; k < classes; ++k) g[k] = 0.f;
+      continue;
+    }
+    float max = z[0];
+    for (int k = 1; k < classes; ++k) max = z[k] > max ? z[k] : max;
+    double sum = 0;
+    for (int k = 0; k < classes; ++k) sum += exp(static_cast<double>(z[k] - max));
+    const double log_sum = log(sum) + max;
+    const int label = labels[r];
+    total += log_sum - z[label];
+    for (int k = 0; k < classes; ++k)
+      g[k] = static_cast<float>(exp(z[k] - log_sum)) * inverse_count;
+    g[label] -= inverse_count;
+  }
+  partial[threadIdx.x] = total;
+  __syncthreads();
+  for (int stride = kLossThreads / 2; stride > 0; stride /= 2) {
+    if (threadIdx.x < stride) partial[threadIdx.x] += partial[threadIdx.x + stride];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) *loss_sum += partial[0];
+}
+
+__global__ void begin_step_kernel(StepScalars* s, OptimizerConstants c) {
+  s->step += 1;
+  const double t = static_cast<double>(s->step);
+  s->adam_step_size = static_cast<float>(c.lr / (1 - pow(c.beta1, t)));
+  s->adam_inv_sqrt_bias2 = static_cast<float>(1 / sqrt(1 - pow(c.beta2, t)));
+  // PyTorch: the first step copies the gradient into the buffer, later steps apply dampening.
+  const bool first = s->step <= 1;
+  s->sgd_keep = first ? 0.f : c.momentum;
+  s->sgd_add = first ? 1.f : c.one_minus_dampening;
+}
+
+__global__ void sgd_kernel(float* value, const float* grad, float* buffer, std::size_t n,
+                           SgdSettings s, const StepScalars* scalars) {
+  const float keep = scalars->sgd_keep, add = scalars->sgd_add;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const float v = value[i];
+    const float d = grad[i] + s.weight_decay * v;
+    if (buffer == nullptr) {
+      value[i] = v - s.lr * d;
+    } else {
+      const float b = keep * buffer[i] + add * d;
+      buffer[i] = b;
+      value[i] = v - s.lr * (s.nesterov ? d + s.momentum * b : b);
+    }
+  }
+}
+
+__global__ void adam_kernel(float* value, const float* grad, float* m, float* v, std::size_t n,
+                            AdamSettings s, const StepScalars* scalars) {
+  const float step_size = scalars->adam_step_size;
+  const float inv_sqrt_bias2 = scalars->adam_inv_sqrt_bias2;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const float x = value[i];
+    const float g = grad[i] + s.weight_decay * x;
+    const float mi = s.beta1 * m[i] + (1 - s.beta1) * g;
+    const float vi = s.beta2 * v[i] + (1 - s.beta2) * g * g;
+    m[i] = mi;
+    v[i] = vi;
+    value[i] = x - step_size * mi / (sqrtf(vi) * inv_sqrt_bias2 + s.eps);
+  }
+}
+
+__global__ void add_bias_rows_kernel(float* y, const float* bias, int cols, std::size_t total) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < total;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    y[i] += bias[i % cols];
+  }
+}
+
+__global__ void sum_kernel(float* out, SumInputs inputs, std::size_t n, bool accumulate) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    float sum = accumulate ? out[i] : 0.f;
+    for (int k = 0; k < inputs.count; ++k) sum += inputs.data[k][i];
+    out[i] = sum;
+  }
+}
+
+}  // namespace
+
+void normalize_bytes(const std::uint8_t* images, const int* count, int batch, int channels,
+                     int pixels, const float* scale, const float* shift, float* out,
+                     cudaStream_t stream) {
+  const std::size_t total = static_cast<std::size_t>(batch) * channels * pixels;
+  if (total == 0) return;
+  normalize_kernel<<<blocks_for(total), kThreads, 0, stream>>>(images, count, channels, pixels,
+                                                               scale, shift, out, total);
+  CUDA_CHECK(cudaGetLastError());
+}
+
+void softmax_cross_entropy(const float* logits, const std::int32_t* labels, const int* count,
+                           int rows, int classes, float* grad, double* loss_sum,
+                           cudaStream_t stream) {
+  softmax_cross_entropy_kernel<<<1, kLossThreads, 0, stream>>>(logits, labels, count, rows, classes,
+                                                               grad, loss_sum);
+  CUDA_CHECK(cudaGetLastError());
+}
+
+void begin_step(StepScalars* scalars, OptimizerConstants constants, cudaStream_t stream) {
+  begin_step_kernel<<<1, 1, 0, stream>>>(scalars, constants);
+  CUDA_CHECK(cudaGetLastError());
+}
+
+void sgd_update(float* value, const float* grad, float* buffer, std::size_t n, SgdSettings s,
+                const StepScalars* scalars, cudaStream_t stream) {
+  if (n == 0) return;
+  sgd_kernel<<<blocks_for(n), kThreads, 0, stream>>>(value, grad, buffer, n, s, scalars);
+  CUDA_CHECK(cudaGetLastError());
+}
+
+void adam_update(float* value, const float* grad, float* exp_avg, float* exp_avg_sq, std::size_t n,
+                 AdamSettings s, const StepScalars* scalars, cudaStream_t stream) {
+  if (n == 0) return;
+  adam_kernel<<<blocks_for(n), kThreads, 0, stream>>>(value, grad, exp_avg, exp_avg_sq, n, s,
+                                                      scalars);
+  CUDA_CHECK(cudaGetLastError());
+}
+
+void add_bias_rows(float* y, const float* bias, int rows, int cols, cudaStream_t stream) {
+  const std::size_t total = static_cast<std::size_t>(rows) * cols;
+  if (total == 0) return;
+  add_bias_rows_kernel<<<blocks_for(total), kThreads, 0, stream>>>(y, bias, cols, total);
+  CUDA_CHECK(cudaGetLastError());
+}
+
+void sum_arrays(float* out, SumInputs inputs, std::size_t n, bool accumulate, cudaStream_t stream) {
+  if (n == 0) return;
+  sum_kernel<<<blocks_for(n), kThreads, 0, stream>>>(out, inputs, n, accumulate);
+  CUDA_CHECK(cudaGetLastError());
+}
+
+cudaError_t check_kernel_image(int device) {
+  cudaError_t status = cudaSetDevice(device);
+  if (status != cudaSuccess) return status;
+  cudaFuncAttributes attributes{};
+  return cudaFuncGetAttributes(&attributes, sum_kernel);
+}
+
+}  // namespace runner::cudnn::kernels

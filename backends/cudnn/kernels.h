@@ -1,0 +1,74 @@
+// Our own CUDA kernels, where no cuDNN or cuBLAS call fits. Each computes what its host
+// reference in backends/common/host_math.cpp computes, operation for operation (the file is
+// compiled with --fmad=false so products and sums round as on the host). All launch on `stream`
+// and read per-step values (the batch's count, the optimizer step) from device memory, so a
+// captured CUDA graph replays them correctly.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace runner::cudnn::kernels {
+
+// images (batch, C, HW) bytes -> out (batch, C, HW) floats, byte * scale[c] + shift[c]; images
+// n >= *count are written as zeros (a short last batch).
+void normalize_bytes(const std::uint8_t* images, const int* count, int batch, int channels,
+                     int pixels, const float* scale, const float* shift, float* out,
+                     cudaStream_t stream);
+
+// Softmax cross-entropy over rows < *count of logits (rows, classes): adds the summed loss to
+// *loss_sum and writes d(mean loss)/d(logits) into grad, zero for rows >= *count. One block, a
+// fixed summation order: the loss is the same on every run.
+void softmax_cross_entropy(const float* logits, const std::int32_t* labels, const int* count,
+                           int rows, int classes, float* grad, double* loss_sum,
+                           cudaStream_t stream);
+
+// The optimizer's per-step scalars, computed on the device by begin_step.
+struct StepScalars {
+  long long step;             // optimizer steps taken, this one included
+  float adam_step_size;       // lr / (1 - beta1^t)
+  float adam_inv_sqrt_bias2;  // 1 / sqrt(1 - beta2^t)
+  float sgd_keep;             // momentum buffer factor: 0 on the first step, else momentum
+  float sgd_add;              // gradient factor: 1 on the first step, else 1 - dampening
+};
+
+struct OptimizerConstants {
+  double lr = 0, beta1 = 0, beta2 = 0;
+  float momentum = 0, one_minus_dampening = 1;
+};
+
+// Increments scalars->step and recomputes the per-step scalars from it.
+void begin_step(StepScalars* scalars, OptimizerConstants constants, cudaStream_t stream);
+
+struct SgdSettings {
+  float lr, weight_decay, momentum;
+  bool nesterov;
+};
+// buffer: the momentum buffer, or null without momentum.
+void sgd_update(float* value, const float* grad, float* buffer, std::size_t n, SgdSettings s,
+                const StepScalars* scalars, cudaStream_t stream);
+
+struct AdamSettings {
+  float weight_decay, beta1, beta2, eps;
+};
+void adam_update(float* value, const float* grad, float* exp_avg, float* exp_avg_sq, std::size_t n,
+                 AdamSettings s, const StepScalars* scalars, cudaStream_t stream);
+
+// y (rows, cols) += bias (cols) on every row.
+void add_bias_rows(float* y, const float* bias, int rows, int cols, cudaStream_t stream);
+
+// out = sum of inputs[0..count) (count <= kMaxSumInputs), plus out itself when `accumulate`.
+inline constexpr int kMaxSumInputs = 8;
+struct SumInputs {
+  const float* data[kMaxSumInputs];
+  int count;
+};
+void sum_arrays(float* out, SumInputs inputs, std::size_t n, bool accumulate, cudaStream_t stream);
+
+// cudaSuccess when this binary holds code the device can run (SASS for its architecture or PTX
+// it can compile), else the CUDA error that says why.
+cudaError_t check_kernel_image(int device);
+
+}  // namespace runner::cudnn::kernels

@@ -1,0 +1,172 @@
+// conv2d on cuDNN: forward, backward data and backward filter with algorithms chosen once by
+// cuDNN's heuristics (FMA math only; deterministic ones when asked); bias by cuDNN's tensor add.
+#include <fmt/format.h>
+
+#include "backends/cudnn/build_context.h"
+#include "backends/cudnn/cuda_check.h"
+#include "runner/util/errors.h"
+
+namespace runner::cudnn {
+namespace {
+
+const char* name_of(cudnnConvolutionFwdAlgo_t a) {
+  static const char* names[] = {
+      "IMPLICIT_GEMM", "IMPLICIT_PRECOMP_GEMM", "GEMM", "DIRECT", "FFT", "FFT_TILING",
+      "WINOGRAD",      "WINOGRAD_NONFUSED"};
+  return a >= 0 && a < CUDNN_CONVOLUTION_FWD_ALGO_COUNT ? names[a] : "unknown";
+}
+const char* name_of(cudnnConvolutionBwdDataAlgo_t a) {
+  static const char* names[] = {"ALGO_0",     "ALGO_1",   "FFT",
+                                "FFT_TILING", "WINOGRAD", "WINOGRAD_NONFUSED"};
+  return a >= 0 && a < CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT ? names[a] : "unknown";
+}
+const char* name_of(cudnnConvolutionBwdFilterAlgo_t a) {
+  static const char* names[] = {
+      "ALGO_0", "ALGO_1", "FFT", "ALGO_3", "WINOGRAD", "WINOGRAD_NONFUSED", "FFT_TILING"};
+  return a >= 0 && a < CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT ? names[a] : "unknown";
+}
+
+// The first (fastest by cuDNN's estimate) usable result: supported, FMA math, and deterministic
+// when asked.
+template <typename Perf>
+Perf pick(const std::vector<Perf>& results, int returned, bool deterministic, const char* pass,
+          const std::string& layer) {
+  for (int i = 0; i < returned; ++i) {
+    const Perf& p = results[i];
+    if (p.status != CUDNN_STATUS_SUCCESS || p.mathType != CUDNN_FMA_MATH) continue;
+    if (deterministic && p.determinism != CUDNN_DETERMINISTIC) continue;
+    return p;
+  }
+  throw LibraryError(fmt::format("cuDNN offers no {}float {} algorithm for {}",
+                                 deterministic ? "deterministic " : "", pass, layer));
+}
+
+class Conv2d : public CudnnLayer {
+ public:
+  DeviceTensor forward(BuildContext& ctx, const Node& node,
+                       const std::vector<DeviceTensor>& inputs) override {
+    const LayerAttrs& a = node.attrs;
+    const ParamSpec& weight = node.params[0];
+    x_ = inputs[0];                                                     // (N, Cin, H, W)
+    DeviceTensor y = ctx.allocate(node.output, node.name + " output");  // (N, Cout, Ho, Wo)
+    filter_ = std::make_unique<FilterDescriptor>(a.out_channels, x_.c, a.kernel_h, a.kernel_w);
+    conv_ = std::make_unique<ConvolutionDescriptor>(a.pad_h, a.pad_w, a.stride_h, a.stride_w);
+    int n, c, h, w;
+    CUDNN_CHECK(cudnnGetConvolution2dForwardOutputDim(conv_->get(), x_.cudnn(), filter_->get(), &n,
+                                                      &c, &h, &w));
+    if (n != y.n || c != y.c || h != y.h || w != y.w) {
+      throw LibraryError(fmt::format("{}: cuDNN's output {}x{}x{} differs from the graph's {}",
+                                     node.name, c, h, w, node.output.str()));
+    }
+    weights_ = ctx.params->get(weight).value;
+    if (a.bias) {
+      bias_ = ctx.params->get(node.params[1]).value;
+      bias_desc_ = std::make_unique<TensorDescriptor>(1, a.out_channels, 1, 1);
+    }
+
+    const cudnnHandle_t handle = ctx.libs->cudnn;
+    int returned = 0;
+    std::vector<cudnnConvolutionFwdAlgoPerf_t> results(CUDNN_CONVOLUTION_FWD_ALGO_COUNT);
+    CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithm_v7(
+        handle, x_.cudnn(), filter_->get(), conv_->get(), y.cudnn(),
+        static_cast<int>(results.size()), &returned, results.data()));
+    const auto algo = pick(results, returned, ctx.deterministic, "forward", node.name).algo;
+    std::size_t bytes = 0;
+    CUDNN_CHECK(cudnnGetConvolutionForwardWorkspaceSize(handle, x_.cudnn(), filter_->get(),
+                                                        conv_->get(), y.cudnn(), algo, &bytes));
+    ctx.workspace->request(bytes);
+    ctx.algorithms->push_back(fmt::format("{} forward: {}", node.name, name_of(algo)));
+
+    const Libraries* libs = ctx.libs;
+    const Workspace* ws = ctx.workspace;
+    const DeviceTensor x = x_;
+    const cudnnFilterDescriptor_t filter = filter_->get();
+    const cudnnConvolutionDescriptor_t conv = conv_->get();
+    const float* weights = weights_;
+    const float* bias = bias_;
+    const cudnnTensorDescriptor_t bias_desc = bias_desc_ ? bias_desc_->get() : nullptr;
+    ctx.forward->add(node.name, [=](cudaStream_t) {
+      CUDNN_CHECK(cudnnConvolutionForward(libs->cudnn, &kOne, x.cudnn(), x.data, filter, weights,
+                                          conv, algo, ws->data, ws->bytes, &kZero, y.cudnn(),
+                                          y.data));
+      if (bias) {
+        CUDNN_CHECK(cudnnAddTensor(libs->cudnn, &kOne, bias_desc, bias, &kOne, y.cudnn(), y.data));
+      }
+    });
+    return y;
+  }
+
+  void backward(BuildContext& ctx, const Node& node, const DeviceTensor& output_grad,
+                const std::vector<DeviceTensor>& input_grads) override {
+    const cudnnHandle_t handle = ctx.libs->cudnn;
+    const Libraries* libs = ctx.libs;
+    const Workspace* ws = ctx.workspace;
+    const DeviceTensor x = x_, dy = output_grad;
+    const cudnnFilterDescriptor_t filter = filter_->get();
+    const cudnnConvolutionDescriptor_t conv = conv_->get();
+
+    int returned = 0;
+    std::vector<cudnnConvolutionBwdFilterAlgoPerf_t> filter_results(
+        CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT);
+    CUDNN_CHECK(cudnnGetConvolutionBackwardFilterAlgorithm_v7(
+        handle, x.cudnn(), dy.cudnn(), conv, filter, static_cast<int>(filter_results.size()),
+        &returned, filter_results.data()));
+    const auto filter_algo =
+        pick(filter_results, returned, ctx.deterministic, "backward filter", node.name).algo;
+    std::size_t bytes = 0;
+    CUDNN_CHECK(cudnnGetConvolutionBackwardFilterWorkspaceSize(handle, x.cudnn(), dy.cudnn(), conv,
+                                                               filter, filter_algo, &bytes));
+    ctx.workspace->request(bytes);
+    ctx.algorithms->push_back(
+        fmt::format("{} backward filter: {}", node.name, name_of(filter_algo)));
+
+    float* weight_grad = ctx.params->get(node.params[0]).gradient;
+    float* bias_grad = node.attrs.bias ? ctx.params->get(node.params[1]).gradient : nullptr;
+    const cudnnTensorDescriptor_t bias_desc = bias_desc_ ? bias_desc_->get() : nullptr;
+    ctx.backward->add(node.name + " backward weights", [=](cudaStream_t) {
+      CUDNN_CHECK(cudnnConvolutionBackwardFilter(libs->cudnn, &kOne, x.cudnn(), x.data, dy.cudnn(),
+                                                 dy.data, conv, filter_algo, ws->data, ws->bytes,
+                                                 &kZero, filter, weight_grad));
+      if (bias_grad) {
+        CUDNN_CHECK(cudnnConvolutionBackwardBias(libs->cudnn, &kOne, dy.cudnn(), dy.data, &kZero,
+                                                 bias_desc, bias_grad));
+      }
+    });
+
+    if (!input_grads[0]) return;  // the data needs no gradient
+    const DeviceTensor dx = input_grads[0];
+    std::vector<cudnnConvolutionBwdDataAlgoPerf_t> data_results(
+        CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT);
+    CUDNN_CHECK(cudnnGetConvolutionBackwardDataAlgorithm_v7(
+        handle, filter, dy.cudnn(), conv, dx.cudnn(), static_cast<int>(data_results.size()),
+        &returned, data_results.data()));
+    const auto data_algo =
+        pick(data_results, returned, ctx.deterministic, "backward data", node.name).algo;
+    CUDNN_CHECK(cudnnGetConvolutionBackwardDataWorkspaceSize(handle, filter, dy.cudnn(), conv,
+                                                             dx.cudnn(), data_algo, &bytes));
+    ctx.workspace->request(bytes);
+    ctx.algorithms->push_back(fmt::format("{} backward data: {}", node.name, name_of(data_algo)));
+    const float* weights = weights_;
+    ctx.backward->add(node.name + " backward data", [=](cudaStream_t) {
+      CUDNN_CHECK(cudnnConvolutionBackwardData(libs->cudnn, &kOne, filter, weights, dy.cudnn(),
+                                               dy.data, conv, data_algo, ws->data, ws->bytes,
+                                               &kZero, dx.cudnn(), dx.data));
+    });
+  }
+
+ private:
+  DeviceTensor x_;
+  float* weights_ = nullptr;
+  float* bias_ = nullptr;
+  std::unique_ptr<FilterDescriptor> filter_;
+  std::unique_ptr<ConvolutionDescriptor> conv_;
+  std::unique_ptr<TensorDescriptor> bias_desc_;
+};
+
+}  // namespace
+
+std::unique_ptr<CudnnLayer> make_conv2d() {
+  return std::make_unique<Conv2d>();
+}
+
+}  // namespace runner::cudnn

@@ -1,0 +1,46 @@
+// Parameters of a compiled program on the device, in PyTorch's plain layout (cuDNN's NCHW
+// filter is (O, I, kH, kW); cuBLAS reads a linear weight (O, I) row-major), with their
+// gradients and optimizer state in the same layout, shared by the training and inference nets.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <string>
+#include <vector>
+
+#include "backends/backend.h"
+#include "backends/cudnn/device_memory.h"
+
+namespace runner::cudnn {
+
+struct Parameter {
+  ParamSpec spec;
+  std::size_t elements = 0;
+  float* value = nullptr;     // the weights, plain layout
+  float* gradient = nullptr;  // written by the backward pass (overwritten, never accumulated)
+  std::vector<float*> state;  // optimizer buffers, plain layout
+};
+
+class ParamStore {
+ public:
+  ParamStore(DeviceMemory& memory, cudaStream_t stream) : memory_(memory), stream_(stream) {}
+
+  // The parameter named by `spec`, allocated (value and gradient) on first use.
+  Parameter& get(const ParamSpec& spec);
+  // Allocates `count` zeroed optimizer buffers per parameter.
+  void allocate_state(int count);
+
+  std::vector<Parameter>& parameters() { return parameters_; }
+  const std::vector<Parameter>& parameters() const { return parameters_; }
+
+  // Copies between a device buffer of `p` and plain host values; both wait for the stream.
+  HostTensor download(const Parameter& p, const float* buffer, const std::string& name) const;
+  void upload(const Parameter& p, float* buffer, const HostTensor& tensor) const;
+
+ private:
+  DeviceMemory& memory_;
+  cudaStream_t stream_;
+  std::vector<Parameter> parameters_;
+};
+
+}  // namespace runner::cudnn
