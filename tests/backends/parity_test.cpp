@@ -1,0 +1,374 @@
+// Cross-backend parity: the cuDNN backend against the oneDNN backend, per layer case (forward
+// logits; parameter gradients from one SGD step with lr 1) and for ten LeNet training steps
+// (losses, parameters, optimizer state). Every test calls GTEST_SKIP() where no GPU is usable.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "backends/onednn/onednn_backend.h"
+#include "layer_cases.h"
+#include "runner/util/errors.h"
+
+namespace runner::testing {
+namespace {
+
+// Tolerances, each relative to the largest magnitude of the CPU's tensor (see relative_error).
+// cuDNN runs in float with FMA math (no TF32) but sums in other orders than oneDNN.
+constexpr double kLogitsTolerance = 1e-4;
+constexpr double kGradientTolerance = 1e-3;
+constexpr double kLossTolerance = 1e-5;           // relative to the loss
+constexpr double kTrainedChangeTolerance = 2e-3;  // parameter change over ten steps
+constexpr double kStateTolerance = 2e-3;          // optimizer buffers after ten steps
+
+// The GPU backend for cuda:0, or null with the reason it is not usable.
+std::unique_ptr<Backend> gpu_backend(std::string& why) {
+  try {
+    return make_backend("cuda:0", nullptr);
+  } catch (const UserError& e) {
+    why = e.what();
+    return nullptr;
+  }
+}
+
+#define REQUIRE_GPU()                 \
+  std::string why_no_gpu;             \
+  auto gpu = gpu_backend(why_no_gpu); \
+  if (!gpu) GTEST_SKIP() << "no usable GPU: " << why_no_gpu
+
+CompileOptions options_for(const Graph& graph, int train_batch, int eval_batch) {
+  CompileOptions options;
+  options.train_batch = train_batch;
+  options.eval_batch = eval_batch;
+  options.optimizer.lr = 1.0;  // p_new = p - grad: the gradient is p - p_new
+  options.normalize = {std::vector<float>(graph.input.c, 0.5f),
+                       std::vector<float>(graph.input.c, 0.5f)};
+  return options;
+}
+
+Values values_of(const std::vector<float>& v) {
+  return Values(v.begin(), v.end());
+}
+
+std::map<std::string, const HostTensor*> index_of(const std::vector<HostTensor>& tensors) {
+  std::map<std::string, const HostTensor*> index;
+  for (const auto& t : tensors) index[t.name] = &t;
+  return index;
+}
+
+// The layer cases of layer_check_test.cpp, plus larger and odd batches of LeNet-like stacks.
+std::vector<LayerCase> parity_cases() {
+  auto all = cases();
+  for (LayerCase c : cases()) {
+    if (c.name == "lenet") {
+      c.name = "lenet_batch1";
+      c.batch = 1;
+      all.push_back(c);
+      c.name = "lenet_batch33";
+      c.batch = 33;
+      all.push_back(c);
+    }
+    if (c.name == "conv_stride_pad_nobias_odd") {
+      c.name = "conv_stride_pad_nobias_odd_batch17";
+      c.batch = 17;
+      all.push_back(c);
+    }
+  }
+  return all;
+}
+
+class Parity : public ::testing::TestWithParam<LayerCase> {
+ protected:
+  void SetUp() override {
+    const LayerCase& c = GetParam();
+    ModelSpec model;
+    model.layers = c.layers;
+    graph_ = build_graph(model, c.input, kClasses);
+    initial_ = initial_parameters(graph_, 11);
+    batch_ = random_batch(c.input, c.batch, 5);
+  }
+
+  std::unique_ptr<Program> compile(Backend& backend, int train_batch, int eval_batch) {
+    auto program = backend.compile(graph_, options_for(graph_, train_batch, eval_batch));
+    program->load_parameters(initial_);
+    return program;
+  }
+
+  Graph graph_;
+  std::vector<HostTensor> initial_;
+  Batch batch_;
+};
+
+TEST_P(Parity, ForwardMatchesOnednn) {
+  REQUIRE_GPU();
+  onednn::OnednnBackend cpu;
+  const int batch = GetParam().batch;
+  std::vector<float> expected(batch * kClasses), actual(batch * kClasses);
+  compile(cpu, batch, batch + 1)->predict(batch_.bytes.data(), batch, expected.data());
+  // An eval batch larger than the data: the rest of the batch is padding.
+  compile(*gpu, batch, batch + 3)->predict(batch_.bytes.data(), batch, actual.data());
+  double error = relative_error(values_of(actual), values_of(expected));
+  EXPECT_LT(error, kLogitsTolerance) << "logits: max relative difference " << error;
+}
+
+TEST_P(Parity, GradientsMatchOnednn) {
+  REQUIRE_GPU();
+  onednn::OnednnBackend cpu;
+  const int batch = GetParam().batch;
+  for (int compiled : {batch, batch + 2}) {  // exact batch, and a short batch in a larger program
+    auto reference = compile(cpu, compiled, batch);
+    auto program = compile(*gpu, compiled, batch);
+    reference->train_step(batch_.bytes.data(), batch_.labels.data(), batch);
+    program->train_step(batch_.bytes.data(), batch_.labels.data(), batch);
+    LossSum expected_loss = reference->take_loss(), loss = program->take_loss();
+    EXPECT_EQ(loss.count, batch);
+    EXPECT_NEAR(loss.mean(), expected_loss.mean(), kLossTolerance * std::abs(expected_loss.mean()))
+        << "compiled for " << compiled;
+
+    auto before = as_values(initial_);
+    auto expected = index_of(reference->parameters());
+    for (const auto& tensor : program->parameters()) {
+      Values grad(tensor.values.size()), expected_grad(tensor.values.size());
+      const auto& cpu_after = expected.at(tensor.name)->values;
+      for (std::size_t i = 0; i < grad.size(); ++i) {
+        grad[i] = before[tensor.name][i] - tensor.values[i];
+        expected_grad[i] = before[tensor.name][i] - cpu_after[i];
+      }
+      double error = relative_error(grad, expected_grad);
+      EXPECT_LT(error, kGradientTolerance) << tensor.name << " gradient (compiled for " << compiled
+                                           << "): max relative difference " << error;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Layers, Parity, ::testing::ValuesIn(parity_cases()),
+                         [](const auto& info) { return info.param.name; });
+
+// ---- Whole training runs of the tutorial's LeNet -------------------------------------------
+
+struct TrainingCase {
+  std::string name;
+  OptimizerSpec optimizer;
+  bool cuda_graph = true;
+};
+void PrintTo(const TrainingCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+OptimizerSpec sgd(double lr, double momentum, double dampening, double decay, bool nesterov) {
+  OptimizerSpec s;
+  s.type = "sgd";
+  s.lr = lr;
+  s.momentum = momentum;
+  s.dampening = dampening;
+  s.weight_decay = decay;
+  s.nesterov = nesterov;
+  return s;
+}
+
+OptimizerSpec adam(double lr, double decay) {
+  OptimizerSpec s;
+  s.type = "adam";
+  s.lr = lr;
+  s.weight_decay = decay;
+  return s;
+}
+
+std::vector<TrainingCase> training_cases() {
+  return {
+      {"sgd_momentum_graph", sgd(0.01, 0.9, 0, 0, false), true},
+      {"sgd_momentum_eager", sgd(0.01, 0.9, 0, 0, false), false},
+      {"sgd_nesterov_decay_graph", sgd(0.01, 0.9, 0, 5e-4, true), true},
+      {"sgd_dampening_graph", sgd(0.02, 0.8, 0.3, 0, false), true},
+      {"adam_decay_graph", adam(1e-3, 1e-4), true},
+      {"adam_eager", adam(1e-3, 0), false},
+  };
+}
+
+// The PyTorch tutorial's LeNet on 3x32x32 images, 10 classes.
+Graph lenet() {
+  ModelSpec model;
+  model.layers = {layer("conv1", "conv2d", {{"out_channels", 6}, {"kernel", 5}}),
+                  layer("relu1", "relu"),
+                  layer("pool1", "max_pool2d", {{"kernel", 2}, {"stride", 2}}),
+                  layer("conv2", "conv2d", {{"out_channels", 16}, {"kernel", 5}}),
+                  layer("relu2", "relu"),
+                  layer("pool2", "max_pool2d", {{"kernel", 2}, {"stride", 2}}),
+                  layer("flat", "flatten"),
+                  layer("fc1", "linear", {{"out_features", 120}}),
+                  layer("relu3", "relu"),
+                  layer("fc2", "linear", {{"out_features", 84}}),
+                  layer("relu4", "relu"),
+                  layer("fc3", "linear", {{"out_features", 10}})};
+  return build_graph(model, {3, 32, 32}, 10);
+}
+
+constexpr int kTrainBatch = 8;
+constexpr int kSteps = 10;
+
+struct TrainingRun {
+  std::vector<double> losses;  // mean loss of each step
+  std::vector<HostTensor> parameters, state;
+};
+
+// Ten steps on fixed random batches; the last batch is short (5 of 8), as an epoch's end is.
+TrainingRun train(Backend& backend, const Graph& graph, const OptimizerSpec& optimizer,
+                  bool cuda_graph, bool deterministic = false, int steps = kSteps) {
+  CompileOptions options = options_for(graph, kTrainBatch, 16);
+  options.optimizer = optimizer;
+  options.cuda_graph = cuda_graph;
+  options.deterministic = deterministic;
+  auto program = backend.compile(graph, options);
+  program->load_parameters(initial_parameters(graph, 3));
+  TrainingRun run;
+  for (int step = 0; step < steps; ++step) {
+    const int count = step == kSteps - 1 ? 5 : kTrainBatch;
+    Random random(100 + step);
+    std::vector<std::uint8_t> images(count * graph.input.elements());
+    std::vector<std::int32_t> labels(count);
+    for (auto& b : images) b = static_cast<std::uint8_t>(random.below(256));
+    for (auto& l : labels) l = static_cast<std::int32_t>(random.below(10));
+    program->train_step(images.data(), labels.data(), count);
+    run.losses.push_back(program->take_loss().mean());
+  }
+  run.parameters = program->parameters();
+  run.state = program->optimizer_state();
+  return run;
+}
+
+class TrainingParity : public ::testing::TestWithParam<TrainingCase> {};
+
+TEST_P(TrainingParity, TenLenetStepsMatchOnednn) {
+  REQUIRE_GPU();
+  const TrainingCase& c = GetParam();
+  const Graph graph = lenet();
+  onednn::OnednnBackend cpu;
+  TrainingRun expected = train(cpu, graph, c.optimizer, true);
+  TrainingRun actual = train(*gpu, graph, c.optimizer, c.cuda_graph);
+
+  for (int step = 0; step < kSteps; ++step) {
+    EXPECT_NEAR(actual.losses[step], expected.losses[step],
+                kLossTolerance * 10 * std::abs(expected.losses[step]))
+        << "loss of step " << step + 1;
+  }
+  auto initial = index_of(initial_parameters(graph, 3));
+  auto cpu_params = index_of(expected.parameters);
+  for (const auto& tensor : actual.parameters) {
+    const auto& start = initial.at(tensor.name)->values;
+    const auto& cpu_end = cpu_params.at(tensor.name)->values;
+    Values change(start.size()), expected_change(start.size());
+    for (std::size_t i = 0; i < start.size(); ++i) {
+      change[i] = tensor.values[i] - start[i];
+      expected_change[i] = cpu_end[i] - start[i];
+    }
+    double error = relative_error(change, expected_change);
+    EXPECT_LT(error, kTrainedChangeTolerance)
+        << tensor.name << " change over " << kSteps << " steps: max relative difference " << error;
+  }
+  auto cpu_state = index_of(expected.state);
+  ASSERT_EQ(actual.state.size(), expected.state.size());
+  for (const auto& tensor : actual.state) {
+    ASSERT_TRUE(cpu_state.count(tensor.name)) << tensor.name;
+    double error =
+        relative_error(values_of(tensor.values), values_of(cpu_state.at(tensor.name)->values));
+    EXPECT_LT(error, tensor.name == "optimizer.step" ? 1e-12 : kStateTolerance)
+        << tensor.name << ": max relative difference " << error;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Lenet, TrainingParity, ::testing::ValuesIn(training_cases()),
+                         [](const auto& info) { return info.param.name; });
+
+// Deterministic algorithms: two runs give bitwise the same parameters, graph or not.
+TEST(ParityDeterminism, DeterministicRunsRepeatBitwise) {
+  REQUIRE_GPU();
+  const Graph graph = lenet();
+  const OptimizerSpec optimizer = sgd(0.01, 0.9, 0, 0, false);
+  TrainingRun first = train(*gpu, graph, optimizer, true, true);
+  TrainingRun second = train(*gpu, graph, optimizer, false, true);
+  EXPECT_EQ(first.losses, second.losses);
+  ASSERT_EQ(first.parameters.size(), second.parameters.size());
+  for (std::size_t k = 0; k < first.parameters.size(); ++k) {
+    EXPECT_EQ(first.parameters[k].values, second.parameters[k].values) << first.parameters[k].name;
+  }
+}
+
+// Checkpoint state moves between programs: 5 + 5 steps (state saved and loaded, so Adam's step
+// count on the device is restored) give what 10 uninterrupted steps give.
+TEST(ParityCheckpoint, ResumedAdamMatchesUninterrupted) {
+  REQUIRE_GPU();
+  const Graph graph = lenet();
+  const OptimizerSpec optimizer = adam(1e-3, 0);
+  onednn::OnednnBackend cpu;
+  // Five steps on the CPU, then the state moves to the GPU for the last five.
+  CompileOptions options = options_for(graph, kTrainBatch, 16);
+  options.optimizer = optimizer;
+  auto first = cpu.compile(graph, options);
+  auto second = gpu->compile(graph, options);
+  first->load_parameters(initial_parameters(graph, 3));
+  auto step = [&](Program& program, int s) {
+    const int count = s == kSteps - 1 ? 5 : kTrainBatch;
+    Random random(100 + s);
+    std::vector<std::uint8_t> images(count * graph.input.elements());
+    std::vector<std::int32_t> labels(count);
+    for (auto& b : images) b = static_cast<std::uint8_t>(random.below(256));
+    for (auto& l : labels) l = static_cast<std::int32_t>(random.below(10));
+    program.train_step(images.data(), labels.data(), count);
+  };
+  for (int s = 0; s < 5; ++s) step(*first, s);
+  second->load_parameters(first->parameters());
+  second->load_optimizer_state(first->optimizer_state());
+  for (int s = 5; s < kSteps; ++s) step(*second, s);
+  TrainingRun uninterrupted = train(cpu, graph, optimizer, true);
+  auto expected = index_of(uninterrupted.parameters);
+  auto initial = index_of(initial_parameters(graph, 3));
+  for (const auto& tensor : second->parameters()) {
+    const auto& start = initial.at(tensor.name)->values;
+    Values change(start.size()), expected_change(start.size());
+    for (std::size_t i = 0; i < start.size(); ++i) {
+      change[i] = tensor.values[i] - start[i];
+      expected_change[i] = expected.at(tensor.name)->values[i] - start[i];
+    }
+    double error = relative_error(change, expected_change);
+    EXPECT_LT(error, kTrainedChangeTolerance)
+        << tensor.name << ": max relative difference " << error;
+  }
+  for (const auto& tensor : second->optimizer_state()) {
+    if (tensor.name == "optimizer.step") {
+      EXPECT_EQ(tensor.values.at(0), 10.f);
+    }
+  }
+}
+
+// A profiled step computes what a plain step computes and times every labelled step.
+TEST(ParityProfile, ProfiledStepMatchesPlainStep) {
+  REQUIRE_GPU();
+  const Graph graph = lenet();
+  CompileOptions options = options_for(graph, kTrainBatch, 16);
+  options.deterministic = true;
+  auto plain = gpu->compile(graph, options);
+  auto profiled = gpu->compile(graph, options);
+  plain->load_parameters(initial_parameters(graph, 3));
+  profiled->load_parameters(initial_parameters(graph, 3));
+  Batch batch = random_batch(graph.input, kTrainBatch, 9);
+  for (auto& l : batch.labels) l %= 10;
+  std::vector<StepTiming> timings;
+  plain->train_step(batch.bytes.data(), batch.labels.data(), kTrainBatch);
+  profiled->profile_train_step(batch.bytes.data(), batch.labels.data(), kTrainBatch, timings);
+  EXPECT_EQ(plain->take_loss().sum, profiled->take_loss().sum);
+  auto a = plain->parameters(), b = profiled->parameters();
+  for (std::size_t k = 0; k < a.size(); ++k) EXPECT_EQ(a[k].values, b[k].values) << a[k].name;
+  std::vector<std::string> labels;
+  for (const auto& t : timings) {
+    labels.push_back(t.label);
+    EXPECT_GE(t.seconds, 0) << t.label;
+  }
+  for (std::string want : {"upload batch", "normalize input", "conv1", "loss",
+                           "conv1 backward weights", "fc3 backward data", "optimizer update"}) {
+    EXPECT_NE(std::find(labels.begin(), labels.end(), want), labels.end()) << want;
+  }
+}
+
+}  // namespace
+}  // namespace runner::testing
