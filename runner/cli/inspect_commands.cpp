@@ -1,6 +1,4 @@
 // `runner validate`, `runner describe` and `runner devices`: look without training.
-#include <unistd.h>
-
 #include <thread>
 
 #include <fmt/format.h>
@@ -11,6 +9,7 @@
 #endif
 #include "runner/cli/commands.h"
 #include "runner/cli/layer_table.h"
+#include "runner/util/process_stats.h"
 
 namespace runner {
 
@@ -59,9 +58,8 @@ int devices_command() {
   Console console;
   onednn::OnednnBackend cpu;
   DeviceInfo info = cpu.info();
-  long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
   console.result(fmt::format("cpu: {}, {:.1f} GiB memory", info.name,
-                             static_cast<double>(pages) * page_size / (1u << 30)));
+                             static_cast<double>(physical_memory_bytes()) / (1u << 30)));
   console.result(fmt::format("  cores: {}, oneDNN {} (ISA {}), default threads {}", info.details["cores"],
                              info.details["onednn_version"], info.details["isa"],
                              resolve_threads(0)));

@@ -1,12 +1,11 @@
 // Report pieces and the run folder.
 #include "runner/report/report.h"
 
-#include <sys/resource.h>
-
 #include <ctime>
 
 #include <fmt/format.h>
 
+#include "runner/train/step_times.h"
 #include "runner/util/files.h"
 
 namespace runner {
@@ -67,10 +66,34 @@ nlohmann::json throughput_json(const TrainingOutcome& outcome, std::int64_t flop
           {"achieved_flops_per_second", achieved}};
 }
 
-std::int64_t peak_rss_bytes() {
-  rusage usage{};
-  ::getrusage(RUSAGE_SELF, &usage);
-  return static_cast<std::int64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
+nlohmann::json step_time_json(const TrainingOutcome& outcome, int batch_size) {
+  StepTimeSummary s = summarize_step_times(outcome.step_seconds);
+  return {{"steps", s.count},
+          {"median_seconds", s.median},
+          {"p10_seconds", s.p10},
+          {"p90_seconds", s.p90},
+          {"mean_seconds", s.mean},
+          {"images_per_second", s.median > 0 ? batch_size / s.median : 0.0}};
+}
+
+nlohmann::json cpu_json(const TrainingOutcome& outcome, int threads) {
+  double ratio = outcome.cpu_wall_seconds > 0 ? outcome.cpu_seconds / outcome.cpu_wall_seconds : 0.0;
+  return {{"process_cpu_seconds", outcome.cpu_seconds},
+          {"wall_seconds", outcome.cpu_wall_seconds},
+          {"cpu_time_over_wall", ratio},
+          {"threads", threads},
+          {"utilisation", ratio / std::max(1, threads)}};
+}
+
+nlohmann::json memory_estimate_json(const MemoryEstimate& e) {
+  return {{"parameters", e.parameters},
+          {"gradients", e.gradients},
+          {"optimizer_state", e.optimizer_state},
+          {"activations", e.activations},
+          {"activation_gradients", e.activation_gradients},
+          {"workspaces", e.workspaces},
+          {"evaluation", e.evaluation},
+          {"total", e.total()}};
 }
 
 std::filesystem::path new_run_directory(const std::filesystem::path& root, const std::string& name,

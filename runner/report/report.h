@@ -8,7 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "runner/graph/graph.h"
+#include "runner/graph/memory_estimate.h"
 #include "runner/train/trainer.h"
+#include "runner/util/process_stats.h"
 
 namespace runner {
 
@@ -16,9 +18,11 @@ nlohmann::json model_json(const Graph& graph);
 nlohmann::json epochs_json(const std::vector<EpochRecord>& epochs);
 nlohmann::json metrics_json(const Evaluation& evaluation, const std::vector<std::string>& class_names);
 nlohmann::json throughput_json(const TrainingOutcome& outcome, std::int64_t flops_per_image);
-
-// The process's peak resident memory so far.
-std::int64_t peak_rss_bytes();
+// The timed steps' spread (median, p10, p90, mean) and the images per second of the median step.
+nlohmann::json step_time_json(const TrainingOutcome& outcome, int batch_size);
+// Process CPU time over wall time during the training steps, and per thread (the utilisation).
+nlohmann::json cpu_json(const TrainingOutcome& outcome, int threads);
+nlohmann::json memory_estimate_json(const MemoryEstimate& estimate);
 
 // A new folder <root>/<name>/<run id>; the id is the start time plus a short config hash.
 std::filesystem::path new_run_directory(const std::filesystem::path& root, const std::string& name,

@@ -8,6 +8,7 @@
 
 #include "runner/data/batch_loader.h"
 #include "runner/util/interrupt.h"
+#include "runner/util/process_stats.h"
 #include "runner/util/random.h"
 
 namespace runner {
@@ -39,6 +40,7 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
     loader.start_epoch(epoch);
     LossSum epoch_loss;
     auto epoch_start = Clock::now();
+    double epoch_cpu_start = process_cpu_seconds();
     std::int64_t epoch_images = 0;
     BatchView batch;
     for (int step = 1;; ++step) {
@@ -56,6 +58,7 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
       if (outcome.steps > outcome.warmup_steps) {
         images_after_warmup += batch.size;
         seconds_after_warmup += step_seconds;
+        if (batch.size == spec.batch_size) outcome.step_seconds.push_back(step_seconds);
       }
       console.progress(fmt::format("epoch {}/{}  {}/{}", epoch + 1, spec.epochs, step,
                                    loader.batches_per_epoch()));
@@ -66,7 +69,7 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
         // The tutorial's line: the mean loss of the last log_every mini-batches.
         console.line(fmt::format("[{}, {:5d}] loss: {:.3f}", epoch + 1, step, running.mean()));
         if (!std::isfinite(running.mean())) {
-          outcome.status = "failed";
+          outcome.status = "diverged";
           outcome.error = fmt::format("the loss diverged ({}) in epoch {} at mini-batch {}",
                                       running.mean(), epoch + 1, step);
           break;
@@ -77,8 +80,10 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
     epoch_loss.sum += rest.sum;
     epoch_loss.count += rest.count;
     double epoch_seconds = seconds_since(epoch_start);
+    outcome.cpu_seconds += process_cpu_seconds() - epoch_cpu_start;
+    outcome.cpu_wall_seconds += epoch_seconds;
     if (outcome.status == "completed" && !std::isfinite(epoch_loss.mean())) {
-      outcome.status = "failed";
+      outcome.status = "diverged";
       outcome.error = fmt::format("the loss diverged ({}) in epoch {}", epoch_loss.mean(), epoch + 1);
     }
     if (outcome.status != "completed") break;

@@ -24,7 +24,7 @@ struct EpochRecord {
 };
 
 struct TrainingOutcome {
-  std::string status = "completed";  // completed | failed | interrupted
+  std::string status = "completed";  // completed | diverged | interrupted
   std::string error;                 // why, when not completed
   std::vector<EpochRecord> epochs;
   std::int64_t steps = 0;
@@ -32,6 +32,9 @@ struct TrainingOutcome {
   double train_images_per_second = 0;  // after the warm-up steps, data waits included
   double train_seconds = 0;            // all training steps
   double data_wait_seconds = 0;        // of which the step waited for the loader
+  std::vector<double> step_seconds;    // each full-batch step after the warm-up, data wait included
+  double cpu_seconds = 0;              // process CPU time (all threads) during the training steps
+  double cpu_wall_seconds = 0;         // the wall time it was measured over
   Evaluation final_evaluation;
 };
 

@@ -1,0 +1,157 @@
+// The run of one experiment: train (evaluate, checkpoint, reload) or benchmark, then the report.
+#include "runner/cli/experiment_run.h"
+
+#include <fmt/format.h>
+
+#include "runner/cli/layer_table.h"
+#include "runner/cli/run_output.h"
+#include "runner/graph/memory_estimate.h"
+#include "runner/report/benchmark_report.h"
+#include "runner/report/environment.h"
+#include "runner/report/report.h"
+#include "runner/train/checkpoint.h"
+#include "runner/train/trainer.h"
+#include "runner/util/digest.h"
+
+namespace runner {
+namespace {
+
+struct RunContext {
+  const ExperimentRequest& request;
+  Session& session;
+  Program& program;
+  Console& console;
+  std::string config_sha;
+  std::string started_at;
+  std::filesystem::path run_dir;  // made by the mode, when it is about to write into it
+
+  void open_run_directory() {
+    if (request.run_dir.empty()) {
+      run_dir = new_run_directory(request.output, session.experiment.name, config_sha);
+    } else {
+      std::filesystem::create_directories(request.run_dir);
+      run_dir = request.run_dir;
+    }
+  }
+  nlohmann::json head() const {
+    return report_head(session, mode_name(request.mode), run_dir, config_sha, started_at);
+  }
+};
+
+std::filesystem::path checkpoint_path(const Experiment& experiment,
+                                      const std::filesystem::path& run_dir) {
+  std::filesystem::path path = experiment.checkpoint.path;
+  return path.is_absolute() ? path : run_dir / path;
+}
+
+nlohmann::json train_report(RunContext& c) {
+  const Experiment& experiment = c.session.experiment;
+  TrainingPlan plan;
+  if (!c.request.resume.empty()) {
+    plan.first_epoch = load_checkpoint(c.request.resume, c.program);
+    c.console.line(fmt::format("resuming from {} after epoch {}", c.request.resume.string(),
+                               plan.first_epoch));
+  }
+  c.open_run_directory();
+
+  TrainingOutcome outcome = train(experiment, c.program, c.session.data, c.console, plan);
+  const auto& class_names = c.session.data.test.class_names;
+  nlohmann::json report = c.head();
+  report["status"] = outcome.status;
+  report["epochs"] = epochs_json(outcome.epochs);
+  report["throughput"] = throughput_json(outcome, c.session.graph.flops_per_sample());
+  report["step_time"] = step_time_json(outcome, experiment.training.batch_size);
+  report["cpu"] = cpu_json(outcome, c.session.threads);
+  if (!outcome.error.empty()) report["error"] = outcome.error;
+  if (outcome.status == "completed") {
+    print_evaluation(c.console, outcome.final_evaluation, class_names);
+    report["metrics"] = metrics_json(outcome.final_evaluation, class_names);
+    if (!experiment.checkpoint.path.empty()) {
+      auto path = checkpoint_path(experiment, c.run_dir);
+      save_checkpoint(path, c.program, experiment, static_cast<int>(experiment.training.epochs),
+                      c.config_sha);
+      // As the tutorial does: load the saved weights into a fresh model and test again.
+      auto reloaded = c.session.compile();
+      load_checkpoint(path, *reloaded);
+      Evaluation again =
+          evaluate(*reloaded, c.session.data.test, experiment.training.eval_batch_size);
+      bool same = again.correct == outcome.final_evaluation.correct;
+      c.console.line(fmt::format("checkpoint: {} (reloaded: test accuracy {:.2f} %, {})",
+                                 path.string(), 100 * again.accuracy(),
+                                 same ? "same as before saving" : "DIFFERENT"));
+      report["checkpoint"] = {{"path", path.string()},
+                              {"reloaded_test_accuracy", again.accuracy()},
+                              {"reload_matches", same}};
+    }
+  } else {
+    c.console.warning(fmt::format("run {}: {}", outcome.status, outcome.error));
+  }
+  return report;
+}
+
+nlohmann::json benchmark_report(RunContext& c) {
+  const Experiment& experiment = c.session.experiment;
+  const BenchmarkSpec& spec = c.request.benchmark;
+  BenchmarkOutcome outcome =
+      run_benchmark(experiment, c.program, c.session.data.train, spec, c.console);
+  c.open_run_directory();
+  nlohmann::json report = c.head();
+  report["status"] = outcome.run.status;
+  if (!outcome.run.error.empty()) report["error"] = outcome.run.error;
+  report["benchmark"] = benchmark_json(spec, outcome);
+  report["throughput"] = throughput_json(outcome.run, c.session.graph.flops_per_sample());
+  report["step_time"] = step_time_json(outcome.run, experiment.training.batch_size);
+  report["cpu"] = cpu_json(outcome.run, c.session.threads);
+  if (spec.profile_steps > 0) {
+    report["profile"] = profile_json(outcome.profile, spec.profile_steps, c.session.graph,
+                                     report["step_time"]["median_seconds"].get<double>());
+  }
+  if (outcome.run.status != "completed") {
+    c.console.warning(fmt::format("run {}: {}", outcome.run.status, outcome.run.error));
+  }
+  return report;
+}
+
+int exit_code_for(const std::string& status) {
+  if (status == "completed") return 0;
+  return status == "interrupted" ? 130 : 1;
+}
+
+}  // namespace
+
+const char* mode_name(RunMode mode) {
+  return mode == RunMode::train ? "train" : "benchmark";
+}
+
+ExperimentResult run_experiment(const ExperimentRequest& request, Console& console) {
+  reset_peak_rss();  // each run its own peak, also when a sweep runs many in one process
+  Session session = Session::prepare(request, console);
+  if (request.print_layers) console.line(layer_table(session.graph));
+  session.open(console);
+  const Experiment& experiment = session.experiment;
+
+  std::string started_at = timestamp_now();
+  std::string config_sha = sha256_hex(experiment.resolved.dump());
+  auto program = session.compile();
+  RunContext context{request, session, *program, console, config_sha, started_at, {}};
+  nlohmann::json report =
+      request.mode == RunMode::train ? train_report(context) : benchmark_report(context);
+
+  MemoryEstimate estimate =
+      estimate_training_memory(session.graph, experiment.training.batch_size,
+                               experiment.training.eval_batch_size, experiment.training.optimizer);
+  report["memory"] = {
+      {"peak_rss_bytes", peak_rss_bytes()},
+      {"dataset_bytes", session.data.train.images.size() + session.data.test.images.size()},
+      {"estimate", memory_estimate_json(estimate)}};
+  report["finished_at"] = timestamp_now();
+  report.update(request.report_extra);
+
+  ExperimentResult result;
+  result.exit_code = exit_code_for(report["status"]);
+  result.report_path = write_report(context.run_dir, report);
+  result.report = std::move(report);
+  return result;
+}
+
+}  // namespace runner

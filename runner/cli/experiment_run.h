@@ -1,0 +1,36 @@
+// One experiment run in process: load and check the config, train or benchmark it, write its
+// report. `runner run`, `runner bench`, `runner reproduce` and every sweep point go through it.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "runner/cli/session.h"
+#include "runner/train/benchmark.h"
+
+namespace runner {
+
+enum class RunMode { train, benchmark };
+const char* mode_name(RunMode mode);  // "train" | "benchmark", the report's `mode`
+
+struct ExperimentRequest : SessionOptions {
+  RunMode mode = RunMode::train;
+  BenchmarkSpec benchmark;        // mode benchmark
+  std::filesystem::path resume;   // mode train: a checkpoint to continue from
+  std::filesystem::path run_dir;  // set: the report goes here; else <output>/<name>/<run id>
+  nlohmann::json report_extra = nlohmann::json::object();  // merged into the report
+  bool print_layers = true;                                // the layer table before the run
+};
+
+struct ExperimentResult {
+  nlohmann::json report;
+  std::filesystem::path report_path;
+  int exit_code = 0;  // 0 completed, 130 interrupted, 1 otherwise (a diverged loss)
+};
+
+// Config mistakes and an unusable device are UserErrors, a failed allocation OutOfMemoryError
+// (std::bad_alloc on the host); all of these are thrown before a run folder is made.
+ExperimentResult run_experiment(const ExperimentRequest& request, Console& console);
+
+}  // namespace runner

@@ -1,0 +1,30 @@
+// What training a Graph needs in device memory for a batch size, estimated from its shapes:
+// the plan a sweep prints before it runs, and the figure each report records.
+#pragma once
+
+#include <cstdint>
+
+#include "runner/config/experiment.h"
+#include "runner/graph/graph.h"
+
+namespace runner {
+
+// Bytes, all float32 except the uint8 input batches.
+struct MemoryEstimate {
+  std::int64_t parameters = 0;
+  std::int64_t gradients = 0;
+  std::int64_t optimizer_state = 0;  // momentum buffer (sgd with momentum), 2 moments (adam)
+  std::int64_t activations = 0;      // train batch: the normalised input and every layer output
+  std::int64_t activation_gradients = 0;  // train batch: a gradient per layer output
+  std::int64_t workspaces = 0;            // max-pooling indices, the uint8 batches
+  std::int64_t evaluation = 0;            // the evaluation batch's forward activations
+  std::int64_t total() const {
+    return parameters + gradients + optimizer_state + activations + activation_gradients +
+           workspaces + evaluation;
+  }
+};
+
+MemoryEstimate estimate_training_memory(const Graph& graph, int train_batch, int eval_batch,
+                                        const OptimizerSpec& optimizer);
+
+}  // namespace runner

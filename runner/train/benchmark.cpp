@@ -1,0 +1,145 @@
+// The benchmark loop.
+#include "runner/train/benchmark.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "runner/data/batch_loader.h"
+#include "runner/train/step_times.h"
+#include "runner/util/interrupt.h"
+#include "runner/util/process_stats.h"
+#include "runner/util/random.h"
+
+namespace runner {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Full batches without end: the loader's epochs one after another, partial last batches skipped
+// so that every timed step has the same size.
+class BatchStream {
+ public:
+  BatchStream(const Dataset& data, const Experiment& experiment)
+      : batch_size_(experiment.training.batch_size),
+        loader_(data, batch_size_, experiment.dataset.shuffle, derive_seed(experiment.seed, 1),
+                experiment.dataset.workers) {
+    loader_.start_epoch(0);
+  }
+  BatchView next() {
+    BatchView batch{};
+    for (;;) {
+      if (!loader_.next(batch)) {
+        loader_.start_epoch(++epoch_);
+      } else if (batch.size == batch_size_) {
+        return batch;
+      }
+    }
+  }
+  double waited_seconds() const { return loader_.waited_seconds(); }
+
+ private:
+  int batch_size_;
+  BatchLoader loader_;
+  int epoch_ = 0;
+};
+
+// Per label, the median over the steps (a label missing from a step counts as 0).
+std::vector<StepTiming> median_profile(const std::vector<std::vector<StepTiming>>& steps) {
+  std::vector<StepTiming> out;
+  if (steps.empty()) return out;
+  for (const StepTiming& first : steps.front()) {
+    std::vector<double> values;
+    for (const auto& step : steps) {
+      auto it = std::find_if(step.begin(), step.end(),
+                             [&](const StepTiming& t) { return t.label == first.label; });
+      values.push_back(it == step.end() ? 0.0 : it->seconds);
+    }
+    std::sort(values.begin(), values.end());
+    out.push_back({first.label, quantile_of_sorted(values, 0.5)});
+  }
+  return out;
+}
+
+}  // namespace
+
+BenchmarkOutcome run_benchmark(const Experiment& experiment, Program& program, const Dataset& train,
+                               const BenchmarkSpec& spec, Console& console) {
+  const int batch_size = experiment.training.batch_size;
+  if (train.size() < static_cast<std::size_t>(batch_size)) {
+    throw UserError(fmt::format(
+        "training.batch_size: found {}, but the training set has only {} images; a benchmark "
+        "needs at least one full batch (lower the batch size or raise the dataset's size)",
+        batch_size, train.size()));
+  }
+  BatchStream stream(train, experiment);
+  BenchmarkOutcome out;
+  TrainingOutcome& run = out.run;
+  run.warmup_steps = spec.warmup_steps;
+  auto stop_requested = [&](int step) {
+    if (!interrupt_requested()) return false;
+    run.status = "interrupted";
+    run.error = fmt::format("interrupted at benchmark step {}", step);
+    return true;
+  };
+
+  for (int step = 0; step < spec.warmup_steps && !stop_requested(step); ++step) {
+    BatchView batch = stream.next();
+    program.train_step(batch.images, batch.labels, batch.size);
+    ++run.steps;
+  }
+  program.take_loss();  // the warm-up's losses are not counted
+
+  LossSum losses;
+  std::int64_t images = 0;
+  std::vector<std::vector<StepTiming>> profiled;
+  const int rounds = std::max(spec.steps, spec.profile_steps);
+  for (int i = 0; i < rounds && run.status == "completed" && !stop_requested(i); ++i) {
+    if (i < spec.steps) {
+      double cpu_start = process_cpu_seconds();
+      double waited_before = stream.waited_seconds();
+      auto start = Clock::now();
+      BatchView batch = stream.next();
+      program.train_step(batch.images, batch.labels, batch.size);
+      double seconds = seconds_since(start);
+      run.cpu_seconds += process_cpu_seconds() - cpu_start;
+      run.cpu_wall_seconds += seconds;
+      run.step_seconds.push_back(seconds);
+      run.train_seconds += seconds;
+      run.data_wait_seconds += stream.waited_seconds() - waited_before;
+      images += batch.size;
+      ++run.steps;
+    }
+    if (i < spec.profile_steps) {
+      std::vector<StepTiming> timings;
+      auto start = Clock::now();
+      BatchView batch = stream.next();
+      timings.push_back({kDataWaitLabel, seconds_since(start)});
+      program.profile_train_step(batch.images, batch.labels, batch.size, timings);
+      profiled.push_back(std::move(timings));
+      ++run.steps;
+    }
+    console.progress(fmt::format("benchmark: step {}/{}", i + 1, rounds));
+    if ((i + 1) % 50 == 0 || i + 1 == rounds) {  // reading the loss is a sync point: not every step
+      LossSum taken = program.take_loss();
+      losses.sum += taken.sum;
+      losses.count += taken.count;
+      if (!std::isfinite(taken.mean())) {
+        run.status = "diverged";
+        run.error = fmt::format("the loss diverged ({}) at benchmark step {}", taken.mean(), i + 1);
+      }
+    }
+  }
+  console.end_progress();
+  out.mean_loss = losses.mean();
+  out.profile = median_profile(profiled);
+  run.train_images_per_second = run.train_seconds > 0 ? images / run.train_seconds : 0.0;
+  return out;
+}
+
+}  // namespace runner

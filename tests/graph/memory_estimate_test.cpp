@@ -1,0 +1,64 @@
+// The memory estimate, counted by hand for a small graph: weights, optimizer state, activations
+// and their gradients grow as they should with the batch size and the width.
+#include "runner/graph/memory_estimate.h"
+
+#include <gtest/gtest.h>
+
+namespace runner {
+namespace {
+
+LayerSpec layer(std::string name, std::string type,
+                nlohmann::json attributes = nlohmann::json::object()) {
+  LayerSpec spec;
+  spec.name = std::move(name);
+  spec.type = std::move(type);
+  spec.attributes = std::move(attributes);
+  return spec;
+}
+
+// 1x4x4 input -> conv 2x3x3 (2x1x2x2 + 2 = 10 params) -> max pool 2x1x1 -> flatten 2 -> linear 3 (9
+// params).
+Graph small_graph(double width = 1.0) {
+  ModelSpec model;
+  model.width = width;
+  model.layers = {layer("conv", "conv2d", {{"out_channels", 2}, {"kernel", 2}}),
+                  layer("pool", "max_pool2d", {{"kernel", 3}}), layer("flat", "flatten"),
+                  layer("fc", "linear", {{"out_features", 3}})};
+  return build_graph(model, Shape{1, 4, 4}, 3);
+}
+
+TEST(MemoryEstimate, CountsEveryBufferOfATrainingStep) {
+  Graph graph = small_graph();
+  ASSERT_EQ(graph.parameter_count(), 19);
+  OptimizerSpec sgd;
+  sgd.momentum = 0.9;
+  MemoryEstimate e = estimate_training_memory(graph, 8, 10, sgd);
+  const std::int64_t outputs = 18 + 2 + 2 + 3;  // floats per image: conv, pool, flatten, linear
+  EXPECT_EQ(e.parameters, 19 * 4);
+  EXPECT_EQ(e.gradients, 19 * 4);
+  EXPECT_EQ(e.optimizer_state, 19 * 4);  // one momentum buffer
+  EXPECT_EQ(e.activations, 8 * (16 + outputs) * 4);
+  EXPECT_EQ(e.activation_gradients, 8 * outputs * 4);
+  EXPECT_EQ(e.workspaces, 8 * 2 * 4 + (8 + 10) * 16);  // pooling indices, uint8 batches
+  EXPECT_EQ(e.evaluation, 10 * (16 + outputs) * 4);
+  EXPECT_EQ(e.total(), e.parameters + e.gradients + e.optimizer_state + e.activations +
+                           e.activation_gradients + e.workspaces + e.evaluation);
+}
+
+TEST(MemoryEstimate, FollowsTheOptimizerTheBatchAndTheWidth) {
+  Graph graph = small_graph();
+  OptimizerSpec plain_sgd, adam;
+  adam.type = "adam";
+  EXPECT_EQ(estimate_training_memory(graph, 8, 10, plain_sgd).optimizer_state, 0);
+  EXPECT_EQ(estimate_training_memory(graph, 8, 10, adam).optimizer_state, 2 * 19 * 4);
+  auto small = estimate_training_memory(graph, 8, 10, plain_sgd);
+  auto large = estimate_training_memory(graph, 800, 10, plain_sgd);
+  EXPECT_EQ(large.activations, 100 * small.activations);
+  EXPECT_EQ(large.parameters, small.parameters);
+  auto wide = estimate_training_memory(small_graph(2.0), 8, 10, plain_sgd);
+  EXPECT_GT(wide.parameters, small.parameters);
+  EXPECT_GT(wide.activations, small.activations);
+}
+
+}  // namespace
+}  // namespace runner
