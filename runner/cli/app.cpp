@@ -27,9 +27,40 @@ void add_config_options(CLI::App& command, SessionOptions& options) {
   command.add_flag("--quiet,-q", options.quiet, "print only warnings and the report path");
 }
 
+void add_benchmark_options(CLI::App& command, int& warmup_steps, int& steps, int& profile_steps) {
+  command.add_option("--warmup-steps", warmup_steps, "untimed steps first")->check(CLI::NonNegativeNumber);
+  command.add_option("--steps", steps, "timed steps")->check(CLI::PositiveNumber);
+  command.add_option("--profile-steps", profile_steps, "steps timed per layer, one after each timed step")
+      ->check(CLI::NonNegativeNumber);
+}
+
+CLI::App* add_sweep_command(CLI::App& app, SweepOptions& o) {
+  auto* command = app.add_subcommand("sweep", "run a config at many points (batch size, width, device, ...)");
+  command->add_option("file", o.file, "a sweep file (with a sweep: block), or a config to vary with --grid/--zip")
+      ->required();
+  command->add_option("--grid", o.grid, "vary a config path over values: PATH=V1,V2,... (repeatable; all "
+                                        "combinations)")->take_all();
+  command->add_option("--zip", o.zip, "vary paths together: PATH=V1,V2,... (repeatable; equal lengths)")->take_all();
+  command->add_option("--set", o.overrides, "override a config value at every point (repeatable)")->take_all();
+  command->add_option("--mode", o.mode, "benchmark (timed steps only) or train (full training)")
+      ->check(CLI::IsMember({"benchmark", "train"}));
+  add_benchmark_options(*command, o.warmup_steps, o.steps, o.profile_steps);
+  command->add_option("--seed", o.seed, "one seed for every point (else each point its own)")
+      ->check(CLI::NonNegativeNumber);
+  command->add_option("--name", o.name, "the sweep's name (its folder)");
+  command->add_option("--output", o.output, "the folder for sweep folders (default results/sweeps)");
+  command->add_flag("--fail-fast", o.fail_fast, "stop at the first point that does not complete");
+  command->add_flag("--force", o.force, "rerun every point, also those already done");
+  command->add_flag("--dry-run", o.dry_run, "print the plan and stop");
+  command->add_flag("--verbose,-v", o.verbose, "show each point's own output");
+  command->add_flag("--quiet,-q", o.quiet, "print only warnings and the last line");
+  return command;
+}
+
 // `runner CONFIG ...` is short for `runner run CONFIG ...`.
 std::vector<std::string> with_default_command(int argc, char** argv) {
-  static const std::set<std::string> commands = {"run", "validate", "describe", "eval", "devices"};
+  static const std::set<std::string> commands = {"run",   "bench",  "sweep",     "report",
+                                                  "validate", "describe", "eval", "devices", "reproduce"};
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && args[0][0] != '-' && !commands.count(args[0])) args.insert(args.begin(), "run");
   std::reverse(args.begin(), args.end());  // CLI11 parses a reversed vector
@@ -65,6 +96,28 @@ int run_cli(int argc, char** argv) {
 
   auto* devices_cmd = app.add_subcommand("devices", "list the CPU and GPUs this runner can use");
 
+  BenchOptions bench;
+  auto* bench_cmd = app.add_subcommand("bench", "time training steps per layer (like caffe time), write a report");
+  add_config_options(*bench_cmd, bench);
+  add_benchmark_options(*bench_cmd, bench.benchmark.warmup_steps, bench.benchmark.steps,
+                        bench.benchmark.profile_steps);
+
+  SweepOptions sweep;
+  auto* sweep_cmd = add_sweep_command(app, sweep);
+
+  std::filesystem::path report_dir;
+  bool report_quiet = false;
+  auto* report_cmd = app.add_subcommand("report", "summarise a sweep folder: table, summary files, plots");
+  report_cmd->add_option("dir", report_dir, "a sweep folder (results/sweeps/<name>) or any folder of reports")
+      ->required();
+  report_cmd->add_flag("--quiet,-q", report_quiet, "print only warnings and the summary path");
+
+  ReproduceOptions reproduce;
+  auto* reproduce_cmd = app.add_subcommand("reproduce", "rerun a report's embedded config and compare its metrics");
+  reproduce_cmd->add_option("report", reproduce.report, "a report.json of a train or benchmark run")->required();
+  reproduce_cmd->add_option("--output", reproduce.output, "folder for the rerun's report")->capture_default_str();
+  reproduce_cmd->add_flag("--quiet,-q", reproduce.quiet, "print only the comparison");
+
   try {
     app.parse(with_default_command(argc, argv));
   } catch (const CLI::CallForHelp& e) {
@@ -85,6 +138,10 @@ int run_cli(int argc, char** argv) {
     if (*describe_cmd) return describe_command(describe);
     if (*eval_cmd) return eval_command(eval, checkpoint);
     if (*devices_cmd) return devices_command();
+    if (*bench_cmd) return bench_command(bench);
+    if (*sweep_cmd) return sweep_command(sweep);
+    if (*report_cmd) return report_command(report_dir, report_quiet);
+    if (*reproduce_cmd) return reproduce_command(reproduce);
   } catch (const UserError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;

@@ -1,10 +1,13 @@
 // The subcommands; each returns the process exit code (0 success, 1 failure, 2 user error).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "runner/cli/session.h"
+#include "runner/train/benchmark.h"
 
 namespace runner {
 
@@ -12,7 +15,32 @@ struct RunOptions : SessionOptions {
   std::filesystem::path resume;  // a checkpoint to continue training from
 };
 
+struct BenchOptions : SessionOptions {
+  BenchmarkSpec benchmark{10, 50, 50};
+};
+
+struct SweepOptions {
+  std::filesystem::path file;  // a sweep file, or a config varied by --grid/--zip
+  std::vector<std::string> grid, zip, overrides;
+  std::string mode;            // "" keeps the sweep file's (benchmark by default)
+  int warmup_steps = -1, steps = -1, profile_steps = -1;  // -1 keeps the sweep file's
+  std::int64_t seed = -1;      // >= 0: every point's seed
+  std::string name;            // "" keeps the sweep file's, else "<experiment name>-sweep"
+  std::filesystem::path output;  // "" keeps the sweep file's, else results/sweeps
+  bool fail_fast = false, force = false, dry_run = false, quiet = false, verbose = false;
+};
+
+struct ReproduceOptions {
+  std::filesystem::path report;
+  std::filesystem::path output = "results";
+  bool quiet = false;
+};
+
 int run_command(const RunOptions& options);
+int bench_command(const BenchOptions& options);
+int sweep_command(const SweepOptions& options);
+int report_command(const std::filesystem::path& dir, bool quiet);
+int reproduce_command(const ReproduceOptions& options);
 int validate_command(const SessionOptions& options);
 int describe_command(const SessionOptions& options);
 int eval_command(const SessionOptions& options, const std::filesystem::path& checkpoint);

@@ -25,6 +25,8 @@ ConfigDocument read_config(const std::filesystem::path& file,
 // Checks the document against schemas/experiment.schema.json; throws one UserError naming the
 // file, line:column, field, the value found and what was expected.
 void validate_config(const ConfigDocument& doc);
+// The same for another schema under schemas/ (e.g. "sweep.schema.json"), with the same messages.
+void validate_document(const ConfigDocument& doc, const std::string& schema_name);
 
 // Fills defaults and makes the checks the schema cannot express (normalize lengths, duplicate
 // layer names, download only for cifar10). Expects a validated document.

@@ -198,8 +198,10 @@ Message word_problem(const Problem& problem, const ConfigDocument& doc, const Sc
 
 }  // namespace
 
-void validate_config(const ConfigDocument& doc) {
-  nlohmann::ordered_json schema = load_schema("experiment.schema.json");
+void validate_config(const ConfigDocument& doc) { validate_document(doc, "experiment.schema.json"); }
+
+void validate_document(const ConfigDocument& doc, const std::string& schema_name) {
+  nlohmann::ordered_json schema = load_schema(schema_name);
   SchemaWalk walk(schema);
   if (doc.json.is_null()) {
     throw_user_error(doc.source_map.locate(""), "the config is empty",

@@ -5,6 +5,8 @@
 
 #include <cstdio>
 
+#include <fmt/format.h>
+
 namespace runner {
 
 Console::Console(bool quiet) : quiet_(quiet), terminal_(::isatty(STDERR_FILENO) == 1) {}
@@ -42,6 +44,13 @@ void Console::end_progress() {
   std::fprintf(stderr, "\r\033[K");
   std::fflush(stderr);
   progress_shown_ = false;
+}
+
+std::string human_bytes(double bytes) {
+  if (bytes >= 1024.0 * 1024 * 1024) return fmt::format("{:.2f} GiB", bytes / (1024.0 * 1024 * 1024));
+  if (bytes >= 1024.0 * 1024) return fmt::format("{:.1f} MiB", bytes / (1024.0 * 1024));
+  if (bytes >= 1024.0) return fmt::format("{:.1f} KiB", bytes / 1024.0);
+  return fmt::format("{:.0f} B", bytes);
 }
 
 }  // namespace runner

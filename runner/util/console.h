@@ -25,4 +25,7 @@ class Console {
   std::chrono::steady_clock::time_point last_progress_{};
 };
 
+// "1.5 GiB" style sizes for tables.
+std::string human_bytes(double bytes);
+
 }  // namespace runner

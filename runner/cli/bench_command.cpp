@@ -1,0 +1,23 @@
+// `runner bench CONFIG` (like `caffe time`): warm-up, timed and profiled training steps, the
+// per-layer table against the measured step time, and a benchmark report.
+#include <fmt/format.h>
+
+#include "runner/cli/bench_table.h"
+#include "runner/cli/commands.h"
+#include "runner/cli/experiment_run.h"
+
+namespace runner {
+
+int bench_command(const BenchOptions& options) {
+  Console console(options.quiet);
+  ExperimentRequest request;
+  static_cast<SessionOptions&>(request) = options;
+  request.mode = RunMode::benchmark;
+  request.benchmark = options.benchmark;
+  ExperimentResult result = run_experiment(request, console);
+  if (result.report["status"] == "completed") console.result(bench_table(result.report));
+  console.result(fmt::format("report: {}", result.report_path.string()));
+  return result.exit_code;
+}
+
+}  // namespace runner

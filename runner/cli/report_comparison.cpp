@@ -1,0 +1,89 @@
+// Which report fields a rerun must reproduce, and the side-by-side table.
+#include "runner/cli/report_comparison.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace runner {
+namespace {
+
+using nlohmann::json;
+
+json at(const json& report, const std::string& pointer) {
+  json::json_pointer p(pointer);
+  return report.contains(p) ? report[p] : json();
+}
+
+std::string text(const json& value) {
+  if (value.is_null()) return "-";
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number_float()) return fmt::format("{:.10g}", value.get<double>());
+  return value.dump();
+}
+
+}  // namespace
+
+std::vector<MetricComparison> compare_reports(const json& original, const json& rerun) {
+  std::vector<std::string> exact = {"/status",
+                                    "/config_sha256",
+                                    "/metrics/test_accuracy",
+                                    "/metrics/test_loss",
+                                    "/checkpoint/reloaded_test_accuracy",
+                                    "/benchmark/mean_loss"};
+  const json& epochs = original.contains("epochs") ? original["epochs"] : json::array();
+  for (std::size_t e = 0; e < std::max(epochs.size(), rerun.value("epochs", json::array()).size());
+       ++e) {
+    for (const char* key : {"train_loss", "test_loss", "test_accuracy"}) {
+      exact.push_back(fmt::format("/epochs/{}/{}", e, key));
+    }
+  }
+  const std::vector<std::string> reference = {"/step_time/median_seconds",
+                                              "/step_time/images_per_second",
+                                              "/throughput/train_images_per_second",
+                                              "/cpu/utilisation",
+                                              "/memory/peak_rss_bytes",
+                                              "/environment/git_commit",
+                                              "/environment/git_dirty",
+                                              "/environment/onednn_version",
+                                              "/environment/onednn_isa",
+                                              "/environment/cpu_model",
+                                              "/environment/threads",
+                                              "/device"};
+  std::vector<MetricComparison> rows;
+  for (const auto& pointer : exact) {
+    json a = at(original, pointer), b = at(rerun, pointer);
+    if (!a.is_null() || !b.is_null()) rows.push_back({pointer, a, b, true});
+  }
+  for (const auto& pointer : reference) {
+    json a = at(original, pointer), b = at(rerun, pointer);
+    if (!a.is_null() || !b.is_null()) rows.push_back({pointer, a, b, false});
+  }
+  return rows;
+}
+
+std::string comparison_table(const std::vector<MetricComparison>& rows) {
+  std::string out = fmt::format("{:<38} {:>22} {:>22}  {}\n", "metric", "original", "rerun", "");
+  for (const auto& row : rows) {
+    std::string verdict;
+    if (row.exact) {
+      verdict = row.equal() ? "same" : "DIFFERS";
+    } else if (row.original.is_number() && row.rerun.is_number() &&
+               row.original.get<double>() != 0) {
+      verdict = fmt::format("x{:.2f} (for reference)",
+                            row.rerun.get<double>() / row.original.get<double>());
+    } else {
+      verdict = row.equal() ? "same (for reference)" : "differs (for reference)";
+    }
+    out += fmt::format("{:<38} {:>22} {:>22}  {}\n", row.metric, text(row.original),
+                       text(row.rerun), verdict);
+  }
+  return out;
+}
+
+bool reproduces(const std::vector<MetricComparison>& rows) {
+  return std::all_of(rows.begin(), rows.end(),
+                     [](const MetricComparison& r) { return !r.exact || r.equal(); });
+}
+
+}  // namespace runner

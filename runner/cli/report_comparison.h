@@ -1,0 +1,29 @@
+// Two reports of one config side by side (`runner reproduce`): the metrics a deterministic rerun
+// must reproduce exactly (losses, accuracies), and timings and environment facts shown for
+// reference.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace runner {
+
+struct MetricComparison {
+  std::string metric;  // a JSON pointer into the report, e.g. /epochs/0/train_loss
+  nlohmann::json original, rerun;
+  bool exact = false;  // must be equal for the rerun to reproduce the original
+  bool equal() const { return original == rerun; }
+};
+
+std::vector<MetricComparison> compare_reports(const nlohmann::json& original,
+                                              const nlohmann::json& rerun);
+
+// One line per metric: name, original, rerun, and "same", "DIFFERS" or (for reference rows) the
+// ratio.
+std::string comparison_table(const std::vector<MetricComparison>& rows);
+
+// True when every exact metric is equal.
+bool reproduces(const std::vector<MetricComparison>& rows);
+
+}  // namespace runner

@@ -1,0 +1,95 @@
+// `runner reproduce REPORT.json`: rerun the resolved config a report embeds, with its seed,
+// mode and thread count, and print each metric side by side; exit 0 only when the exact ones match.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "runner/cli/commands.h"
+#include "runner/cli/experiment_run.h"
+#include "runner/cli/report_comparison.h"
+#include "runner/util/errors.h"
+#include "runner/util/files.h"
+
+namespace runner {
+namespace {
+
+nlohmann::json read_report(const std::filesystem::path& path) {
+  nlohmann::json report =
+      nlohmann::json::parse(read_file(path), nullptr, /*allow_exceptions=*/false);
+  if (!report.is_object()) throw UserError(fmt::format("{}: not a JSON report", path.string()));
+  std::string mode = report.value("mode", ""), status = report.value("status", "");
+  if (mode != "train" && mode != "benchmark") {
+    throw UserError(
+        fmt::format("{}: mode: found '{}', expected train or benchmark (the modes a rerun "
+                    "reproduces)",
+                    path.string(), mode));
+  }
+  if (!report.contains("config") || !report.contains("config_sha256")) {
+    throw UserError(fmt::format(
+        "{}: status {}: the run never started, so there is nothing to reproduce{}", path.string(),
+        status, report.contains("error") ? " (" + report["error"].get<std::string>() + ")" : ""));
+  }
+  return report;
+}
+
+// The config as a file: the resolved config is JSON, and JSON is valid YAML.
+class TemporaryConfig {
+ public:
+  explicit TemporaryConfig(const nlohmann::json& config)
+      : path_(std::filesystem::temp_directory_path() /
+              fmt::format("runner-reproduce-{}.yaml", ::getpid())) {
+    write_file_atomically(path_, config.dump(2) + "\n");
+  }
+  ~TemporaryConfig() {
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace
+
+int reproduce_command(const ReproduceOptions& options) {
+  Console console(options.quiet);
+  nlohmann::json original = read_report(options.report);
+  TemporaryConfig config(original["config"]);
+
+  ExperimentRequest request;
+  request.config = config.path();
+  request.output = options.output;
+  request.quiet = options.quiet;
+  request.print_layers = false;
+  if (original["mode"] == "benchmark") {
+    const auto& b = original["benchmark"];
+    request.mode = RunMode::benchmark;
+    request.benchmark = {b["warmup_steps"].get<int>(), b["steps"].get<int>(),
+                         b["profile_steps"].get<int>()};
+  }
+  // The same thread count without changing the config (threads: 0 reads OMP_NUM_THREADS), so the
+  // config's hash stays comparable: summation order, and so the last bits, depend on it.
+  if (original.contains(nlohmann::json::json_pointer("/environment/threads"))) {
+    ::setenv("OMP_NUM_THREADS",
+             std::to_string(original["environment"]["threads"].get<int>()).c_str(), 1);
+  }
+  console.line(fmt::format("reproducing {} (run {}, seed {}, {} mode)", options.report.string(),
+                           original.value("run_id", "?"), original.value("seed", 0),
+                           original["mode"].get<std::string>()));
+  ExperimentResult rerun = run_experiment(request, console);
+
+  auto rows = compare_reports(original, rerun.report);
+  bool same = reproduces(rows);
+  console.result(comparison_table(rows));
+  std::string device = original.value("device", "");
+  console.result(fmt::format("{}: {} (rerun report: {})", same ? "reproduced" : "NOT reproduced",
+                             same              ? "every exact metric matches"
+                             : device == "cpu" ? "a deterministic CPU rerun should match exactly"
+                                               : "GPU runs need not match to the last bit",
+                             rerun.report_path.string()));
+  return same ? 0 : 1;
+}
+
+}  // namespace runner

@@ -1,0 +1,64 @@
+// Running a sweep point and turning what stopped it into its status.
+#include "runner/cli/sweep_point_run.h"
+
+#include <new>
+
+#include "runner/cli/experiment_run.h"
+#include "runner/report/environment.h"
+#include "runner/report/report.h"
+#include "runner/util/errors.h"
+
+namespace runner {
+
+PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
+                         const std::filesystem::path& base_config,
+                         const std::filesystem::path& sweep_dir, bool verbose) {
+  const SweepPoint& point = planned.point;
+  const auto run_dir = sweep_dir / point.id;
+  const nlohmann::json sweep_point = {
+      {"sweep", spec.name},           {"id", point.id},
+      {"index", point.index},         {"values", point.values_json()},
+      {"overrides", point.overrides}, {"point_sha256", planned.point_sha}};
+  const std::string started_at = timestamp_now();
+  auto record = [&](const std::string& status, const std::string& error) {
+    nlohmann::json report = {{"schema_version", 1},
+                             {"mode", spec.mode},
+                             {"status", status},
+                             {"error", error},
+                             {"name", planned.name.empty() ? spec.name : planned.name},
+                             {"run_id", point.id},
+                             {"config_file", base_config.string()},
+                             {"sweep_point", sweep_point},
+                             {"started_at", started_at},
+                             {"finished_at", timestamp_now()}};
+    if (planned.config.is_object()) report["config"] = planned.config;
+    write_report(run_dir, report);
+    return PointRun{status, report};
+  };
+  if (!planned.valid) return record("invalid", planned.error);
+
+  ExperimentRequest request;
+  request.config = base_config;
+  request.overrides = point.overrides;
+  request.quiet = !verbose;
+  request.mode = spec.mode == "train" ? RunMode::train : RunMode::benchmark;
+  request.benchmark = spec.benchmark;
+  request.run_dir = run_dir;
+  request.report_extra = {{"sweep_point", sweep_point}};
+  request.print_layers = verbose;
+  Console console(!verbose);
+  try {
+    ExperimentResult result = run_experiment(request, console);
+    return {result.report["status"], result.report};
+  } catch (const OutOfMemoryError& error) {
+    return record("out_of_memory", error.what());
+  } catch (const std::bad_alloc&) {
+    return record("out_of_memory", "the host ran out of memory (std::bad_alloc)");
+  } catch (const std::exception& error) {
+    // The config was valid when planned: a UserError now is the device (no GPU backend) or the
+    // data.
+    return record("failed", error.what());
+  }
+}
+
+}  // namespace runner

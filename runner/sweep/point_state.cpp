@@ -1,0 +1,42 @@
+// Reading a point's previous report to decide whether it runs again.
+#include "runner/sweep/point_state.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace runner {
+namespace {
+
+nlohmann::json read_report(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) return nullptr;
+  nlohmann::json report = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  return report.is_object() ? report : nlohmann::json();
+}
+
+}  // namespace
+
+PointState point_state(const std::filesystem::path& report_path, const PlannedPoint& planned) {
+  nlohmann::json report = read_report(report_path);
+  if (report.is_null()) return PointState::missing;
+  if (report.value("status", "") != "completed") return PointState::unfinished;
+  std::string sha =
+      report.contains("sweep_point") ? report["sweep_point"].value("point_sha256", "") : "";
+  return planned.valid && sha == planned.point_sha ? PointState::complete : PointState::changed;
+}
+
+std::string describe_state(PointState state, const std::filesystem::path& report_path, bool force) {
+  switch (state) {
+    case PointState::missing:
+      return "new";
+    case PointState::complete:
+      return force ? "rerun: --force" : "done: skipped";
+    case PointState::unfinished:
+      return "rerun: was " + read_report(report_path).value("status", "unreadable");
+    case PointState::changed:
+      return "rerun: config or settings changed";
+  }
+  return "";
+}
+
+}  // namespace runner

@@ -1,0 +1,156 @@
+// Building summary rows from reports.
+#include "runner/sweep/summary.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "runner/report/environment.h"
+#include "runner/sweep/sweep_plan.h"
+#include "runner/util/errors.h"
+
+namespace runner {
+namespace {
+
+using nlohmann::json;
+
+// The value at a JSON pointer ("/step_time/median_seconds"), or null.
+json at(const json& value, const char* pointer) {
+  json::json_pointer p(pointer);
+  return value.contains(p) ? value[p] : json();
+}
+
+json read_json(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) return nullptr;
+  json parsed = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  return parsed.is_discarded() ? json() : parsed;
+}
+
+json final_loss(const json& report) {
+  if (report.contains("benchmark")) return at(report, "/benchmark/mean_loss");
+  if (report.contains("epochs") && !report["epochs"].empty())
+    return report["epochs"].back()["train_loss"];
+  return nullptr;
+}
+
+bool is_gpu(const json& device) {
+  return device.is_string() && device.get<std::string>().rfind("cuda", 0) == 0;
+}
+
+// What a GPU row and its CPU row share: everything but the device.
+std::string match_key(const json& row) {
+  json values = row["values"];
+  values.erase("device");
+  return json{values, row["batch_size"], row["width"]}.dump();
+}
+
+json missing_row(const json& point) {
+  json row = summary_row(json::object(), "");
+  row["id"] = point["id"];
+  row["index"] = point["index"];
+  row["status"] = "missing";
+  row["device"] = point["device"];
+  row["batch_size"] = point["batch_size"];
+  row["width"] = point["width"];
+  row["values"] = point["values"];
+  row["estimated_memory_bytes"] = point["estimated_memory_bytes"];
+  row["report"] = nullptr;
+  return row;
+}
+
+}  // namespace
+
+json summary_row(const json& report, const std::string& report_path) {
+  json row;
+  row["id"] =
+      report.contains("sweep_point") ? at(report, "/sweep_point/id") : at(report, "/run_id");
+  row["index"] = at(report, "/sweep_point/index");
+  row["status"] = report.value("status", "missing");
+  row["error"] = at(report, "/error");
+  row["mode"] = at(report, "/mode");
+  row["device"] = report.contains("device") ? report["device"] : at(report, "/config/device");
+  row["batch_size"] = at(report, "/config/training/batch_size");
+  row["width"] = at(report, "/config/model/width");
+  row["values"] = report.contains("sweep_point") ? report["sweep_point"]["values"] : json::object();
+  row["images_per_second"] = at(report, "/step_time/images_per_second");
+  row["step_time_median_seconds"] = at(report, "/step_time/median_seconds");
+  row["step_time_p10_seconds"] = at(report, "/step_time/p10_seconds");
+  row["step_time_p90_seconds"] = at(report, "/step_time/p90_seconds");
+  row["cpu_utilisation"] = at(report, "/cpu/utilisation");
+  row["threads"] = at(report, "/environment/threads");
+  row["peak_memory_bytes"] = at(report, "/memory/peak_rss_bytes");
+  row["estimated_memory_bytes"] = at(report, "/memory/estimate/total");
+  row["flops_per_image"] = at(report, "/model/flops_per_image");
+  json ips = row["images_per_second"], flops = row["flops_per_image"];
+  // Training runs forward and backward: about three times the forward FLOPs.
+  row["achieved_flops_per_second"] = ips.is_number() && flops.is_number()
+                                         ? json(3.0 * flops.get<double>() * ips.get<double>())
+                                         : json();
+  row["test_accuracy"] = at(report, "/metrics/test_accuracy");
+  row["test_loss"] = at(report, "/metrics/test_loss");
+  row["final_loss"] = final_loss(report);
+  row["speedup_over_cpu"] = nullptr;
+  row["report"] = report_path;
+  return row;
+}
+
+void add_speedups(json& rows) {
+  for (json& gpu : rows) {
+    gpu["speedup_over_cpu"] = nullptr;
+    if (!is_gpu(gpu["device"]) || gpu["status"] != "completed" ||
+        !gpu["images_per_second"].is_number())
+      continue;
+    for (const json& cpu : rows) {
+      if (cpu["device"] != "cpu" || cpu["status"] != "completed" ||
+          !cpu["images_per_second"].is_number() || match_key(cpu) != match_key(gpu) ||
+          cpu["images_per_second"].get<double>() <= 0) {
+        continue;
+      }
+      gpu["speedup_over_cpu"] =
+          gpu["images_per_second"].get<double>() / cpu["images_per_second"].get<double>();
+      break;
+    }
+  }
+}
+
+json summarize_folder(const std::filesystem::path& dir) {
+  if (!std::filesystem::is_directory(dir)) {
+    throw UserError(fmt::format(
+        "{}: not a folder; expected a sweep folder (e.g. results/sweeps/<name>)", dir.string()));
+  }
+  json rows = json::array();
+  json manifest = read_json(dir / kSweepManifest);
+  std::string name = dir.filename().string();
+  if (manifest.is_object()) {
+    name = manifest.value("name", name);
+    for (const json& point : manifest["points"]) {
+      auto path = dir / point["id"].get<std::string>() / "report.json";
+      json report = read_json(path);
+      rows.push_back(report.is_object() ? summary_row(report, path.string()) : missing_row(point));
+    }
+  } else {
+    std::vector<std::filesystem::path> paths;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+      if (entry.path().filename() == "report.json") paths.push_back(entry.path());
+    }
+    std::sort(paths.begin(), paths.end());
+    for (const auto& path : paths) {
+      json report = read_json(path);
+      if (report.is_object()) rows.push_back(summary_row(report, path.string()));
+    }
+    if (rows.empty()) {
+      throw UserError(fmt::format("{}: no {} and no report.json below it; expected a sweep folder",
+                                  dir.string(), kSweepManifest));
+    }
+  }
+  add_speedups(rows);
+  return {{"schema_version", 1},
+          {"sweep", name},
+          {"directory", dir.string()},
+          {"created_at", timestamp_now()},
+          {"points", rows}};
+}
+
+}  // namespace runner

@@ -1,0 +1,156 @@
+// Reading sweep files and --grid/--zip options.
+#include "runner/sweep/sweep_spec.h"
+
+#include <fmt/format.h>
+
+#include "runner/config/field_path.h"
+#include "runner/config/load_config.h"
+#include "runner/config/yaml_to_json.h"
+#include "runner/util/errors.h"
+#include "runner/util/files.h"
+
+namespace runner {
+namespace {
+
+std::vector<SweepAxis> axes_from(const nlohmann::json& block) {
+  std::vector<SweepAxis> axes;  // keys in the JSON's (alphabetical) order
+  for (const auto& [path, values] : block.items()) {
+    axes.push_back({path, std::vector<nlohmann::json>(values.begin(), values.end())});
+  }
+  return axes;
+}
+
+// Splits at commas that are not inside [], {} or quotes.
+std::vector<std::string> split_values(const std::string& text) {
+  std::vector<std::string> parts(1);
+  int depth = 0;
+  char quote = 0;
+  for (char c : text) {
+    if (quote) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      parts.emplace_back();
+      continue;
+    }
+    parts.back() += c;
+  }
+  return parts;
+}
+
+}  // namespace
+
+bool is_sweep_file(const std::filesystem::path& file) {
+  SourceMap ignored;
+  nlohmann::json json = yaml_to_json(read_file(file), file.string(), ignored);
+  // Experiment configs have none of these keys (their schema allows no others).
+  return json.is_object() &&
+         (json.contains("sweep") || json.contains("base") || json.contains("config"));
+}
+
+SweepSpec read_sweep_file(const std::filesystem::path& file) {
+  ConfigDocument doc = read_config(file, {});
+  validate_document(doc, "sweep.schema.json");
+  const nlohmann::json& j = doc.json;
+  SweepSpec spec;
+  spec.name = j["name"];
+  bool has_base = j.contains("base"), has_config = j.contains("config");
+  if (has_base == has_config) {
+    throw_user_error(doc.source_map.locate(has_base ? "config" : ""),
+                     has_base ? "both base and config are given" : "missing required key 'base'",
+                     "expected exactly one of base (a config file) or config (an embedded config)");
+  }
+  if (has_base) {
+    std::filesystem::path base = j["base"].get<std::string>();
+    spec.base_config = base.is_absolute() ? base : file.parent_path() / base;
+  } else {
+    spec.embedded_config = j["config"];
+  }
+  spec.mode = j.value("mode", spec.mode);
+  if (j.contains("benchmark")) {
+    const auto& b = j["benchmark"];
+    spec.benchmark.warmup_steps = b.value("warmup_steps", spec.benchmark.warmup_steps);
+    spec.benchmark.steps = b.value("steps", spec.benchmark.steps);
+    spec.benchmark.profile_steps = b.value("profile_steps", spec.benchmark.profile_steps);
+  }
+  if (j.contains("seed")) spec.seed = j["seed"].get<std::uint64_t>();
+  if (j.contains("set")) spec.overrides = j["set"].get<std::vector<std::string>>();
+  if (j.contains("output")) spec.output = j["output"].get<std::string>();
+  const auto& sweep = j["sweep"];
+  if (sweep.contains("grid")) spec.grid = axes_from(sweep["grid"]);
+  if (sweep.contains("zip")) spec.zip = axes_from(sweep["zip"]);
+  check_axes(spec, file.string());
+  return spec;
+}
+
+SweepAxis parse_axis(const std::string& text, const std::string& option) {
+  std::string origin = fmt::format("{} {}", option, text);
+  std::size_t equals = text.find('=');
+  if (equals == std::string::npos || equals == 0) {
+    throw UserError(fmt::format("{}: expected PATH=V1,V2,... (e.g. {} training.batch_size=16,64)",
+                                origin, option));
+  }
+  SweepAxis axis{text.substr(0, equals), {}};
+  for (const std::string& value : split_values(text.substr(equals + 1))) {
+    if (value.empty()) {
+      throw UserError(
+          fmt::format("{}: an empty value; separate values with single commas", origin));
+    }
+    SourceMap ignored;
+    axis.values.push_back(yaml_to_json(value, origin, ignored));
+  }
+  return axis;
+}
+
+void set_axis(std::vector<SweepAxis>& axes, SweepAxis axis) {
+  for (auto& existing : axes) {
+    if (existing.path == axis.path) {
+      existing = std::move(axis);
+      return;
+    }
+  }
+  axes.push_back(std::move(axis));
+}
+
+void check_axes(const SweepSpec& spec, const std::string& origin) {
+  if (spec.grid.empty() && spec.zip.empty()) {
+    throw UserError(
+        fmt::format("{}: the sweep varies nothing; give a grid or zip axis (e.g. --grid "
+                    "training.batch_size=16,64)",
+                    origin));
+  }
+  for (const SweepAxis& axis : spec.zip) {
+    if (axis.values.size() != spec.zip.front().values.size()) {
+      throw UserError(
+          fmt::format("{}: sweep.zip: {} has {} values but {} has {}; zipped lists vary together "
+                      "and need one length",
+                      origin, axis.path, axis.values.size(), spec.zip.front().path,
+                      spec.zip.front().values.size()));
+    }
+  }
+  for (const auto* axes : {&spec.grid, &spec.zip}) {
+    for (const SweepAxis& axis : *axes) {
+      if (!parse_path(axis.path)) {
+        throw UserError(
+            fmt::format("{}: '{}' is not a config path; write it like training.batch_size or "
+                        "model.layers[0].kernel",
+                        origin, axis.path));
+      }
+    }
+  }
+  for (const SweepAxis& a : spec.grid) {
+    for (const SweepAxis& b : spec.zip) {
+      if (a.path == b.path) {
+        throw UserError(
+            fmt::format("{}: {} is both a grid and a zip axis; give it once", origin, a.path));
+      }
+    }
+  }
+}
+
+}  // namespace runner

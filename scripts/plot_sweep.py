@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Plots of a sweep's summary.json (written by `runner sweep` and `runner report`).
+
+Usage: plot_sweep.py SWEEP_DIR    -> SWEEP_DIR/plots/{throughput,speedup,utilisation,accuracy}.{png,svg}
+
+Only completed points are drawn. A plot without data (no GPU points, no trained points) still
+gets written, saying why it is empty, so a report always has the same four figures.
+"""
+import json
+import os
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import ticker  # noqa: E402
+
+
+def load_rows(sweep_dir):
+    with open(os.path.join(sweep_dir, "summary.json")) as f:
+        summary = json.load(f)
+    rows = [r for r in summary["points"] if r["status"] == "completed"]
+    return summary, rows
+
+
+def is_gpu(device):
+    return isinstance(device, str) and device.startswith("cuda")
+
+
+def width_text(width):
+    return "?" if width is None else f"{width:g}"
+
+
+def series(rows, key, x, y):
+    """Groups rows by key(row) into sorted (xs, ys) lists, skipping rows without x or y."""
+    groups = defaultdict(list)
+    for r in rows:
+        if r.get(x) is not None and r.get(y) is not None:
+            groups[key(r)].append((r[x], r[y]))
+    return {k: ([p[0] for p in sorted(v)], [p[1] for p in sorted(v)]) for k, v in sorted(groups.items())}
+
+
+def empty_note(ax, text):
+    ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, wrap=True,
+            fontsize=11, color="0.35")
+
+
+def draw(ax, groups, label, scale=1.0):
+    for key, (xs, ys) in groups.items():
+        ax.plot(xs, [scale * v for v in ys], marker="o", label=label(key))
+    if groups:
+        ax.legend(fontsize=9)
+    ax.grid(True, which="both", alpha=0.3)
+
+
+def log_batch_axis(ax, groups):
+    """Log2 x axis ticked at the batch sizes (or widths) themselves, written as plain numbers."""
+    xs = sorted({x for xs, _ in groups.values() for x in xs})
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(xs)
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+
+
+def plain_log_y(ax, groups):
+    """Log y axis in plain numbers; minor ticks labelled only when the data spans under a decade."""
+    ys = [y for _, values in groups.values() for y in values if y > 0]
+    ax.set_yscale("log")
+    plain = ticker.FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}")
+    ax.yaxis.set_major_formatter(plain)
+    narrow = ys and max(ys) / min(ys) < 10
+    ax.yaxis.set_minor_formatter(plain if narrow else ticker.NullFormatter())
+
+
+def save(fig, sweep_dir, name):
+    out = os.path.join(sweep_dir, "plots")
+    os.makedirs(out, exist_ok=True)
+    paths = []
+    for ext in ("png", "svg"):
+        path = os.path.join(out, f"{name}.{ext}")
+        fig.savefig(path, dpi=120, bbox_inches="tight")
+        paths.append(path)
+    plt.close(fig)
+    print("plot:", " ".join(paths))
+
+
+def throughput(summary, rows, sweep_dir):
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    groups = series(rows, lambda r: (r["device"], r["width"] or 0), "batch_size", "images_per_second")
+    draw(ax, groups, lambda k: f"{k[0]}, width {width_text(k[1])}")
+    if groups:
+        log_batch_axis(ax, groups)
+        plain_log_y(ax, groups)
+    else:
+        empty_note(ax, "no completed points")
+    ax.set_title(f"Training throughput vs batch size ({summary['sweep']})")
+    ax.set_xlabel("batch size (images per step)")
+    ax.set_ylabel("throughput (images/s, median step)")
+    save(fig, sweep_dir, "throughput")
+
+
+def speedup(summary, rows, sweep_dir):
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    gpu_rows = [r for r in rows if is_gpu(r["device"])]
+    groups = series(gpu_rows, lambda r: (r["device"], r["width"] or 0), "batch_size", "speedup_over_cpu")
+    draw(ax, groups, lambda k: f"{k[0]} over cpu, width {width_text(k[1])}")
+    if groups:
+        log_batch_axis(ax, groups)
+        ax.axhline(1.0, color="0.5", linestyle="--", linewidth=1)
+    else:
+        empty_note(ax, "no GPU data: no completed GPU point with a matching CPU point\n"
+                       "(run a sweep over device: [cpu, cuda] on a machine with a GPU)")
+    ax.set_title(f"GPU speedup over the CPU vs batch size ({summary['sweep']})")
+    ax.set_xlabel("batch size (images per step)")
+    ax.set_ylabel("speedup (GPU images/s / CPU images/s)")
+    save(fig, sweep_dir, "speedup")
+
+
+def utilisation(summary, rows, sweep_dir):
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    groups = series(rows, lambda r: (r["device"], r["width"] or 0, r.get("threads") or 0),
+                    "batch_size", "cpu_utilisation")
+    draw(ax, groups, lambda k: f"{k[0]}, width {width_text(k[1])}, {k[2]} threads", scale=100.0)
+    if groups:
+        log_batch_axis(ax, groups)
+        ax.set_ylim(bottom=0)
+    else:
+        empty_note(ax, "no utilisation figures in the reports")
+    ax.set_title(f"CPU utilisation during training vs batch size ({summary['sweep']})")
+    ax.set_xlabel("batch size (images per step)")
+    ax.set_ylabel("CPU utilisation (% of the threads' time)")
+    save(fig, sweep_dir, "utilisation")
+
+
+def accuracy(summary, rows, sweep_dir):
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    groups = series(rows, lambda r: (r["device"], r["batch_size"] or 0), "width", "test_accuracy")
+    draw(ax, groups, lambda k: f"{k[0]}, batch {k[1]}", scale=100.0)
+    if groups:
+        log_batch_axis(ax, groups)
+    else:
+        empty_note(ax, "no test accuracy: the points were benchmarks, not trained\n"
+                       "(run a sweep with mode: train, e.g. configs/sweeps/width.yaml)")
+    ax.set_title(f"Test accuracy vs model width ({summary['sweep']})")
+    ax.set_xlabel("model width (multiplier of channels and features)")
+    ax.set_ylabel("test accuracy (%)")
+    save(fig, sweep_dir, "accuracy")
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    sweep_dir = sys.argv[1]
+    summary, rows = load_rows(sweep_dir)
+    for plot in (throughput, speedup, utilisation, accuracy):
+        plot(summary, rows, sweep_dir)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,125 @@
+// Summaries from reports: rows, GPU-over-CPU speedups, missing points, the CSV and Markdown, and
+// a summary.json that validates against its schema (which rejects a broken one).
+#include "runner/sweep/summary.h"
+
+#include <gtest/gtest.h>
+
+#include "runner/sweep/summary_files.h"
+#include "runner/util/errors.h"
+#include "runner/util/files.h"
+#include "sweep_helpers.h"
+#include "test_support.h"
+
+namespace runner::testing {
+namespace {
+
+using nlohmann::json;
+
+// A completed benchmark report as a sweep point writes it, reduced to what a summary reads.
+json point_report(const std::string& id, int index, const std::string& device,
+                  double images_per_second) {
+  return {{"status", "completed"},
+          {"mode", "benchmark"},
+          {"run_id", id},
+          {"device", device},
+          {"config",
+           {{"device", device}, {"training", {{"batch_size", 16}}}, {"model", {{"width", 1.0}}}}},
+          {"sweep_point",
+           {{"id", id},
+            {"index", index},
+            {"values", {{"device", device}, {"training.batch_size", 16}}}}},
+          {"step_time",
+           {{"images_per_second", images_per_second},
+            {"median_seconds", 16 / images_per_second},
+            {"p10_seconds", 0.9 * 16 / images_per_second},
+            {"p90_seconds", 1.1 * 16 / images_per_second}}},
+          {"cpu", {{"utilisation", 0.5}}},
+          {"environment", {{"threads", 2}}},
+          {"model", {{"flops_per_image", 1000}}},
+          {"memory", {{"peak_rss_bytes", 1 << 20}, {"estimate", {{"total", 1 << 16}}}}},
+          {"benchmark", {{"mean_loss", 2.3}}}};
+}
+
+// A sweep folder: sweep.json with four points, three of them with reports.
+void write_sweep(const TempDir& tmp) {
+  json points = json::array();
+  for (const auto& [id, device] :
+       {std::pair{"cpu", "cpu"}, {"gpu", "cuda:0"}, {"bad", "cuda:0"}, {"later", "cpu"}}) {
+    points.push_back({{"id", id},
+                      {"index", points.size()},
+                      {"values", {{"device", device}}},
+                      {"device", device},
+                      {"batch_size", 16},
+                      {"width", 1.0},
+                      {"estimated_memory_bytes", 1 << 16}});
+  }
+  write_file_atomically(tmp / "sweep.json", json{{"name", "s"}, {"points", points}}.dump());
+  write_file_atomically(tmp / "cpu" / "report.json", point_report("cpu", 0, "cpu", 1000).dump());
+  write_file_atomically(tmp / "gpu" / "report.json", point_report("gpu", 1, "cuda:0", 4000).dump());
+  json failed = {{"status", "failed"},
+                 {"mode", "benchmark"},
+                 {"error", "no | GPU"},
+                 {"run_id", "bad"},
+                 {"config", {{"device", "cuda"}}},
+                 {"sweep_point", {{"id", "bad"}, {"index", 2}, {"values", json::object()}}}};
+  write_file_atomically(tmp / "bad" / "report.json", failed.dump());
+}
+
+TEST(Summary, RowsFollowTheSweepAndGpuPointsGetTheirSpeedupOverTheMatchingCpuPoint) {
+  TempDir tmp;
+  write_sweep(tmp);
+  json summary = summarize_folder(tmp.path());
+  const json& rows = summary["points"];
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(summary["sweep"], "s");
+  EXPECT_EQ(rows[0]["id"], "cpu");
+  EXPECT_EQ(rows[0]["achieved_flops_per_second"].get<double>(), 3.0 * 1000 * 1000);
+  EXPECT_TRUE(rows[0]["speedup_over_cpu"].is_null());
+  EXPECT_DOUBLE_EQ(rows[1]["speedup_over_cpu"].get<double>(), 4.0);
+  EXPECT_EQ(rows[2]["status"], "failed");
+  EXPECT_EQ(rows[2]["device"], "cuda");
+  EXPECT_TRUE(rows[2]["images_per_second"].is_null());
+  EXPECT_EQ(rows[3]["status"], "missing");
+  EXPECT_EQ(rows[3]["batch_size"], 16);
+  for (const auto& problem : schema_problems("summary.schema.json", summary))
+    ADD_FAILURE() << problem;
+  json broken = summary;
+  broken["points"][0].erase("images_per_second");
+  EXPECT_FALSE(schema_problems("summary.schema.json", broken).empty());
+  broken = summary;
+  broken["points"][0]["status"] = "fine";
+  EXPECT_FALSE(schema_problems("summary.schema.json", broken).empty());
+}
+
+TEST(Summary, WithoutACpuPointThereIsNoSpeedup) {
+  json rows = json::array({summary_row(point_report("gpu", 0, "cuda:0", 4000), "r.json")});
+  add_speedups(rows);
+  EXPECT_TRUE(rows[0]["speedup_over_cpu"].is_null());
+}
+
+TEST(Summary, CsvAndMarkdownHaveARowPerPointAndListTheErrors) {
+  TempDir tmp;
+  write_sweep(tmp);
+  json summary = summarize_folder(tmp.path());
+  write_summary_files(tmp.path(), summary);
+  std::string csv = read_file(tmp / "summary.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);
+  EXPECT_EQ(csv.rfind("id,index,status,mode,device,batch_size,width,images_per_second,", 0), 0u)
+      << csv;
+  EXPECT_NE(csv.find("\ngpu,1,completed,benchmark,cuda:0,16,1.0,4000.0,"), std::string::npos)
+      << csv;
+  std::string md = read_file(tmp / "summary.md");
+  EXPECT_NE(md.find("| gpu | cuda:0 | 16 | 1 | completed | 4000 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("4.00x |"), std::string::npos) << md;
+  EXPECT_NE(md.find("- `bad`: failed: no \\| GPU"), std::string::npos) << md;
+  EXPECT_TRUE(read_json(tmp / "summary.json").is_object());
+}
+
+TEST(Summary, AFolderWithoutReportsIsAUserError) {
+  TempDir tmp;
+  EXPECT_THROW(summarize_folder(tmp.path()), UserError);
+  EXPECT_THROW(summarize_folder(tmp / "absent"), UserError);
+}
+
+}  // namespace
+}  // namespace runner::testing

@@ -1,0 +1,40 @@
+// Helpers of the sweep tests.
+#include "sweep_helpers.h"
+
+#include <fstream>
+
+#include "runner/config/schema_check.h"
+#include "runner/config/schema_file.h"
+#include "test_support.h"
+
+namespace runner::testing {
+
+std::string tiny_config() {
+  return (source_dir() / "configs" / "tiny_synthetic.yaml").string();
+}
+
+nlohmann::json read_json(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) return nullptr;
+  nlohmann::json value = nlohmann::json::parse(in, nullptr, false);
+  return value.is_discarded() ? nlohmann::json() : value;
+}
+
+std::vector<std::string> schema_problems(const std::string& schema, const nlohmann::json& value) {
+  std::vector<std::string> out;
+  for (const auto& v : schema_violations(load_schema(schema), value)) {
+    std::string where;
+    for (const auto& step : v.context) where += step;
+    out.push_back(where + ": " + v.description);
+  }
+  return out;
+}
+
+std::string reported_path(const std::string& output) {
+  auto at = output.rfind("report: ");
+  if (at == std::string::npos) return "";
+  std::string path = output.substr(at + 8);
+  return path.substr(0, path.find('\n'));
+}
+
+}  // namespace runner::testing

@@ -1,0 +1,140 @@
+// Sweep points: grid and zip expansion, stable ids, overrides that read back, seeds, and the
+// checks on axes and sweep files.
+#include "runner/sweep/sweep_points.h"
+
+#include <gtest/gtest.h>
+
+#include "runner/util/errors.h"
+#include "sweep_helpers.h"
+#include "test_support.h"
+
+namespace runner::testing {
+namespace {
+
+SweepSpec spec_with(std::vector<SweepAxis> grid, std::vector<SweepAxis> zip = {}) {
+  SweepSpec spec;
+  spec.name = "t";
+  spec.grid = std::move(grid);
+  spec.zip = std::move(zip);
+  return spec;
+}
+
+TEST(SweepPoints, GridIsTheCartesianProductWithTheLastAxisFastest) {
+  SweepSpec spec = spec_with({parse_axis("training.batch_size=8,16,32", "--grid"),
+                              parse_axis("model.width=0.5,1", "--grid")});
+  auto points = expand_points(spec, 0);
+  ASSERT_EQ(points.size(), 6u);
+  EXPECT_EQ(points[0].id, "batch_size=8__width=0.5");
+  EXPECT_EQ(points[1].id, "batch_size=8__width=1");
+  EXPECT_EQ(points[5].id, "batch_size=32__width=1");
+  EXPECT_EQ(points[5].index, 5);
+  EXPECT_EQ(points[2].values_json(),
+            (nlohmann::json{{"training.batch_size", 16}, {"model.width", 0.5}}));
+  EXPECT_EQ(points[2].overrides[0], "training.batch_size=16");
+  EXPECT_EQ(points[2].overrides[1], "model.width=0.5");
+}
+
+TEST(SweepPoints, ZipVariesTogetherAsOneMoreAxis) {
+  SweepSpec spec = spec_with({parse_axis("device=cpu,cuda", "--grid")},
+                             {parse_axis("training.batch_size=16,64", "--zip"),
+                              parse_axis("training.optimizer.lr=0.01,0.04", "--zip")});
+  auto points = expand_points(spec, 0);
+  ASSERT_EQ(points.size(), 4u);
+  EXPECT_EQ(points[1].id, "device=cpu__batch_size=64__lr=0.04");
+  EXPECT_EQ(points[2].id, "device=cuda__batch_size=16__lr=0.01");
+}
+
+TEST(SweepPoints, IdsAreStableAndUseTheFullPathWhenNamesClash) {
+  SweepSpec spec = spec_with(
+      {parse_axis("model.width=2", "--grid"), parse_axis("dataset.synthetic.width=8", "--grid")});
+  EXPECT_EQ(expand_points(spec, 0)[0].id, "model.width=2__dataset.synthetic.width=8");
+  EXPECT_EQ(expand_points(spec, 0)[0].id,
+            expand_points(spec, 7)[0].id);  // the seed is not in the id
+  SweepSpec lists = spec_with({parse_axis("model.layers[0].kernel=[3,3],[5, 5]", "--grid")});
+  auto points = expand_points(lists, 0);
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(points[1].values[0].second, nlohmann::json::array({5, 5}));
+  EXPECT_EQ(points[1].id, "kernel=_5_5_");
+}
+
+TEST(SweepPoints, OverridesReadBackAsTheSameValue) {
+  EXPECT_EQ(override_text("device", "cpu"), "device=cpu");
+  EXPECT_EQ(override_text("name", "1"), "name=\"1\"");  // a string that YAML would read as a number
+  EXPECT_EQ(override_text("name", "yes"), "name=yes");  // YAML 1.2: still a string
+  EXPECT_EQ(override_text("model.width", 0.5), "model.width=0.5");
+  EXPECT_EQ(override_text("model.layers[0].kernel", nlohmann::json::array({3, 3})),
+            "model.layers[0].kernel=[3,3]");
+}
+
+TEST(SweepPoints, EachPointHasItsOwnSeedUnlessTheSweepFixesOne) {
+  SweepSpec spec = spec_with({parse_axis("training.batch_size=8,16", "--grid")});
+  auto points = expand_points(spec, 0);
+  ASSERT_EQ(points[0].overrides.size(), 2u);
+  EXPECT_EQ(points[0].overrides[1].rfind("seed=", 0), 0u);
+  EXPECT_NE(points[0].overrides[1], points[1].overrides[1]);
+  EXPECT_EQ(points[0].overrides[1], expand_points(spec, 0)[0].overrides[1]);  // stable
+  EXPECT_NE(points[0].overrides[1],
+            expand_points(spec, 1)[0].overrides[1]);  // follows the base seed
+  spec.seed = 3;
+  EXPECT_EQ(expand_points(spec, 0)[1].overrides.back(), "seed=3");
+  SweepSpec seeds = spec_with({parse_axis("seed=1,2", "--grid")});
+  EXPECT_EQ(expand_points(seeds, 0)[1].overrides, std::vector<std::string>{"seed=2"});
+}
+
+TEST(SweepPoints, BadAxesAreUserErrors) {
+  EXPECT_THROW(parse_axis("training.batch_size", "--grid"), UserError);
+  EXPECT_THROW(parse_axis("training.batch_size=8,,16", "--grid"), UserError);
+  SweepSpec uneven = spec_with(
+      {}, {parse_axis("training.batch_size=8,16", "--zip"), parse_axis("model.width=1", "--zip")});
+  try {
+    check_axes(uneven, "cmd");
+    ADD_FAILURE() << "zip lists of different lengths were accepted";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("model.width has 1 values but training.batch_size has 2"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(check_axes(spec_with({}), "cmd"), UserError);
+}
+
+TEST(SweepFile, ReadsTheShippedSweepsAndResolvesTheBaseAgainstTheFile) {
+  for (const char* name : {"batch_size", "width", "cpu_vs_gpu"}) {
+    auto file = source_dir() / "configs" / "sweeps" / (std::string(name) + ".yaml");
+    SweepSpec spec = read_sweep_file(file);
+    EXPECT_EQ(spec.name, name);
+    EXPECT_TRUE(std::filesystem::exists(spec.base_config)) << spec.base_config;
+    EXPECT_GE(expand_points(spec, 0).size(), 4u) << name;
+  }
+}
+
+TEST(SweepFile, SchemaErrorsNameTheFileLineAndField) {
+  TempDir tmp;
+  auto file = tmp.write(
+      "s.yaml",
+      "name: s\nbase: x.yaml\nmode: benchmark\nsweeep:\n  grid: {training.batch_size: [1]}\n");
+  ASSERT_TRUE(is_sweep_file(file));
+  try {
+    read_sweep_file(file);
+    ADD_FAILURE() << "a misspelt key was accepted";
+  } catch (const UserError& e) {
+    std::string message = e.what();
+    EXPECT_NE(message.find("s.yaml:4:1: sweeep: unknown key (did you mean 'sweep'?"),
+              std::string::npos)
+        << message;
+  }
+  auto bad_mode =
+      tmp.write("m.yaml", "name: s\nbase: x.yaml\nmode: fast\nsweep: {grid: {seed: [1]}}\n");
+  try {
+    read_sweep_file(bad_mode);
+    ADD_FAILURE() << "an unknown mode was accepted";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "m.yaml:3:7: mode: found \"fast\", expected one of benchmark, train"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(is_sweep_file(tiny_config()));
+}
+
+}  // namespace
+}  // namespace runner::testing

@@ -1,0 +1,210 @@
+// `runner sweep` end to end on the tiny synthetic config: summaries and plots, points that fail
+// while the others complete, a killed sweep that resumes, --fail-fast, and the plan's warnings.
+#include <gtest/gtest.h>
+
+#include "runner/util/files.h"
+#include "sweep_helpers.h"
+#include "test_support.h"
+
+namespace runner::testing {
+namespace {
+
+using nlohmann::json;
+
+bool has_matplotlib() {
+  return run_command("/usr/bin/python3 -c 'import matplotlib'").exit_code == 0;
+}
+
+std::string sweep_args(const TempDir& tmp, const std::string& rest) {
+  return "sweep " + tiny_config() + " --name s --output " + tmp.path().string() +
+         " --warmup-steps 2 --steps 8 " + rest;
+}
+
+TEST(Sweep, SixPointSyntheticSweepWritesSummariesAndPlotsThatValidate) {
+  TempDir tmp;
+  auto result =
+      run_runner(sweep_args(tmp, "--grid training.batch_size=8,16,32 --grid model.width=0.5,1"));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  auto dir = tmp / "s";
+  EXPECT_NE(result.output.find("memory"), std::string::npos) << "the plan is printed first";
+  EXPECT_NE(result.output.find("batch_size=32__width=0.5"), std::string::npos);
+  json summary = read_json(dir / "summary.json");
+  ASSERT_TRUE(summary.is_object()) << result.output;
+  for (const auto& problem : schema_problems("summary.schema.json", summary))
+    ADD_FAILURE() << problem;
+  ASSERT_EQ(summary["points"].size(), 6u);
+  for (const json& row : summary["points"]) {
+    EXPECT_EQ(row["status"], "completed") << row.dump();
+    EXPECT_GT(row["images_per_second"].get<double>(), 0);
+    EXPECT_LE(row["step_time_p10_seconds"].get<double>(),
+              row["step_time_median_seconds"].get<double>());
+    EXPECT_LE(row["step_time_median_seconds"].get<double>(),
+              row["step_time_p90_seconds"].get<double>());
+    EXPECT_GT(row["achieved_flops_per_second"].get<double>(), 0);
+    EXPECT_TRUE(row["speedup_over_cpu"].is_null()) << "no GPU point, no speedup";
+    json report = read_json(row["report"].get<std::string>());
+    for (const auto& problem : schema_problems("report.schema.json", report))
+      ADD_FAILURE() << problem;
+  }
+  EXPECT_EQ(summary["points"][2]["batch_size"], 16);
+  EXPECT_EQ(summary["points"][2]["width"], 0.5);
+  EXPECT_GT(summary["points"][1]["flops_per_image"].get<double>(),
+            summary["points"][0]["flops_per_image"].get<double>());
+  std::string csv = read_file(dir / "summary.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);
+  EXPECT_NE(
+      read_file(dir / "summary.md").find("| batch_size=8__width=1 | cpu | 8 | 1 | completed |"),
+      std::string::npos);
+  if (!has_matplotlib()) GTEST_SKIP() << "/usr/bin/python3 has no matplotlib: plots not checked";
+  for (const char* plot : {"throughput", "speedup", "utilisation", "accuracy"}) {
+    for (const char* ext : {".png", ".svg"}) {
+      auto file = dir / "plots" / (std::string(plot) + ext);
+      EXPECT_TRUE(std::filesystem::exists(file) && std::filesystem::file_size(file) > 1000) << file;
+    }
+  }
+}
+
+TEST(Sweep, FailingPointsAreRecordedAndTheOthersComplete) {
+  TempDir tmp;
+  // conv2 sees 4x8x8: a 9x9 kernel does not fit (invalid); this runner has no usable GPU (failed).
+  auto result =
+      run_runner(sweep_args(tmp, "--grid model.layers[3].kernel=3,9 --grid device=cpu,cuda"));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  json rows = read_json(tmp / "s" / "summary.json")["points"];
+  ASSERT_EQ(rows.size(), 4u) << result.output;
+  EXPECT_EQ(rows[0]["id"], "kernel=3__device=cpu");
+  EXPECT_EQ(rows[0]["status"], "completed");
+  if (rows[1]["status"] == "completed") {  // a runner with the GPU backend, on a GPU machine
+    EXPECT_TRUE(rows[1]["speedup_over_cpu"].is_number());
+  } else {
+    EXPECT_EQ(rows[1]["status"], "failed");
+    EXPECT_NE(rows[1]["error"].get<std::string>().find("cuda"), std::string::npos) << rows[1];
+  }
+  for (int i : {2, 3}) {
+    EXPECT_EQ(rows[i]["status"], "invalid") << rows[i];
+    EXPECT_NE(rows[i]["error"].get<std::string>().find("conv2"), std::string::npos) << rows[i];
+    json report = read_json(rows[i]["report"].get<std::string>());
+    for (const auto& problem : schema_problems("report.schema.json", report))
+      ADD_FAILURE() << problem;
+    EXPECT_EQ(report["config"]["model"]["layers"][3]["kernel"], 9);
+  }
+  EXPECT_NE(result.output.find("warning: point 3 (kernel=9__device=cpu) is invalid"),
+            std::string::npos);
+}
+
+TEST(Sweep, FailFastStopsAtTheFirstPointThatDoesNotComplete) {
+  TempDir tmp;
+  auto result = run_runner(sweep_args(tmp, "--grid model.layers[3].kernel=9,3 --fail-fast"));
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_TRUE(std::filesystem::exists(tmp / "s" / "kernel=9" / "report.json"));
+  EXPECT_FALSE(std::filesystem::exists(tmp / "s" / "kernel=3" / "report.json"));
+  EXPECT_NE(result.output.find("--fail-fast"), std::string::npos) << result.output;
+}
+
+TEST(Sweep, AKilledSweepResumesAndSkipsTheCompletedPoints) {
+  TempDir tmp;
+  std::string args = sweep_args(tmp, "--grid training.batch_size=8,16,32,64 --quiet");
+  auto killed =
+      run_command("RUNNER_TEST_KILL_AFTER_POINTS=2 " + std::string(RUNNER_BINARY) + " " + args);
+  ASSERT_NE(killed.exit_code, 0) << killed.output;
+  auto dir = tmp / "s";
+  ASSERT_TRUE(std::filesystem::exists(dir / "batch_size=16" / "report.json")) << killed.output;
+  ASSERT_FALSE(std::filesystem::exists(dir / "batch_size=32" / "report.json"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "summary.json")) << "killed before the summary";
+  std::string first = read_file(dir / "batch_size=8" / "report.json");
+
+  auto resumed = run_runner(args);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
+  EXPECT_NE(resumed.output.find("4 completed (2 run now, 2 skipped as done)"), std::string::npos)
+      << resumed.output;
+  EXPECT_EQ(read_file(dir / "batch_size=8" / "report.json"), first)
+      << "a completed point ran again";
+  json rows = read_json(dir / "summary.json")["points"];
+  ASSERT_EQ(rows.size(), 4u);
+  for (const json& row : rows) EXPECT_EQ(row["status"], "completed");
+
+  auto again = run_runner(sweep_args(tmp, "--grid training.batch_size=8,16,32,64 --dry-run"));
+  EXPECT_NE(again.output.find("done: skipped"), std::string::npos) << again.output;
+  auto forced = run_runner(args + " --force");
+  EXPECT_NE(forced.output.find("(4 run now, 0 skipped as done)"), std::string::npos)
+      << forced.output;
+  EXPECT_NE(read_file(dir / "batch_size=8" / "report.json"), first);
+}
+
+TEST(Sweep, APointWithOtherSettingsIsNotTakenAsDone) {
+  TempDir tmp;
+  ASSERT_EQ(run_runner(sweep_args(tmp, "--grid training.batch_size=8 -q")).exit_code, 0);
+  auto changed = run_runner(
+      sweep_args(tmp, "--grid training.batch_size=8 --set training.optimizer.lr=0.5 --dry-run"));
+  EXPECT_NE(changed.output.find("rerun: config or settings changed"), std::string::npos)
+      << changed.output;
+}
+
+TEST(Sweep, ThePlanWarnsOfPointsThatWillNotFitAndDryRunRunsNothing) {
+  TempDir tmp;
+  auto result = run_runner(sweep_args(tmp, "--grid training.batch_size=16,100000000 --dry-run"));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("warning: point 2 (batch_size=100000000) needs about"),
+            std::string::npos)
+      << result.output;
+  EXPECT_EQ(result.output.find("warning: point 1 "), std::string::npos) << result.output;
+  EXPECT_TRUE(std::filesystem::exists(tmp / "s" / "sweep.json"));
+  EXPECT_FALSE(std::filesystem::exists(tmp / "s" / "batch_size=16"));
+}
+
+TEST(Sweep, ASweepFileWithAnEmbeddedConfigRunsInTrainMode) {
+  TempDir tmp;
+  std::string config = read_file(tiny_config());
+  std::string indented;
+  for (std::size_t start = 0; start < config.size();) {
+    std::size_t end = config.find('\n', start);
+    indented += "  " + config.substr(start, end - start + 1);
+    start = end + 1;
+  }
+  auto file = tmp.write("w.yaml",
+                        "name: w\nmode: train\nset: [training.epochs=1]\nsweep:\n  grid:\n"
+                        "    model.width: [0.5, 1]\nconfig:\n" +
+                            indented);
+  auto result = run_runner("sweep " + file.string() + " --quiet --output " + tmp.path().string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  json rows = read_json(tmp / "w" / "summary.json")["points"];
+  ASSERT_EQ(rows.size(), 2u);
+  for (const json& row : rows) {
+    EXPECT_EQ(row["mode"], "train");
+    EXPECT_GT(row["test_accuracy"].get<double>(), 0.1) << row;
+  }
+  EXPECT_TRUE(std::filesystem::exists(tmp / "w" / "base_config.yaml"));
+}
+
+TEST(Sweep, UserMistakesExitWithCode2) {
+  TempDir tmp;
+  auto no_axes = run_runner("sweep " + tiny_config() + " --output " + tmp.path().string());
+  EXPECT_EQ(no_axes.exit_code, 2) << no_axes.output;
+  EXPECT_NE(no_axes.output.find("the sweep varies nothing"), std::string::npos) << no_axes.output;
+  auto bad_zip = run_runner(sweep_args(tmp, "--zip training.batch_size=8,16 --zip model.width=1"));
+  EXPECT_EQ(bad_zip.exit_code, 2) << bad_zip.output;
+  auto bad_report = run_runner("report " + (tmp / "nothing").string());
+  EXPECT_EQ(bad_report.exit_code, 2) << bad_report.output;
+}
+
+TEST(Report, SummarisesAFolderOfRunsAndSaysWhyPlotsAreSkipped) {
+  TempDir tmp;
+  ASSERT_EQ(
+      run_runner(tiny_config() + " --quiet --set training.epochs=1 --output " + tmp.path().string())
+          .exit_code,
+      0);
+  auto result = run_command("RUNNER_PYTHON=/nonexistent/python3 " + std::string(RUNNER_BINARY) +
+                            " report " + tmp.path().string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("plots skipped: /nonexistent/python3 not found"), std::string::npos)
+      << result.output;
+  json summary = read_json(tmp / "summary.json");
+  ASSERT_EQ(summary["points"].size(), 1u);
+  EXPECT_EQ(summary["points"][0]["mode"], "train");
+  EXPECT_GT(summary["points"][0]["test_accuracy"].get<double>(), 0.1);
+  for (const auto& problem : schema_problems("summary.schema.json", summary))
+    ADD_FAILURE() << problem;
+}
+
+}  // namespace
+}  // namespace runner::testing
