@@ -35,7 +35,7 @@ std::string library_versions(GpuInventory& inventory) {
 // Why cudaGetDeviceCount failed, in words a user can act on.
 std::string why_no_gpu(cudaError_t status, int driver, const std::string& runtime) {
   if (driver == 0) {
-    return "no NVIDIA driver was found (libcuda.so.1 is not installed on this machine)";
+    return "no NVIDIA driver was found: libcuda.so.1 is not installed on this machine";
   }
   if (status == cudaErrorInsufficientDriver) {
     return fmt::format(

@@ -26,17 +26,24 @@ const char* name_of(cudnnConvolutionBwdFilterAlgo_t a) {
   return a >= 0 && a < CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT ? names[a] : "unknown";
 }
 
-// The first (fastest by cuDNN's estimate) usable result: supported, FMA math, and deterministic
-// when asked.
+// Workspace above which an algorithm is passed over while another one needs less (FFT variants
+// can ask for gigabytes at large batches).
+constexpr std::size_t kWorkspaceLimit = std::size_t{1} << 30;
+
+// The first (fastest by cuDNN's estimate) usable result: supported, FMA math, deterministic when
+// asked, preferring one whose workspace stays under kWorkspaceLimit.
 template <typename Perf>
 Perf pick(const std::vector<Perf>& results, int returned, bool deterministic, const char* pass,
           const std::string& layer) {
+  const Perf* fallback = nullptr;
   for (int i = 0; i < returned; ++i) {
     const Perf& p = results[i];
     if (p.status != CUDNN_STATUS_SUCCESS || p.mathType != CUDNN_FMA_MATH) continue;
     if (deterministic && p.determinism != CUDNN_DETERMINISTIC) continue;
-    return p;
+    if (p.memory <= kWorkspaceLimit) return p;
+    if (!fallback) fallback = &p;
   }
+  if (fallback) return *fallback;
   throw LibraryError(fmt::format("cuDNN offers no {}float {} algorithm for {}",
                                  deterministic ? "deterministic " : "", pass, layer));
 }
