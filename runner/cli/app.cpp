@@ -95,6 +95,9 @@ int run_cli(int argc, char** argv) {
   eval_cmd->add_option("--checkpoint", checkpoint, "safetensors checkpoint")->required();
 
   auto* devices_cmd = app.add_subcommand("devices", "list the CPU and GPUs this runner can use");
+  bool measure_peak = false;
+  devices_cmd->add_flag("--peak", measure_peak,
+                        "also measure the CPU's attainable FP32 rate (a large oneDNN matmul)");
 
   BenchOptions bench;
   auto* bench_cmd = app.add_subcommand("bench", "time training steps per layer (like caffe time), write a report");
@@ -137,7 +140,7 @@ int run_cli(int argc, char** argv) {
     if (*validate_cmd) return validate_command(validate);
     if (*describe_cmd) return describe_command(describe);
     if (*eval_cmd) return eval_command(eval, checkpoint);
-    if (*devices_cmd) return devices_command();
+    if (*devices_cmd) return devices_command(measure_peak);
     if (*bench_cmd) return bench_command(bench);
     if (*sweep_cmd) return sweep_command(sweep);
     if (*report_cmd) return report_command(report_dir, report_quiet);

@@ -44,6 +44,6 @@ int reproduce_command(const ReproduceOptions& options);
 int validate_command(const SessionOptions& options);
 int describe_command(const SessionOptions& options);
 int eval_command(const SessionOptions& options, const std::filesystem::path& checkpoint);
-int devices_command();
+int devices_command(bool measure_peak);
 
 }  // namespace runner

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "backends/onednn/onednn_backend.h"
+#include "backends/onednn/peak_flops.h"
 #ifdef RUNNER_WITH_CUDA
 #include "backends/cudnn/gpu_devices.h"
 #endif
@@ -54,7 +55,7 @@ void list_gpus(Console& console) {
 
 }  // namespace
 
-int devices_command() {
+int devices_command(bool measure_peak) {
   Console console;
   onednn::OnednnBackend cpu;
   DeviceInfo info = cpu.info();
@@ -63,6 +64,11 @@ int devices_command() {
   console.result(fmt::format("  cores: {}, oneDNN {} (ISA {}), default threads {}", info.details["cores"],
                              info.details["onednn_version"], info.details["isa"],
                              resolve_threads(0)));
+  if (measure_peak) {
+    int threads = resolve_threads(0);
+    console.result(fmt::format("  attainable FP32: {:.1f} GFLOP/s on {} threads (2048^3 oneDNN matmul)",
+                               onednn::measure_peak_flops(threads) / 1e9, threads));
+  }
   list_gpus(console);
   return 0;
 }

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""The benchmark suite: runner against PyTorch on the same machine, the same threads and the
+same in-memory LeNet workload, alternating the two so that drift hits both. Writes
+results/bench/<date>-<host>.json and a Markdown table next to it.
+
+  /usr/bin/python3 scripts/bench_cpu.py [--device cpu|cuda] [--batch-sizes 4 32 128 512] [--widths 1 4]
+"""
+import argparse
+import datetime
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_runner(args, batch, width, steps):
+    command = [str(args.runner), "bench", str(args.config), "--quiet", "--output", str(args.scratch),
+               "--steps", str(steps), "--warmup-steps", "20", "--profile-steps", "0",
+               "--set", f"training.batch_size={batch}", "--set", f"model.width={width}",
+               "--set", f"device={args.device}", "--set", f"training.threads={args.threads}"]
+    out = subprocess.run(command, capture_output=True, text=True)
+    if out.returncode != 0:
+        return {"error": (out.stdout + out.stderr).strip().splitlines()[-1:]}
+    report = json.loads(Path(out.stdout.strip().splitlines()[-1].removeprefix("report: ")).read_text())
+    step = report["step_time"]
+    return {"images_per_second": step["images_per_second"],
+            "step_seconds_p10": step["p10_seconds"], "step_seconds_p50": step["median_seconds"],
+            "step_seconds_p90": step["p90_seconds"],
+            "final_loss": report["benchmark"]["mean_loss"],
+            "achieved_flops_per_second": step["images_per_second"] * 3 * report["model"]["flops_per_image"],
+            "peak_rss_bytes": report["memory"]["peak_rss_bytes"]}
+
+
+def run_pytorch(args, batch, width):
+    command = [args.python, str(ROOT / "scripts" / "pytorch_lenet.py"), "--batch-size", str(batch),
+               "--width", str(width), "--threads", str(args.threads), "--device", args.device,
+               "--seconds", str(args.seconds)]
+    out = subprocess.run(command, capture_output=True, text=True)
+    if out.returncode != 0:
+        return {"error": (out.stdout + out.stderr).strip().splitlines()[-1:]}
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def peak_flops(args):
+    out = subprocess.run([str(args.runner), "devices", "--peak"], capture_output=True, text=True,
+                         env={**os.environ, "OMP_NUM_THREADS": str(args.threads)})
+    for line in out.stdout.splitlines():
+        if "attainable FP32" in line:
+            return float(line.split(":")[1].split()[0]) * 1e9
+    return None
+
+
+def better(a, b):
+    """The faster of two measurements of one point (the noise on a shared machine only slows)."""
+    if "error" in a:
+        return b
+    if "error" in b:
+        return a
+    return a if a["images_per_second"] >= b["images_per_second"] else b
+
+
+def markdown(result):
+    rows = ["| device | width | batch | runner img/s | PyTorch img/s | ratio | runner step ms p10/p50/p90 "
+            "| PyTorch step ms p10/p50/p90 | runner peak MB | PyTorch peak MB | of attainable FP32 "
+            "| final loss runner / PyTorch |", "|" + "---|" * 12]
+    ms = lambda m: "/".join(f"{1e3 * m[k]:.2f}" for k in ("step_seconds_p10", "step_seconds_p50", "step_seconds_p90"))
+    for p in result["points"]:
+        r, t = p["runner"], p["pytorch"]
+        if "error" in r or "error" in t:
+            rows.append(f"| {p['device']} | {p['width']} | {p['batch_size']} | {r.get('error', '')} | {t.get('error', '')} |" + " |" * 7)
+            continue
+        peak = result["attainable_flops_per_second"]
+        fraction = f"{100 * r['achieved_flops_per_second'] / peak:.1f} %" if peak else "n/a"
+        rows.append(f"| {p['device']} | {p['width']} | {p['batch_size']} | {r['images_per_second']:,.0f} "
+                    f"| {t['images_per_second']:,.0f} | {p['ratio']:.2f}x | {ms(r)} | {ms(t)} "
+                    f"| {r['peak_rss_bytes'] / 2**20:.0f} | {t['peak_rss_bytes'] / 2**20:.0f} | {fraction} "
+                    f"| {r['final_loss']:.3f} / {t['final_loss']:.3f} |")
+    return "\n".join(rows) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runner", type=Path, default=ROOT / "build" / "runner")
+    parser.add_argument("--config", type=Path, default=ROOT / "configs" / "bench" / "lenet_cifar_synthetic.yaml")
+    parser.add_argument("--python", default="/usr/bin/python3", help="the Python that has torch")
+    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--batch-sizes", type=int, nargs="+", default=[4, 32, 128, 512])
+    parser.add_argument("--widths", type=float, nargs="+", default=[1, 4])
+    parser.add_argument("--threads", type=int, default=os.cpu_count())
+    parser.add_argument("--seconds", type=float, default=2.0, help="timed seconds per PyTorch run, about")
+    parser.add_argument("--images", type=int, default=6000, help="images timed per runner run, about")
+    parser.add_argument("--repeats", type=int, default=2, help="alternating runs per point (best kept)")
+    parser.add_argument("--output", type=Path, default=ROOT / "results" / "bench")
+    args = parser.parse_args()
+    args.scratch = args.output / "runs"
+
+    result = {"date": datetime.date.today().isoformat(), "host": socket.gethostname(),
+              "device": args.device, "threads": args.threads, "points": [],
+              "attainable_flops_per_second": peak_flops(args) if args.device == "cpu" else None}
+    for width in args.widths:
+        for batch in args.batch_sizes:
+            steps = max(20, args.images // batch)
+            runner, torch = {"error": ["not run"]}, {"error": ["not run"]}
+            for repeat in range(args.repeats):  # runner, PyTorch, runner, PyTorch, ...
+                runner = better(runner, run_runner(args, batch, width, steps))
+                torch = better(torch, run_pytorch(args, batch, width))
+            point = {"device": args.device, "width": width, "batch_size": batch, "runner": runner, "pytorch": torch}
+            if "error" not in runner and "error" not in torch:
+                point["ratio"] = runner["images_per_second"] / torch["images_per_second"]
+            result["points"].append(point)
+            print(f"width {width:g} batch {batch}: runner {runner.get('images_per_second', 0):,.0f} img/s, "
+                  f"PyTorch {torch.get('images_per_second', 0):,.0f} img/s", file=sys.stderr)
+    args.output.mkdir(parents=True, exist_ok=True)
+    stem = args.output / f"{result['date']}-{result['host']}-{args.device}"
+    stem.with_suffix(".json").write_text(json.dumps(result, indent=2) + "\n")
+    table = markdown(result)
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+    peak = result["attainable_flops_per_second"]
+    header = (f"# runner vs PyTorch, {result['date']}, {result['host']}\n\n{cpu}, {args.threads} threads, "
+              f"device {args.device}" + (f", attainable FP32 {peak / 1e9:.1f} GFLOP/s" if peak else "") + "\n\n")
+    stem.with_suffix(".md").write_text(header + table)
+    print(header + table)
+
+
+if __name__ == "__main__":
+    main()
