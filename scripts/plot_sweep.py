@@ -86,67 +86,27 @@ def save(fig, sweep_dir, name):
     print("plot:", " ".join(paths))
 
 
-def throughput(summary, rows, sweep_dir):
+def figure(summary, sweep_dir, name, title, xlabel, ylabel, groups, label, empty, scale=1.0, style=None):
+    """One figure: a line per group on a log2 x axis, or a note saying why there is no data."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    groups = series(rows, lambda r: (r["device"], r["width"] or 0), "batch_size", "images_per_second")
-    draw(ax, groups, lambda k: f"{k[0]}, width {width_text(k[1])}")
+    draw(ax, groups, label, scale)
     if groups:
         log_batch_axis(ax, groups)
-        plain_log_y(ax, groups)
+        if style:
+            style(ax, groups)
     else:
-        empty_note(ax, "no completed points")
-    ax.set_title(f"Training throughput vs batch size ({summary['sweep']})")
-    ax.set_xlabel("batch size (images per step)")
-    ax.set_ylabel("throughput (images/s, median step)")
-    save(fig, sweep_dir, "throughput")
+        empty_note(ax, empty)
+    ax.set_title(f"{title} ({summary['sweep']})")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    save(fig, sweep_dir, name)
 
 
-def speedup(summary, rows, sweep_dir):
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    gpu_rows = [r for r in rows if is_gpu(r["device"])]
-    groups = series(gpu_rows, lambda r: (r["device"], r["width"] or 0), "batch_size", "speedup_over_cpu")
-    draw(ax, groups, lambda k: f"{k[0]} over cpu, width {width_text(k[1])}")
-    if groups:
-        log_batch_axis(ax, groups)
-        ax.axhline(1.0, color="0.5", linestyle="--", linewidth=1)
-    else:
-        empty_note(ax, "no GPU data: no completed GPU point with a matching CPU point\n"
-                       "(run a sweep over device: [cpu, cuda] on a machine with a GPU)")
-    ax.set_title(f"GPU speedup over the CPU vs batch size ({summary['sweep']})")
-    ax.set_xlabel("batch size (images per step)")
-    ax.set_ylabel("speedup (GPU images/s / CPU images/s)")
-    save(fig, sweep_dir, "speedup")
+def ones_line(ax, groups):
+    ax.axhline(1.0, color="0.5", linestyle="--", linewidth=1)
 
 
-def utilisation(summary, rows, sweep_dir):
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    groups = series(rows, lambda r: (r["device"], r["width"] or 0, r.get("threads") or 0),
-                    "batch_size", "cpu_utilisation")
-    draw(ax, groups, lambda k: f"{k[0]}, width {width_text(k[1])}, {k[2]} threads", scale=100.0)
-    if groups:
-        log_batch_axis(ax, groups)
-        ax.set_ylim(bottom=0)
-    else:
-        empty_note(ax, "no utilisation figures in the reports")
-    ax.set_title(f"CPU utilisation during training vs batch size ({summary['sweep']})")
-    ax.set_xlabel("batch size (images per step)")
-    ax.set_ylabel("CPU utilisation (% of the threads' time)")
-    save(fig, sweep_dir, "utilisation")
-
-
-def accuracy(summary, rows, sweep_dir):
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    groups = series(rows, lambda r: (r["device"], r["batch_size"] or 0), "width", "test_accuracy")
-    draw(ax, groups, lambda k: f"{k[0]}, batch {k[1]}", scale=100.0)
-    if groups:
-        log_batch_axis(ax, groups)
-    else:
-        empty_note(ax, "no test accuracy: the points were benchmarks, not trained\n"
-                       "(run a sweep with mode: train, e.g. configs/sweeps/width.yaml)")
-    ax.set_title(f"Test accuracy vs model width ({summary['sweep']})")
-    ax.set_xlabel("model width (multiplier of channels and features)")
-    ax.set_ylabel("test accuracy (%)")
-    save(fig, sweep_dir, "accuracy")
+BATCH = "batch size (images per step)"
 
 
 def main():
@@ -154,8 +114,31 @@ def main():
         sys.exit(__doc__)
     sweep_dir = sys.argv[1]
     summary, rows = load_rows(sweep_dir)
-    for plot in (throughput, speedup, utilisation, accuracy):
-        plot(summary, rows, sweep_dir)
+    by_device_width = lambda r: (r["device"], r["width"] or 0)  # noqa: E731
+    gpu_rows = [r for r in rows if is_gpu(r["device"])]
+    figure(summary, sweep_dir, "throughput", "Training throughput vs batch size", BATCH,
+           "throughput (images/s, median step)",
+           series(rows, by_device_width, "batch_size", "images_per_second"),
+           lambda k: f"{k[0]}, width {width_text(k[1])}", "no completed points", style=plain_log_y)
+    figure(summary, sweep_dir, "speedup", "GPU speedup over the CPU vs batch size", BATCH,
+           "speedup (GPU images/s / CPU images/s)",
+           series(gpu_rows, by_device_width, "batch_size", "speedup_over_cpu"),
+           lambda k: f"{k[0]} over cpu, width {width_text(k[1])}",
+           "no GPU data: no completed GPU point with a matching CPU point\n"
+           "(run a sweep over device: [cpu, cuda] on a machine with a GPU)", style=ones_line)
+    figure(summary, sweep_dir, "utilisation", "CPU utilisation during training vs batch size", BATCH,
+           "CPU utilisation (% of the threads' time)",
+           series(rows, lambda r: (r["device"], r["width"] or 0, r.get("threads") or 0), "batch_size",
+                  "cpu_utilisation"),
+           lambda k: f"{k[0]}, width {width_text(k[1])}, {k[2]} threads",
+           "no utilisation figures in the reports", scale=100.0,
+           style=lambda ax, groups: ax.set_ylim(bottom=0))
+    figure(summary, sweep_dir, "accuracy", "Test accuracy vs model width",
+           "model width (multiplier of channels and features)", "test accuracy (%)",
+           series(rows, lambda r: (r["device"], r["batch_size"] or 0), "width", "test_accuracy"),
+           lambda k: f"{k[0]}, batch {k[1]}",
+           "no test accuracy: the points were benchmarks, not trained\n"
+           "(run a sweep with mode: train, e.g. configs/sweeps/width.yaml)", scale=100.0)
 
 
 if __name__ == "__main__":

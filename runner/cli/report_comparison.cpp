@@ -17,7 +17,10 @@ json at(const json& report, const std::string& pointer) {
 
 std::string text(const json& value) {
   if (value.is_null()) return "-";
-  if (value.is_string()) return value.get<std::string>();
+  if (value.is_string()) {  // long ones (hashes) shortened: the comparison uses the whole value
+    std::string text = value.get<std::string>();
+    return text.size() > 22 ? text.substr(0, 19) + "..." : text;
+  }
   if (value.is_number_float()) return fmt::format("{:.10g}", value.get<double>());
   return value.dump();
 }
@@ -68,7 +71,7 @@ std::string comparison_table(const std::vector<MetricComparison>& rows) {
     std::string verdict;
     if (row.exact) {
       verdict = row.equal() ? "same" : "DIFFERS";
-    } else if (row.original.is_number() && row.rerun.is_number() &&
+    } else if (row.original.is_number() && row.rerun.is_number() && !row.equal() &&
                row.original.get<double>() != 0) {
       verdict = fmt::format("x{:.2f} (for reference)",
                             row.rerun.get<double>() / row.original.get<double>());

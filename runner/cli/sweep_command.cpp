@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <map>
+#include <thread>
 
 #include "runner/cli/commands.h"
 #include "runner/cli/report_folder.h"
@@ -14,6 +15,7 @@
 #include "runner/sweep/sweep_plan.h"
 #include "runner/util/files.h"
 #include "runner/util/interrupt.h"
+#include "runner/util/process_stats.h"
 
 namespace runner {
 namespace {
@@ -97,6 +99,13 @@ int sweep_command(const SweepOptions& options) {
   console.line(fmt::format("sweep {}: {} points of {}, mode {}; results in {}", spec.name,
                            plan.size(), base.string(), mode_line(spec), dir.string()));
   console.line(plan_table(plan, notes));
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  if (double load = load_average(); load > 0.5 * cores) {
+    console.warning(fmt::format(
+        "warning: the machine is busy (load average {:.1f} on {} cores): timings will be "
+        "noisy, and OpenMP threads waiting for a descheduled one can make steps many times slower",
+        load, cores));
+  }
   write_file_atomically(dir / kSweepManifest, plan_json(spec, plan).dump(2) + "\n");
   if (options.dry_run) return 0;
 

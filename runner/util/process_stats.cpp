@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <string>
@@ -40,6 +41,11 @@ void reset_peak_rss() {
 
 std::int64_t physical_memory_bytes() {
   return static_cast<std::int64_t>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGE_SIZE);
+}
+
+double load_average() {
+  double loads[1] = {0};
+  return ::getloadavg(loads, 1) == 1 ? loads[0] : 0.0;
 }
 
 }  // namespace runner

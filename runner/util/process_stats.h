@@ -17,4 +17,7 @@ void reset_peak_rss();
 // The machine's physical memory in bytes (what a CPU point must fit in).
 std::int64_t physical_memory_bytes();
 
+// The 1-minute load average (runnable threads, whoever runs them); 0 when unknown.
+double load_average();
+
 }  // namespace runner

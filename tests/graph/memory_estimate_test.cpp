@@ -7,23 +7,21 @@
 namespace runner {
 namespace {
 
-LayerSpec layer(std::string name, std::string type,
-                nlohmann::json attributes = nlohmann::json::object()) {
-  LayerSpec spec;
-  spec.name = std::move(name);
-  spec.type = std::move(type);
-  spec.attributes = std::move(attributes);
-  return spec;
-}
-
-// 1x4x4 input -> conv 2x3x3 (2x1x2x2 + 2 = 10 params) -> max pool 2x1x1 -> flatten 2 -> linear 3 (9
-// params).
+// 1x4x4 input -> conv 2x3x3 (2x1x2x2 weights + 2 biases) -> max pool 2x1x1 -> flatten 2
+// -> linear 3 (3x2 + 3): 19 parameters.
 Graph small_graph(double width = 1.0) {
   ModelSpec model;
   model.width = width;
-  model.layers = {layer("conv", "conv2d", {{"out_channels", 2}, {"kernel", 2}}),
-                  layer("pool", "max_pool2d", {{"kernel", 3}}), layer("flat", "flatten"),
-                  layer("fc", "linear", {{"out_features", 3}})};
+  const std::pair<const char*, nlohmann::json> layers[] = {
+      {"conv2d", {{"out_channels", 2}, {"kernel", 2}}},
+      {"max_pool2d", {{"kernel", 3}}},
+      {"flatten", nlohmann::json::object()},
+      {"linear", {{"out_features", 3}}}};
+  for (const auto& [type, attributes] : layers) {
+    LayerSpec& spec = model.layers.emplace_back();
+    spec.name = spec.type = type;  // one layer of each kind: the kind names it
+    spec.attributes = attributes;
+  }
   return build_graph(model, Shape{1, 4, 4}, 3);
 }
 
