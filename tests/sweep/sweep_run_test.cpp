@@ -206,5 +206,21 @@ TEST(Report, SummarisesAFolderOfRunsAndSaysWhyPlotsAreSkipped) {
     ADD_FAILURE() << problem;
 }
 
+TEST(Scripts, SweepBatchSizeRunsASweepOverTheGivenSizes) {
+  TempDir tmp;
+  auto result =
+      run_command("RUNNER=" + std::string(RUNNER_BINARY) + " " +
+                  (source_dir() / "scripts" / "sweep_batch_size.sh").string() + " " +
+                  tiny_config() + " 8 16 -- --quiet --steps 4 --output " + tmp.path().string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  json rows = read_json(tmp / "tiny_synthetic-batch_size" / "summary.json")["points"];
+  ASSERT_EQ(rows.size(), 2u) << result.output;
+  EXPECT_EQ(rows[1]["batch_size"], 16);
+  EXPECT_EQ(run_command((source_dir() / "scripts" / "sweep_batch_size.sh").string() + " " +
+                        tiny_config() + " x")
+                .exit_code,
+            2);
+}
+
 }  // namespace
 }  // namespace runner::testing
