@@ -5,7 +5,7 @@ PYTHON ?= /usr/bin/python3
 
 DEBIAN_PACKAGES = build-essential cmake git pkg-config libdnnl-dev libyaml-cpp-dev nlohmann-json3-dev \
   libvalijson-dev libcli11-dev libfmt-dev libgtest-dev libgmock-dev libcurl4-openssl-dev \
-  libarchive-dev libssl-dev zlib1g-dev dataset-fashion-mnist
+  libarchive-dev libssl-dev zlib1g-dev dataset-fashion-mnist python3-matplotlib
 BENCH_PACKAGES = python3-torch python3-numpy
 
 .PHONY: deps setup build demo cifar test bench-deps bench format clean

@@ -123,6 +123,7 @@ int sweep_command(const SweepOptions& options) {
       interrupted = true;
       break;
     }
+    console.progress(fmt::format("[{}/{}] {}: running", i + 1, plan.size(), planned.point.id));
     PointRun run = run_sweep_point(planned, spec, base, dir, options.verbose);
     ++ran;
     ++counts[run.status];

@@ -81,14 +81,14 @@ BenchmarkOutcome run_benchmark(const Experiment& experiment, Program& program, c
   BenchmarkOutcome out;
   TrainingOutcome& run = out.run;
   run.warmup_steps = spec.warmup_steps;
-  auto stop_requested = [&](int step) {
+  auto stop_requested = [&](const char* phase, int step) {
     if (!interrupt_requested()) return false;
     run.status = "interrupted";
-    run.error = fmt::format("interrupted at benchmark step {}", step);
+    run.error = fmt::format("interrupted at {} step {}", phase, step + 1);
     return true;
   };
 
-  for (int step = 0; step < spec.warmup_steps && !stop_requested(step); ++step) {
+  for (int step = 0; step < spec.warmup_steps && !stop_requested("warm-up", step); ++step) {
     BatchView batch = stream.next();
     program.train_step(batch.images, batch.labels, batch.size);
     ++run.steps;
@@ -111,7 +111,7 @@ BenchmarkOutcome run_benchmark(const Experiment& experiment, Program& program, c
   std::int64_t images = 0;
   std::vector<std::vector<StepTiming>> profiled;
   const int rounds = std::max(spec.steps, spec.profile_steps);
-  for (int i = 0; i < rounds && run.status == "completed" && !stop_requested(i); ++i) {
+  for (int i = 0; i < rounds && run.status == "completed" && !stop_requested("timed", i); ++i) {
     if (i < spec.steps) {
       double cpu_start = process_cpu_seconds();
       double waited_before = stream.waited_seconds();
