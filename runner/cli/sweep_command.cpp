@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <map>
+#include <regex>
 #include <thread>
 
 #include "runner/cli/commands.h"
@@ -13,6 +14,7 @@
 #include "runner/config/load_config.h"
 #include "runner/sweep/point_state.h"
 #include "runner/sweep/sweep_plan.h"
+#include "runner/util/errors.h"
 #include "runner/util/files.h"
 #include "runner/util/interrupt.h"
 #include "runner/util/process_stats.h"
@@ -40,7 +42,16 @@ SweepSpec sweep_spec(const SweepOptions& options) {
   if (options.steps >= 0) spec.benchmark.steps = options.steps;
   if (options.profile_steps >= 0) spec.benchmark.profile_steps = options.profile_steps;
   if (options.seed >= 0) spec.seed = static_cast<std::uint64_t>(options.seed);
-  if (!options.name.empty()) spec.name = options.name;
+  if (!options.name.empty()) {
+    static const std::regex pattern("[A-Za-z0-9][A-Za-z0-9_.-]*");
+    if (!std::regex_match(options.name, pattern)) {
+      throw UserError(
+          fmt::format("--name: found '{}', expected letters, digits, '_', '.' and '-' "
+                      "(it names the sweep's folder)",
+                      options.name));
+    }
+    spec.name = options.name;
+  }
   if (!options.output.empty()) spec.output = options.output;
   check_axes(spec, options.file.string());
   return spec;

@@ -5,6 +5,7 @@
 
 #include "runner/config/yaml_to_json.h"
 #include "runner/util/digest.h"
+#include "runner/util/errors.h"
 #include "runner/util/random.h"
 
 namespace runner {
@@ -127,6 +128,13 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec, std::uint64_t base_
       std::uint64_t stream = std::stoull(sha256_hex(point.id).substr(0, 12), nullptr, 16);
       point.overrides.push_back(
           fmt::format("seed={}", derive_seed(base_seed, stream) & 0x7fffffffu));
+    }
+    for (const SweepPoint& earlier : points) {
+      if (earlier.id == point.id) {
+        throw UserError(fmt::format(
+            "sweep: points {} and {} are the same ({}); give each value of an axis once",
+            earlier.index + 1, point.index + 1, point.id));
+      }
     }
     points.push_back(std::move(point));
   }

@@ -95,6 +95,8 @@ TEST(SweepPoints, BadAxesAreUserErrors) {
         << e.what();
   }
   EXPECT_THROW(check_axes(spec_with({}), "cmd"), UserError);
+  EXPECT_THROW(expand_points(spec_with({parse_axis("training.batch_size=8,8", "--grid")}), 0),
+               UserError);
 }
 
 TEST(SweepFile, ReadsTheShippedSweepsAndResolvesTheBaseAgainstTheFile) {

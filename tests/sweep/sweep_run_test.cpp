@@ -183,6 +183,9 @@ TEST(Sweep, UserMistakesExitWithCode2) {
   EXPECT_NE(no_axes.output.find("the sweep varies nothing"), std::string::npos) << no_axes.output;
   auto bad_zip = run_runner(sweep_args(tmp, "--zip training.batch_size=8,16 --zip model.width=1"));
   EXPECT_EQ(bad_zip.exit_code, 2) << bad_zip.output;
+  auto bad_name = run_runner("sweep " + tiny_config() + " --grid seed=1 --name ../x --dry-run");
+  EXPECT_EQ(bad_name.exit_code, 2) << bad_name.output;
+  EXPECT_NE(bad_name.output.find("--name: found '../x'"), std::string::npos) << bad_name.output;
   auto bad_report = run_runner("report " + (tmp / "nothing").string());
   EXPECT_EQ(bad_report.exit_code, 2) << bad_report.output;
 }
