@@ -8,6 +8,7 @@
 #include <map>
 
 #include "backends/common/host_math.h"
+#include "backends/common/tensor_lookup.h"
 #include "backends/cudnn/cuda_check.h"
 #include "runner/util/errors.h"
 
@@ -16,18 +17,6 @@ namespace {
 
 constexpr std::size_t kCublasWorkspaceBytes = 32u << 20;  // cuBLAS's advice for Hopper
 
-std::map<std::string, const HostTensor*> by_name(const std::vector<HostTensor>& tensors) {
-  std::map<std::string, const HostTensor*> index;
-  for (const auto& t : tensors) index[t.name] = &t;
-  return index;
-}
-
-const HostTensor& require(const std::map<std::string, const HostTensor*>& index,
-                          const std::string& name) {
-  auto it = index.find(name);
-  if (it == index.end()) throw UserError(fmt::format("tensor '{}' is missing", name));
-  return *it->second;
-}
 
 // A host array copied to new device memory (compile time only).
 template <typename T>
@@ -253,9 +242,9 @@ std::vector<HostTensor> CudnnProgram::parameters() const {
 
 void CudnnProgram::load_parameters(const std::vector<HostTensor>& tensors) {
   select_device();
-  auto index = by_name(tensors);
+  TensorLookup index(tensors);
   for (const Parameter& p : params_.parameters()) {
-    params_.upload(p, p.value, require(index, p.spec.name));
+    params_.upload(p, p.value, index.require(p.spec.name));
   }
 }
 
@@ -273,13 +262,13 @@ std::vector<HostTensor> CudnnProgram::optimizer_state() const {
 
 void CudnnProgram::load_optimizer_state(const std::vector<HostTensor>& tensors) {
   select_device();
-  auto index = by_name(tensors);
+  TensorLookup index(tensors);
   for (const Parameter& p : params_.parameters()) {
     for (std::size_t k = 0; k < state_names_.size(); ++k) {
-      params_.upload(p, p.state[k], require(index, p.spec.name + "." + state_names_[k]));
+      params_.upload(p, p.state[k], index.require(p.spec.name + "." + state_names_[k]));
     }
   }
-  step_ = static_cast<std::int64_t>(require(index, "optimizer.step").values.at(0));
+  step_ = static_cast<std::int64_t>(index.require("optimizer.step").values.at(0));
   // The device's copy of the step, which the next begin_step kernel increments.
   const long long device_step = step_;
   const cudaStream_t stream = handles_.stream();

@@ -8,19 +8,6 @@
 namespace runner::cudnn {
 namespace {
 
-// Whether a node's output needs a gradient: it has parameters upstream of it, or is one.
-std::vector<bool> nodes_needing_gradient(const Graph& graph) {
-  std::vector<bool> needs(graph.nodes.size(), false);
-  for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
-    const Node& node = graph.nodes[i];
-    needs[i] = !node.params.empty();
-    for (int input : node.inputs) {
-      if (input != kDataInput && needs[input]) needs[i] = true;
-    }
-  }
-  return needs;
-}
-
 // Appends launches summing `parts` into `target` (chunks of at most kMaxSumInputs).
 void add_gradient_sum(const DeviceTensor& target, const std::vector<DeviceTensor>& parts,
                       StepList& steps, const std::string& label) {
@@ -40,7 +27,7 @@ void add_gradient_sum(const DeviceTensor& target, const std::vector<DeviceTensor
 void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
                     const std::vector<DeviceTensor>& outputs) {
   const std::size_t count = graph.nodes.size();
-  auto needs = nodes_needing_gradient(graph);
+  auto needs = graph.nodes_needing_gradient();
   // Each node's output gradient, shaped like its output.
   std::vector<DeviceTensor> grads(count);
   for (std::size_t i = 0; i < count; ++i) {

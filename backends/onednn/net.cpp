@@ -6,23 +6,10 @@
 namespace runner::onednn {
 namespace {
 
-// Whether a node's output needs a gradient: it has parameters upstream of it, or is one.
-std::vector<bool> nodes_needing_gradient(const Graph& graph) {
-  std::vector<bool> needs(graph.nodes.size(), false);
-  for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
-    const Node& node = graph.nodes[i];
-    needs[i] = !node.params.empty();
-    for (int input : node.inputs) {
-      if (input != kDataInput && needs[input]) needs[i] = true;
-    }
-  }
-  return needs;
-}
-
 void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
                     const std::vector<dnnl::memory>& outputs) {
   const std::size_t count = graph.nodes.size();
-  auto needs = nodes_needing_gradient(graph);
+  auto needs = graph.nodes_needing_gradient();
   // Each node's output gradient, in its output's layout.
   std::vector<dnnl::memory> grads(count);
   for (std::size_t i = 0; i < count; ++i) {

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "backends/common/tensor_lookup.h"
 #include "runner/util/errors.h"
 
 namespace runner::onednn {
@@ -106,25 +107,10 @@ std::vector<HostTensor> OnednnProgram::parameters() const {
   return tensors;
 }
 
-namespace {
-std::map<std::string, const HostTensor*> by_name(const std::vector<HostTensor>& tensors) {
-  std::map<std::string, const HostTensor*> index;
-  for (const auto& t : tensors) index[t.name] = &t;
-  return index;
-}
-
-const HostTensor& require(const std::map<std::string, const HostTensor*>& index,
-                          const std::string& name) {
-  auto it = index.find(name);
-  if (it == index.end()) throw UserError(fmt::format("tensor '{}' is missing", name));
-  return *it->second;
-}
-}  // namespace
-
 void OnednnProgram::load_parameters(const std::vector<HostTensor>& tensors) {
-  auto index = by_name(tensors);
+  TensorLookup index(tensors);
   for (const Parameter& p : params_.parameters()) {
-    params_.upload(p, p.value, require(index, p.spec.name));
+    params_.upload(p, p.value, index.require(p.spec.name));
   }
   eval_weights_stale_ = true;
 }
@@ -142,14 +128,14 @@ std::vector<HostTensor> OnednnProgram::optimizer_state() const {
 }
 
 void OnednnProgram::load_optimizer_state(const std::vector<HostTensor>& tensors) {
-  auto index = by_name(tensors);
+  TensorLookup index(tensors);
   const auto& names = optimizer_.state_names();
   for (const Parameter& p : params_.parameters()) {
     for (std::size_t k = 0; k < names.size(); ++k) {
-      params_.upload(p, p.state[k], require(index, p.spec.name + "." + names[k]));
+      params_.upload(p, p.state[k], index.require(p.spec.name + "." + names[k]));
     }
   }
-  optimizer_.set_step(static_cast<std::int64_t>(require(index, "optimizer.step").values.at(0)));
+  optimizer_.set_step(static_cast<std::int64_t>(index.require("optimizer.step").values.at(0)));
 }
 
 }  // namespace runner::onednn

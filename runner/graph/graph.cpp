@@ -95,6 +95,17 @@ std::vector<Shape> Graph::input_shapes(const Node& node) const {
   return shapes;
 }
 
+std::vector<bool> Graph::nodes_needing_gradient() const {
+  std::vector<bool> needs(nodes.size(), false);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    needs[i] = !nodes[i].params.empty();
+    for (int input : nodes[i].inputs) {
+      if (input != kDataInput && needs[input]) needs[i] = true;
+    }
+  }
+  return needs;
+}
+
 std::int64_t Graph::parameter_count() const {
   std::int64_t n = 0;
   for (const auto& node : nodes) {

@@ -55,6 +55,9 @@ struct Graph {
   std::vector<Node> nodes;  // topological order; the last node is the output (the logits)
   std::vector<Shape> input_shapes(const Node& node) const;
   std::int64_t parameter_count() const;
+  // Per node: whether its output needs a gradient (it has parameters, or feeds from a node that
+  // has); the backward pass skips the others.
+  std::vector<bool> nodes_needing_gradient() const;
   std::int64_t flops_per_sample() const;
   const Node& output() const { return nodes.back(); }
 };

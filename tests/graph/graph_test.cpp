@@ -3,21 +3,15 @@
 
 #include <gtest/gtest.h>
 
+#include "backends/layer_cases.h"
+
 namespace runner {
 
 void PrintTo(const Shape& shape, std::ostream* os) { *os << shape.str(); }
 
 namespace {
 
-LayerSpec layer(std::string name, std::string type, nlohmann::json attributes = nlohmann::json::object(),
-                std::vector<std::string> inputs = {}) {
-  LayerSpec spec;
-  spec.name = std::move(name);
-  spec.type = std::move(type);
-  spec.attributes = std::move(attributes);
-  spec.inputs = std::move(inputs);
-  return spec;
-}
+using testing::layer;
 
 ModelSpec lenet(double width = 1.0) {
   ModelSpec model;
