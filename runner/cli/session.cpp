@@ -51,6 +51,8 @@ CompileOptions Session::compile_options() const {
   options.optimizer = experiment.training.optimizer;
   options.normalize = experiment.dataset.normalize;
   options.threads = threads;
+  options.deterministic = experiment.backend.deterministic;
+  options.cuda_graph = experiment.backend.cuda_graph;
   return options;
 }
 

@@ -72,6 +72,11 @@ struct TrainingSpec {
   int threads = 0;       // 0: OMP_NUM_THREADS, else the machine's cores
 };
 
+struct BackendSpec {
+  bool deterministic = false;  // GPU: deterministic algorithms only
+  bool cuda_graph = true;      // GPU: replay the training step as a CUDA graph
+};
+
 struct CheckpointSpec {
   std::string path;  // empty: no checkpoint
 };
@@ -85,6 +90,7 @@ struct Experiment {
   ModelSpec model;
   TrainingSpec training;
   CheckpointSpec checkpoint;
+  BackendSpec backend;
   nlohmann::json resolved;  // the full config after defaults and overrides, as run
 };
 

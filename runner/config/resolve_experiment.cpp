@@ -241,6 +241,9 @@ Experiment resolve_experiment(const ConfigDocument& doc) {
   e.model = read_model(top.child("model"), doc);
   e.training = read_training(top.child("training"));
   e.checkpoint.path = top.child("checkpoint").text("path", "");
+  Fields backend = top.child("backend");
+  e.backend.deterministic = backend.flag("deterministic", e.backend.deterministic);
+  e.backend.cuda_graph = backend.flag("cuda_graph", e.backend.cuda_graph);
   e.resolved = experiment_to_json(e);
   return e;
 }

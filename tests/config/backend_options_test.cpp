@@ -1,0 +1,39 @@
+// The `backend` block: GPU execution options with defaults, settable with --set, closed to
+// unknown keys.
+#include <gtest/gtest.h>
+
+#include "runner/config/load_config.h"
+#include "runner/util/errors.h"
+#include "test_support.h"
+
+namespace runner {
+namespace {
+
+std::filesystem::path lenet() { return testing::source_dir() / "configs" / "lenet_cifar.yaml"; }
+
+TEST(BackendOptions, DefaultToCudaGraphsAndAnyAlgorithm) {
+  Experiment e = load_experiment(lenet(), {});
+  EXPECT_TRUE(e.backend.cuda_graph);
+  EXPECT_FALSE(e.backend.deterministic);
+  EXPECT_EQ(e.resolved["backend"]["cuda_graph"], true);
+}
+
+TEST(BackendOptions, OverridesTurnOnTheEagerAndDeterministicPaths) {
+  Experiment e = load_experiment(lenet(), {"backend.cuda_graph=false", "backend.deterministic=true"});
+  EXPECT_FALSE(e.backend.cuda_graph);
+  EXPECT_TRUE(e.backend.deterministic);
+  EXPECT_EQ(e.resolved["backend"]["deterministic"], true);
+}
+
+TEST(BackendOptions, UnknownKeysAndWrongTypesAreErrors) {
+  try {
+    load_experiment(lenet(), {"backend.cuda_grahp=false"});
+    FAIL() << "no error";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("did you mean 'cuda_graph'"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(load_experiment(lenet(), {"backend.deterministic=sometimes"}), UserError);
+}
+
+}  // namespace
+}  // namespace runner
