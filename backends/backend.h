@@ -26,6 +26,9 @@ struct CompileOptions {
   OptimizerSpec optimizer;
   Normalization normalize;  // applied to the uint8 images as the first op
   int threads = 1;
+  // CPU: a larger training batch runs as chunks of at most this many images whose gradients
+  // add up (the same step, with activations that stay in cache); 0: never split.
+  int max_chunk = 128;
   bool deterministic = false;  // GPU: only algorithms that give bitwise repeatable results
   bool cuda_graph = true;      // GPU: capture the training step once and replay it
 };

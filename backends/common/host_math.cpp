@@ -29,9 +29,9 @@ void ByteNormalizer::apply(const std::uint8_t* images, int count, int pixels_per
 }
 
 double softmax_cross_entropy(const float* logits, const std::int32_t* labels, int count, int rows,
-                             int classes, float* grad) {
+                             int classes, float* grad, int mean_over) {
   double total = 0;
-  const float inverse_count = count > 0 ? 1.f / static_cast<float>(count) : 0.f;
+  const float inverse_count = mean_over > 0 ? 1.f / static_cast<float>(mean_over) : 0.f;
   for (int r = 0; r < count; ++r) {
     const float* z = logits + static_cast<std::size_t>(r) * classes;
     float* g = grad + static_cast<std::size_t>(r) * classes;

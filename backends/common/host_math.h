@@ -20,9 +20,10 @@ struct ByteNormalizer {
 };
 
 // Softmax cross-entropy over rows 0..count-1 of logits (rows, classes). Returns the summed loss;
-// writes d(mean loss)/d(logits) into grad for those rows and zero for rows count..rows-1.
+// writes d(loss / mean_over)/d(logits) into grad for those rows and zero for rows count..rows-1.
+// mean_over is the whole batch's size (count unless the batch runs in chunks).
 double softmax_cross_entropy(const float* logits, const std::int32_t* labels, int count, int rows,
-                             int classes, float* grad);
+                             int classes, float* grad, int mean_over);
 
 // One optimizer step over a parameter buffer, allocation-free.
 class Optimizer {

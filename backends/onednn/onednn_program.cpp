@@ -24,10 +24,17 @@ OnednnProgram::OnednnProgram(const Graph& graph, const CompileOptions& options)
       params_(engine_),
       normalizer_(options.normalize, graph.input.c),
       optimizer_(options.optimizer) {
-  train_net_ = build_net(graph_, engine_, options.train_batch, true, params_);
+  const int chunk = options.max_chunk > 0 ? std::min(options.max_chunk, options.train_batch)
+                                          : options.train_batch;
+  train_net_ = build_net(graph_, engine_, chunk, true, params_);
   eval_net_ = build_net(graph_, engine_, options.eval_batch, false, params_);
   params_.allocate_state(static_cast<int>(optimizer_.state_names().size()));
   state_pointers_.resize(optimizer_.state_names().size());
+  if (chunk < options.train_batch) {
+    for (const Parameter& p : params_.parameters()) {
+      summed_gradients_.emplace_back(p.gradient.get_desc().get_size() / sizeof(float));
+    }
+  }
 }
 
 void OnednnProgram::load_batch(const Net& net, const std::uint8_t* images, int count) {
@@ -42,44 +49,72 @@ void OnednnProgram::load_batch(const Net& net, const std::uint8_t* images, int c
   std::fill(input + filled, input + static_cast<std::size_t>(net.batch) * graph_.input.elements(), 0.f);
 }
 
-void OnednnProgram::compute_loss(const std::int32_t* labels, int count) {
+void OnednnProgram::compute_loss(const std::int32_t* labels, int count, int batch_count) {
   loss_.sum += softmax_cross_entropy(data_of(train_net_->logits), labels, count,
                                      train_net_->batch, graph_.classes,
-                                     data_of(train_net_->logits_grad));
+                                     data_of(train_net_->logits_grad), batch_count);
   loss_.count += count;
+}
+
+void OnednnProgram::sum_gradients(bool first_chunk) {
+  auto& parameters = params_.parameters();
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    const float* grad = data_of(parameters[i].gradient);
+    std::vector<float>& sum = summed_gradients_[i];
+    if (first_chunk) {
+      std::copy(grad, grad + sum.size(), sum.begin());
+    } else {
+      for (std::size_t k = 0; k < sum.size(); ++k) sum[k] += grad[k];
+    }
+  }
 }
 
 void OnednnProgram::update_parameters() {
   optimizer_.begin_step();
   for (Parameter& p : params_.parameters()) {
     for (std::size_t k = 0; k < p.state.size(); ++k) state_pointers_[k] = data_of(p.state[k]);
-    optimizer_.update(data_of(p.value), data_of(p.gradient), state_pointers_.data(),
+    std::size_t i = static_cast<std::size_t>(&p - params_.parameters().data());
+    const float* grad = summed_gradients_.empty() ? data_of(p.gradient) : summed_gradients_[i].data();
+    optimizer_.update(data_of(p.value), grad, state_pointers_.data(),
                       p.value.get_desc().get_size() / sizeof(float));
   }
   eval_weights_stale_ = true;
 }
 
+template <typename RunList, typename RunHost>
+void OnednnProgram::step(const std::uint8_t* images, const std::int32_t* labels, int count,
+                         RunList run_list, RunHost run_host) {
+  const int chunk = train_net_->batch;
+  if (count < 1 || count > options_.train_batch) {
+    throw std::logic_error(fmt::format("batch of {} for a program compiled for {}", count,
+                                       options_.train_batch));
+  }
+  for (int start = 0; start < count; start += chunk) {
+    const int n = std::min(chunk, count - start);
+    const std::size_t offset = static_cast<std::size_t>(start) * graph_.input.elements();
+    run_host("normalize input", [&] { load_batch(*train_net_, images + offset, n); });
+    if (start == 0) run_list(train_net_->refresh);  // weights change only in the update
+    run_list(train_net_->forward);
+    run_host("loss", [&] { compute_loss(labels + start, n, count); });
+    run_list(train_net_->backward);
+    if (!summed_gradients_.empty()) run_host("gradient sum", [&] { sum_gradients(start == 0); });
+  }
+  run_host("optimizer update", [&] { update_parameters(); });
+}
+
 void OnednnProgram::train_step(const std::uint8_t* images, const std::int32_t* labels, int count) {
-  load_batch(*train_net_, images, count);
-  train_net_->refresh.run(stream_);
-  train_net_->forward.run(stream_);
-  compute_loss(labels, count);
-  train_net_->backward.run(stream_);
-  update_parameters();
+  step(images, labels, count, [&](const StepList& list) { list.run(stream_); },
+       [](const char*, auto&& host_function) { host_function(); });
 }
 
 void OnednnProgram::profile_train_step(const std::uint8_t* images, const std::int32_t* labels,
                                        int count, std::vector<StepTiming>& timings) {
-  StepList data, loss, update;
-  data.add("normalize input", [&] { load_batch(*train_net_, images, count); });
-  loss.add("loss", [&] { compute_loss(labels, count); });
-  update.add("optimizer update", [&] { update_parameters(); });
-  data.run_timed(stream_, timings);
-  train_net_->refresh.run_timed(stream_, timings);
-  train_net_->forward.run_timed(stream_, timings);
-  loss.run_timed(stream_, timings);
-  train_net_->backward.run_timed(stream_, timings);
-  update.run_timed(stream_, timings);
+  step(images, labels, count, [&](const StepList& list) { list.run_timed(stream_, timings); },
+       [&](const char* label, auto&& host_function) {
+         StepList host;
+         host.add(label, host_function);
+         host.run_timed(stream_, timings);
+       });
 }
 
 LossSum OnednnProgram::take_loss() {

@@ -25,8 +25,16 @@ class OnednnProgram : public Program {
                           std::vector<StepTiming>& timings) override;
 
  private:
+  // One training step, as chunks of at most train_net_->batch images; run_list executes a step
+  // list, run_host a labelled host function (timed or not).
+  template <typename RunList, typename RunHost>
+  void step(const std::uint8_t* images, const std::int32_t* labels, int count, RunList run_list,
+            RunHost run_host);
   void load_batch(const Net& net, const std::uint8_t* images, int count);
-  void compute_loss(const std::int32_t* labels, int count);
+  // The loss of `count` rows; gradients are of the mean over `batch_count` (the whole batch).
+  void compute_loss(const std::int32_t* labels, int count, int batch_count);
+  // Adds the chunk's parameter gradients into summed_gradients_ (copies for the first chunk).
+  void sum_gradients(bool first_chunk);
   void update_parameters();
 
   Graph graph_;
@@ -38,6 +46,7 @@ class OnednnProgram : public Program {
   ByteNormalizer normalizer_;
   Optimizer optimizer_;
   std::vector<float*> state_pointers_;  // scratch for the optimizer, sized once
+  std::vector<std::vector<float>> summed_gradients_;  // per parameter, when the batch is chunked
   LossSum loss_;
   bool eval_weights_stale_ = true;
 };

@@ -25,10 +25,11 @@ class LayerCheck : public ::testing::TestWithParam<LayerCase> {
     batch_ = random_batch(c.input, c.batch, 5);
   }
 
-  std::unique_ptr<Program> compile(int train_batch, int eval_batch) {
+  std::unique_ptr<Program> compile(int train_batch, int eval_batch, int max_chunk = 128) {
     CompileOptions options;
     options.train_batch = train_batch;
     options.eval_batch = eval_batch;
+    options.max_chunk = max_chunk;
     options.optimizer.lr = 1.0;  // p_new = p - grad: the gradient is p - p_new
     options.normalize = {std::vector<float>(graph_.input.c, 0.5f), std::vector<float>(graph_.input.c, 0.5f)};
     auto program = onednn::OnednnBackend().compile(graph_, options);
@@ -73,8 +74,13 @@ TEST_P(LayerCheck, OnednnForwardMatchesReference) {
 
 TEST_P(LayerCheck, OnednnGradientsMatchReference) {
   const int batch = GetParam().batch;
-  for (int compiled : {batch, batch + 2}) {  // exact batch, and a short batch in a larger program
-    auto program = compile(compiled, batch);
+  // The exact batch, a short batch in a larger program, and the batch in chunks of two images
+  // whose gradients are summed (with a short last chunk when the batch is odd).
+  struct Variant {
+    int compiled, max_chunk;
+  };
+  for (auto [compiled, max_chunk] : {Variant{batch, 128}, Variant{batch + 2, 128}, Variant{batch, 2}}) {
+    auto program = compile(compiled, batch, max_chunk);
     program->train_step(batch_.bytes.data(), batch_.labels.data(), batch);
     LossSum loss = program->take_loss();
     ReferenceModel model(graph_, as_values(initial_));
@@ -86,8 +92,8 @@ TEST_P(LayerCheck, OnednnGradientsMatchReference) {
       Values grad(tensor.values.size());
       for (std::size_t i = 0; i < grad.size(); ++i) grad[i] = before[tensor.name][i] - tensor.values[i];
       double error = relative_error(grad, expected.at(tensor.name));
-      EXPECT_LT(error, 1e-4) << tensor.name << " (compiled for " << compiled
-                             << "): max relative difference " << error;
+      EXPECT_LT(error, 1e-4) << tensor.name << " (compiled for " << compiled << ", chunks of "
+                             << max_chunk << "): max relative difference " << error;
     }
   }
 }
