@@ -38,12 +38,7 @@ void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
   // Where several consumers read one output, each writes its own contribution; they are
   // summed into the output's gradient before that node's backward pass runs.
   std::vector<std::vector<DeviceTensor>> contributions(count);
-  std::vector<int> consumers(count, 0);
-  for (const Node& node : graph.nodes) {
-    for (int input : node.inputs) {
-      if (input != kDataInput) ++consumers[input];
-    }
-  }
+  const auto consumers = graph.consumers();
 
   for (std::size_t i = count; i-- > 0;) {
     const Node& node = graph.nodes[i];
@@ -55,7 +50,7 @@ void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
     for (int input : node.inputs) {
       DeviceTensor target;
       if (input != kDataInput && needs[input]) {
-        target = consumers[input] == 1
+        target = consumers[input].size() == 1
                      ? grads[input]
                      : ctx.allocate_like(outputs[input], node.name + " input gradient");
         contributions[input].push_back(target);

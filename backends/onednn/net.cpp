@@ -20,12 +20,7 @@ void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
   // Where several consumers read one output, each writes its own contribution; they are
   // summed into the output's gradient before that node's backward pass runs.
   std::vector<std::vector<dnnl::memory>> contributions(count);
-  std::vector<int> consumers(count, 0);
-  for (const Node& node : graph.nodes) {
-    for (int input : node.inputs) {
-      if (input != kDataInput) ++consumers[input];
-    }
-  }
+  const auto consumers = graph.consumers();
 
   for (std::size_t i = count; i-- > 0;) {
     const Node& node = graph.nodes[i];
@@ -44,7 +39,7 @@ void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
     for (int input : node.inputs) {
       dnnl::memory target;
       if (input != kDataInput && needs[input]) {
-        target = consumers[input] == 1 ? grads[input] : ctx.allocate(outputs[input].get_desc());
+        target = consumers[input].size() == 1 ? grads[input] : ctx.allocate(outputs[input].get_desc());
         contributions[input].push_back(target);
       }
       input_grads.push_back(target);
@@ -56,12 +51,7 @@ void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
 // For each node, whether a ReLU is fused into it: a conv2d or linear whose only consumer is a
 // relu layer (the relu then passes its input through and only runs its backward pass).
 std::vector<bool> relu_fusions(const Graph& graph) {
-  std::vector<std::vector<int>> consumers(graph.nodes.size());
-  for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
-    for (int input : graph.nodes[i].inputs) {
-      if (input != kDataInput) consumers[input].push_back(static_cast<int>(i));
-    }
-  }
+  const auto consumers = graph.consumers();
   std::vector<bool> fused(graph.nodes.size(), false);
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
     const std::string& type = graph.nodes[i].type;

@@ -106,6 +106,16 @@ std::vector<bool> Graph::nodes_needing_gradient() const {
   return needs;
 }
 
+std::vector<std::vector<int>> Graph::consumers() const {
+  std::vector<std::vector<int>> readers(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    for (int input : nodes[i].inputs) {
+      if (input != kDataInput) readers[input].push_back(static_cast<int>(i));
+    }
+  }
+  return readers;
+}
+
 std::int64_t Graph::parameter_count() const {
   std::int64_t n = 0;
   for (const auto& node : nodes) {

@@ -58,6 +58,8 @@ struct Graph {
   // Per node: whether its output needs a gradient (it has parameters, or feeds from a node that
   // has); the backward pass skips the others.
   std::vector<bool> nodes_needing_gradient() const;
+  // Per node: the nodes that read its output (an index once per reading input).
+  std::vector<std::vector<int>> consumers() const;
   std::int64_t flops_per_sample() const;
   const Node& output() const { return nodes.back(); }
 };
