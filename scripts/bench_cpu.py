@@ -30,7 +30,7 @@ def run_runner(args, batch, width, steps):
     return {"images_per_second": step["images_per_second"],
             "step_seconds_p10": step["p10_seconds"], "step_seconds_p50": step["median_seconds"],
             "step_seconds_p90": step["p90_seconds"],
-            "final_loss": report["benchmark"]["mean_loss"],
+            "mean_loss": report["benchmark"]["mean_loss"],
             "achieved_flops_per_second": step["images_per_second"] * 3 * report["model"]["flops_per_image"],
             "peak_rss_bytes": report["memory"]["peak_rss_bytes"]}
 
@@ -66,7 +66,7 @@ def better(a, b):
 def markdown(result):
     rows = ["| device | width | batch | runner img/s | PyTorch img/s | ratio | runner step ms p10/p50/p90 "
             "| PyTorch step ms p10/p50/p90 | runner peak MB | PyTorch peak MB | of attainable FP32 "
-            "| final loss runner / PyTorch |", "|" + "---|" * 12]
+            "| mean loss runner / PyTorch |", "|" + "---|" * 12]
     ms = lambda m: "/".join(f"{1e3 * m[k]:.2f}" for k in ("step_seconds_p10", "step_seconds_p50", "step_seconds_p90"))
     for p in result["points"]:
         r, t = p["runner"], p["pytorch"]
@@ -78,7 +78,7 @@ def markdown(result):
         rows.append(f"| {p['device']} | {p['width']} | {p['batch_size']} | {r['images_per_second']:,.0f} "
                     f"| {t['images_per_second']:,.0f} | {p['ratio']:.2f}x | {ms(r)} | {ms(t)} "
                     f"| {r['peak_rss_bytes'] / 2**20:.0f} | {t['peak_rss_bytes'] / 2**20:.0f} | {fraction} "
-                    f"| {r['final_loss']:.3f} / {t['final_loss']:.3f} |")
+                    f"| {r['mean_loss']:.3f} / {t['mean_loss']:.3f} |")
     return "\n".join(rows) + "\n"
 
 

@@ -1,9 +1,12 @@
 // Synthetic data: determinism per seed, shapes, label range, and that it is learnable.
 #include "runner/data/synthetic.h"
 
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 #include "runner/util/errors.h"
+#include "test_support.h"
 
 namespace runner {
 namespace {
@@ -113,6 +116,36 @@ TEST(Synthetic, BadSpecIsAUserError) {
         std::string::npos)
         << error.what();
   }
+}
+
+}  // namespace
+}  // namespace runner
+
+namespace runner {
+namespace {
+
+// scripts/synthetic_data.py gives the PyTorch benchmark peer the runner's exact images.
+TEST(Synthetic, ThePythonRebuildMatchesByteForByte) {
+  if (testing::run_command("/usr/bin/python3 -c 'import numpy'").exit_code != 0) {
+    GTEST_SKIP() << "/usr/bin/python3 has no numpy";
+  }
+  SyntheticSpec spec{3, 8, 6, 7, 40, 9};
+  DatasetSplits data = make_synthetic(spec, 0);
+  testing::TempDir tmp;
+  auto out = tmp / "synthetic.bin";
+  auto result = testing::run_command("/usr/bin/python3 " +
+                                     (testing::source_dir() / "scripts" / "synthetic_data.py").string() +
+                                     " 3 8 6 7 40 9 " + out.string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  std::string expected;
+  for (const Dataset* split : {&data.train, &data.test}) {
+    expected.append(reinterpret_cast<const char*>(split->images.data()), split->images.size());
+    expected.append(reinterpret_cast<const char*>(split->labels.data()), split->labels.size() * 4);
+  }
+  std::ifstream in(out, std::ios::binary);
+  std::string actual((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_EQ(actual.size(), expected.size());
+  EXPECT_TRUE(actual == expected) << "the Python rebuild differs from runner/data/synthetic.cpp";
 }
 
 }  // namespace
