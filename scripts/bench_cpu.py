@@ -35,10 +35,10 @@ def run_runner(args, batch, width, steps):
             "peak_rss_bytes": report["memory"]["peak_rss_bytes"]}
 
 
-def run_pytorch(args, batch, width):
+def run_pytorch(args, batch, width, steps):
     command = [args.python, str(ROOT / "scripts" / "pytorch_lenet.py"), "--batch-size", str(batch),
                "--width", str(width), "--threads", str(args.threads), "--device", args.device,
-               "--seconds", str(args.seconds)]
+               "--steps", str(steps), "--warmup-steps", "20"]
     out = subprocess.run(command, capture_output=True, text=True)
     if out.returncode != 0:
         return {"error": (out.stdout + out.stderr).strip().splitlines()[-1:]}
@@ -91,8 +91,8 @@ def main():
     parser.add_argument("--batch-sizes", type=int, nargs="+", default=[4, 32, 128, 512])
     parser.add_argument("--widths", type=float, nargs="+", default=[1, 4])
     parser.add_argument("--threads", type=int, default=os.cpu_count())
-    parser.add_argument("--seconds", type=float, default=2.0, help="timed seconds per PyTorch run, about")
-    parser.add_argument("--images", type=int, default=6000, help="images timed per runner run, about")
+    parser.add_argument("--images", type=int, default=6000,
+                        help="images per timed run, about (both peers run the same steps)")
     parser.add_argument("--repeats", type=int, default=2, help="alternating runs per point (best kept)")
     parser.add_argument("--output", type=Path, default=ROOT / "results" / "bench")
     args = parser.parse_args()
@@ -107,7 +107,7 @@ def main():
             runner, torch = {"error": ["not run"]}, {"error": ["not run"]}
             for repeat in range(args.repeats):  # runner, PyTorch, runner, PyTorch, ...
                 runner = better(runner, run_runner(args, batch, width, steps))
-                torch = better(torch, run_pytorch(args, batch, width))
+                torch = better(torch, run_pytorch(args, batch, width, steps))
             point = {"device": args.device, "width": width, "batch_size": batch, "runner": runner, "pytorch": torch}
             if "error" not in runner and "error" not in torch:
                 point["ratio"] = runner["images_per_second"] / torch["images_per_second"]

@@ -60,6 +60,8 @@ def main():
     parser.add_argument("--width", type=float, default=1)
     parser.add_argument("--images", type=int, default=5000, help="dataset size held in memory")
     parser.add_argument("--seconds", type=float, default=3.0, help="timed training time, about")
+    parser.add_argument("--steps", type=int, default=0,
+                        help="exactly this many timed steps instead (as `runner bench --steps`)")
     parser.add_argument("--warmup-steps", type=int, default=20)
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--device", default="cpu")
@@ -91,7 +93,7 @@ def main():
         torch.cuda.synchronize()
     steps, losses, step_times = 0, [], []
     begin = time.perf_counter()
-    while time.perf_counter() - begin < args.seconds or steps < 10:
+    while (steps < args.steps if args.steps else time.perf_counter() - begin < args.seconds or steps < 10):
         t = time.perf_counter()
         losses.append(step(args.warmup_steps + steps))
         if device.type == "cuda":
