@@ -46,6 +46,12 @@ struct StepTiming {
   double seconds = 0;
 };
 
+// How a compiled program runs on its device, for the report (empty on the CPU).
+struct ProgramFacts {
+  std::vector<std::string> algorithms;    // one per convolution pass: "conv1 forward: FFT"
+  std::int64_t device_memory_bytes = -1;  // device memory the program holds; -1: not a GPU
+};
+
 class Program {
  public:
   virtual ~Program() = default;
@@ -66,6 +72,25 @@ class Program {
   virtual void load_parameters(const std::vector<HostTensor>& tensors) = 0;
   virtual std::vector<HostTensor> optimizer_state() const = 0;
   virtual void load_optimizer_state(const std::vector<HostTensor>& tensors) = 0;
+
+  virtual ProgramFacts facts() const { return {}; }
+};
+
+// Mean and peak of what was sampled from a GPU (through NVML) while a run trained.
+struct DeviceUtilization {
+  bool available = false;  // false: nothing could be sampled, nothing recorded
+  int samples = 0;
+  double mean_gpu_percent = 0, peak_gpu_percent = 0;
+  double peak_memory_used_bytes = 0;  // the whole device's, as nvidia-smi shows it
+  double mean_sm_clock_mhz = 0;
+  double mean_power_watts = 0, peak_power_watts = 0;
+};
+
+// Samples the device in the background from its creation until stop().
+class UtilizationMonitor {
+ public:
+  virtual ~UtilizationMonitor() = default;
+  virtual DeviceUtilization stop() = 0;
 };
 
 struct DeviceInfo {
@@ -80,6 +105,9 @@ class Backend {
   virtual ~Backend() = default;
   virtual DeviceInfo info() const = 0;
   virtual std::unique_ptr<Program> compile(const Graph& graph, const CompileOptions& options) = 0;
+  // A sampler of the device's utilisation, or nullptr where there is none (the CPU: its use
+  // is measured as process CPU time instead).
+  virtual std::unique_ptr<UtilizationMonitor> monitor_utilization() const { return nullptr; }
 };
 
 // The backend for a config's `device` (auto | cpu | cuda | cuda:N). `auto` falls back to the

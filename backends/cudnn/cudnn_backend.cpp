@@ -9,6 +9,7 @@
 #include "backends/cudnn/cuda_check.h"
 #include "backends/cudnn/cudnn_program.h"
 #include "backends/cudnn/gpu_devices.h"
+#include "backends/cudnn/nvml.h"
 
 namespace runner::cudnn {
 
@@ -37,6 +38,12 @@ std::unique_ptr<Program> CudnnBackend::compile(const Graph& graph, const Compile
     chosen.cuda_graph = false;
   }
   return std::make_unique<CudnnProgram>(device_, graph, chosen);
+}
+
+std::unique_ptr<UtilizationMonitor> CudnnBackend::monitor_utilization() const {
+  auto sampler = std::make_unique<NvmlSampler>(device_, std::chrono::milliseconds(100));
+  if (!sampler->available()) return nullptr;
+  return sampler;
 }
 
 }  // namespace runner::cudnn

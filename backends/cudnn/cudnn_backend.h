@@ -13,6 +13,8 @@ class CudnnBackend : public Backend {
   DeviceInfo info() const override;
   // RUNNER_CUDA_GRAPH=0 in the environment turns the CUDA graph off (for debugging).
   std::unique_ptr<Program> compile(const Graph& graph, const CompileOptions& options) override;
+  // NVML sampled every 100 ms; nullptr without NVML.
+  std::unique_ptr<UtilizationMonitor> monitor_utilization() const override;
 
  private:
   int device_;

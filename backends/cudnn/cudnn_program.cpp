@@ -279,4 +279,8 @@ void CudnnProgram::load_optimizer_state(const std::vector<HostTensor>& tensors) 
   CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
+ProgramFacts CudnnProgram::facts() const {
+  return {algorithms_, static_cast<std::int64_t>(memory_.total_bytes())};
+}
+
 }  // namespace runner::cudnn

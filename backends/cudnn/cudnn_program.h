@@ -30,10 +30,9 @@ class CudnnProgram : public Program {
   std::vector<HostTensor> optimizer_state() const override;
   void load_optimizer_state(const std::vector<HostTensor>& tensors) override;
 
-  // One line per convolution pass, e.g. "conv1 forward: IMPLICIT_PRECOMP_GEMM".
-  const std::vector<std::string>& algorithms() const { return algorithms_; }
-  // Device memory this program holds.
-  std::size_t device_bytes() const { return memory_.total_bytes(); }
+  // The algorithm of each convolution pass ("conv1 forward: IMPLICIT_PRECOMP_GEMM") and the
+  // device memory this program holds.
+  ProgramFacts facts() const override;
 
  private:
   // Pinned host buffers a batch crosses through, and an event marking the end of the last

@@ -65,7 +65,7 @@ std::string nvml_driver_version() {
 }
 
 struct NvmlSampler::Sums {
-  GpuUtilization u;
+  DeviceUtilization u;
   double gpu = 0, clock = 0, power = 0;
   std::condition_variable wake;
 };
@@ -97,7 +97,7 @@ void NvmlSampler::loop(std::chrono::milliseconds period) {
     NvmlMemory memory{};
     unsigned int clock = 0, milliwatts = 0;
     if (n.utilization(device_, &rates) == 0) {
-      GpuUtilization& u = sums_->u;
+      DeviceUtilization& u = sums_->u;
       ++u.samples;
       sums_->gpu += rates.gpu;
       u.peak_gpu_percent = std::max(u.peak_gpu_percent, static_cast<double>(rates.gpu));
@@ -115,14 +115,14 @@ void NvmlSampler::loop(std::chrono::milliseconds period) {
   }
 }
 
-GpuUtilization NvmlSampler::stop() {
+DeviceUtilization NvmlSampler::stop() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
   }
   sums_->wake.notify_all();
   if (thread_.joinable()) thread_.join();
-  GpuUtilization u = sums_->u;
+  DeviceUtilization u = sums_->u;
   u.available = device_ != nullptr;
   if (u.samples > 0) {
     u.mean_gpu_percent = sums_->gpu / u.samples;

@@ -9,32 +9,25 @@
 #include <string>
 #include <thread>
 
+#include "backends/backend.h"
+
 namespace runner::cudnn {
 
 // The driver's release, e.g. "580.159.04"; "" when NVML is absent.
 std::string nvml_driver_version();
 
-// Mean and peak of what a background thread sampled while training ran.
-struct GpuUtilization {
-  bool available = false;  // false: NVML absent or the GPU not found in it; nothing recorded
-  int samples = 0;
-  double mean_gpu_percent = 0, peak_gpu_percent = 0;
-  double peak_memory_used_bytes = 0;
-  double mean_sm_clock_mhz = 0;
-  double mean_power_watts = 0, peak_power_watts = 0;
-};
-
 // Samples the GPU with this CUDA device index (matched to NVML by PCI bus id, so
 // CUDA_VISIBLE_DEVICES is respected) every `period` until stop() or destruction.
-class NvmlSampler {
+class NvmlSampler : public UtilizationMonitor {
  public:
   NvmlSampler(int cuda_device, std::chrono::milliseconds period);
-  ~NvmlSampler();
+  ~NvmlSampler() override;
   NvmlSampler(const NvmlSampler&) = delete;
   NvmlSampler& operator=(const NvmlSampler&) = delete;
 
   bool available() const { return device_ != nullptr; }
-  GpuUtilization stop();
+  // available is false when NVML is absent or the GPU is not found in it.
+  DeviceUtilization stop() override;
 
  private:
   struct Sums;

@@ -5,9 +5,7 @@
 
 #include "backends/onednn/onednn_backend.h"
 #include "backends/onednn/peak_flops.h"
-#ifdef RUNNER_WITH_CUDA
-#include "backends/cudnn/gpu_devices.h"
-#endif
+#include "backends/gpu_library.h"
 #include "runner/cli/commands.h"
 #include "runner/cli/layer_table.h"
 #include "runner/util/process_stats.h"
@@ -33,24 +31,17 @@ namespace {
 
 // One block per GPU, or one line saying why there are none.
 void list_gpus(Console& console) {
-#ifdef RUNNER_WITH_CUDA
-  const cudnn::GpuInventory& gpus = cudnn::gpu_inventory();
-  const std::string versions = fmt::format("driver {}, CUDA runtime {}, cuDNN {}, cuBLAS {}",
-                                           gpus.driver, gpus.runtime, gpus.cudnn, gpus.cublas);
-  if (gpus.devices.empty()) {
-    console.result(fmt::format("cuda: not available: {}", gpus.problem));
-    console.result(fmt::format("  {}", versions));
-    return;
-  }
+  const cudnn::GpuInventory& gpus = gpu_inventory();
+  if (gpus.devices.empty()) console.result(fmt::format("cuda: not available: {}", gpus.problem));
   for (const cudnn::GpuDevice& d : gpus.devices) {
     console.result(fmt::format("cuda:{}: {}, {:.1f} GiB memory, compute capability {}.{}, {} SMs",
                                d.index, d.name, static_cast<double>(d.memory_bytes) / (1u << 30),
                                d.major, d.minor, d.multiprocessors));
   }
-  console.result(fmt::format("  {}", versions));
-#else
-  console.result("cuda: not available: this runner was built without the cuDNN GPU backend");
-#endif
+  if (!gpus.cudnn.empty()) {  // the GPU backend loaded (even where no driver or GPU was found)
+    console.result(fmt::format("  driver {}, CUDA runtime {}, cuDNN {}, cuBLAS {}", gpus.driver,
+                               gpus.runtime, gpus.cudnn, gpus.cublas));
+  }
 }
 
 }  // namespace
