@@ -39,9 +39,14 @@ for b in "${binaries[@]}"; do
     exit 1
   fi
 done
-if ! ldd "$build/runner" | grep -q 'libcudnn'; then
-  echo "gpu_bundle: warning: $build/runner was built without the cuDNN backend (no CUDA toolkit" \
-       "or RUNNER_CUDA=OFF); the bundle will run on the CPU only" >&2
+# The cuDNN backend is a library the runner opens from its own folder (backends/cudnn/plugin.h).
+plugin=librunner_cudnn.so
+elf_files=("${binaries[@]}")
+if [ -f "$build/$plugin" ]; then
+  elf_files+=("$plugin")
+else
+  echo "gpu_bundle: warning: $build/$plugin not found: the runner was built without the cuDNN" \
+       "backend (no CUDA toolkit or RUNNER_CUDA=OFF); the bundle will run on the CPU only" >&2
 fi
 
 # Libraries the GPU machine provides itself: the C runtime (a bundled one could not match its
@@ -52,7 +57,7 @@ cuda_lib='^(libcuda\.|libcudnn|libcublas|libcudart|libnvidia-|libnvrtc|libnvJitL
 
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib"
-for b in "${binaries[@]}"; do cp "$build/$b" "$out/bin/$b"; done
+for f in "${elf_files[@]}"; do cp "$build/$f" "$out/bin/$f"; done
 cp -r "$root/schemas" "$root/configs" "$out/"
 
 needed_cuda=()
@@ -66,14 +71,14 @@ while read -r name _ path _; do
     fi
     cp -L "$path" "$out/lib/$name"
   fi
-done < <(for b in "${binaries[@]}"; do ldd "$build/$b"; done |
+done < <(for f in "${elf_files[@]}"; do ldd "$build/$f"; done |
          sed -n 's/^[[:space:]]*\([^ ]*\) => \([^ ]*\).*/\1 => \2 x/p')
 
 # Run from the bundle without LD_LIBRARY_PATH where patchelf is at hand (DT_RPATH, unlike
 # DT_RUNPATH, also serves the bundled libraries' own dependencies); the launchers set
 # LD_LIBRARY_PATH either way, for the CUDA libraries.
 if command -v patchelf > /dev/null; then
-  for b in "${binaries[@]}"; do patchelf --force-rpath --set-rpath '$ORIGIN/../lib' "$out/bin/$b"; done
+  for f in "${elf_files[@]}"; do patchelf --force-rpath --set-rpath '$ORIGIN/../lib' "$out/bin/$f"; done
   for lib in "$out"/lib/*; do patchelf --force-rpath --set-rpath '$ORIGIN' "$lib"; done
   rpath_note="rpath \$ORIGIN/../lib (patchelf)"
 else

@@ -126,11 +126,13 @@ def main():
            lambda k: f"{k[0]} over cpu, width {width_text(k[1])}",
            "no GPU data: no completed GPU point with a matching CPU point\n"
            "(run a sweep over device: [cpu, cuda] on a machine with a GPU)", style=ones_line)
-    figure(summary, sweep_dir, "utilisation", "CPU utilisation during training vs batch size", BATCH,
-           "CPU utilisation (% of the threads' time)",
+    for r in rows:  # each point's own device: NVML's GPU busy time, or the CPU threads' time
+        r["utilisation"] = r.get("gpu_utilisation") if is_gpu(r["device"]) else r.get("cpu_utilisation")
+    figure(summary, sweep_dir, "utilisation", "Device utilisation during training vs batch size", BATCH,
+           "utilisation (% of GPU busy time, or of the CPU threads' time)",
            series(rows, lambda r: (r["device"], r["width"] or 0, r.get("threads") or 0), "batch_size",
-                  "cpu_utilisation"),
-           lambda k: f"{k[0]}, width {width_text(k[1])}, {k[2]} threads",
+                  "utilisation"),
+           lambda k: f"{k[0]}, width {width_text(k[1])}" + ("" if is_gpu(k[0]) else f", {k[2]} threads"),
            "no utilisation figures in the reports", scale=100.0,
            style=lambda ax, groups: ax.set_ylim(bottom=0))
     figure(summary, sweep_dir, "accuracy", "Test accuracy vs model width",

@@ -134,8 +134,12 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
   std::string config_sha = sha256_hex(experiment.resolved.dump());
   auto program = session.compile();
   RunContext context{request, session, *program, console, config_sha, started_at, {}};
+  // As the seed watches nvidia-smi while it trains: sampled in the background (GPU only).
+  auto monitor = session.backend->monitor_utilization();
   nlohmann::json report =
       request.mode == RunMode::train ? train_report(context) : benchmark_report(context);
+  const DeviceUtilization utilisation = monitor ? monitor->stop() : DeviceUtilization{};
+  if (auto gpu = gpu_json(program->facts(), &utilisation); !gpu.is_null()) report["gpu"] = gpu;
 
   MemoryEstimate estimate =
       estimate_training_memory(session.graph, experiment.training.batch_size,

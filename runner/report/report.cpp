@@ -96,6 +96,23 @@ nlohmann::json memory_estimate_json(const MemoryEstimate& e) {
           {"total", e.total()}};
 }
 
+nlohmann::json gpu_json(const ProgramFacts& facts, const DeviceUtilization* utilisation) {
+  if (facts.device_memory_bytes < 0) return nullptr;
+  nlohmann::json gpu = {{"algorithms", facts.algorithms},
+                        {"device_memory_bytes", facts.device_memory_bytes}};
+  if (utilisation && utilisation->available) {
+    const DeviceUtilization& u = *utilisation;
+    gpu["utilisation"] = {{"samples", u.samples},
+                          {"mean_gpu_percent", u.mean_gpu_percent},
+                          {"peak_gpu_percent", u.peak_gpu_percent},
+                          {"peak_memory_used_bytes", u.peak_memory_used_bytes},
+                          {"mean_sm_clock_mhz", u.mean_sm_clock_mhz},
+                          {"mean_power_watts", u.mean_power_watts},
+                          {"peak_power_watts", u.peak_power_watts}};
+  }
+  return gpu;
+}
+
 std::filesystem::path new_run_directory(const std::filesystem::path& root, const std::string& name,
                                         const std::string& config_sha256) {
   std::time_t now = std::time(nullptr);

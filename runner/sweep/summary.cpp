@@ -79,6 +79,10 @@ json summary_row(const json& report, const std::string& report_path) {
   row["step_time_p10_seconds"] = at(report, "/step_time/p10_seconds");
   row["step_time_p90_seconds"] = at(report, "/step_time/p90_seconds");
   row["cpu_utilisation"] = at(report, "/cpu/utilisation");
+  json gpu_percent = at(report, "/gpu/utilisation/mean_gpu_percent");
+  row["gpu_utilisation"] =
+      gpu_percent.is_number() ? json(gpu_percent.get<double>() / 100) : json();
+  row["gpu_memory_bytes"] = at(report, "/gpu/device_memory_bytes");
   row["threads"] = at(report, "/environment/threads");
   row["peak_memory_bytes"] = at(report, "/memory/peak_rss_bytes");
   row["estimated_memory_bytes"] = at(report, "/memory/estimate/total");

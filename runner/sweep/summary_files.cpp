@@ -23,6 +23,8 @@ const char* const kColumns[] = {"id",
                                 "step_time_p10_seconds",
                                 "step_time_p90_seconds",
                                 "cpu_utilisation",
+                                "gpu_utilisation",
+                                "gpu_memory_bytes",
                                 "threads",
                                 "peak_memory_bytes",
                                 "estimated_memory_bytes",
@@ -93,18 +95,18 @@ std::string summary_csv(const json& summary) {
 std::string summary_markdown(const json& summary) {
   std::string out = fmt::format("# Sweep {}\n\n", summary["sweep"].get<std::string>());
   out +=
-      "| point | device | batch | width | status | images/s | step ms (p10–p90) | CPU util. | peak "
-      "memory | "
-      "est. memory | GFLOP/s | test acc. | loss | GPU/CPU |\n";
-  out += "|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+      "| point | device | batch | width | status | images/s | step ms (p10–p90) | CPU util. | GPU "
+      "util. | peak memory | est. memory | GFLOP/s | test acc. | loss | GPU/CPU |\n";
+  out += "|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const json& row : summary["points"]) {
     out += fmt::format(
-        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
         markdown_text(row["id"].is_string() ? row["id"].get<std::string>() : ""),
         row["device"].is_string() ? row["device"].get<std::string>() : "",
         number(row["batch_size"], "{:.0f}"), number(row["width"], "{:g}"),
         row["status"].get<std::string>(), number(row["images_per_second"], "{:.0f}"),
         step_cell(row), number(row["cpu_utilisation"], "{:.0f} %", 100),
+        number(row["gpu_utilisation"], "{:.0f} %", 100),
         bytes_cell(row["peak_memory_bytes"]), bytes_cell(row["estimated_memory_bytes"]),
         number(row["achieved_flops_per_second"], "{:.2f}", 1e-9),
         number(row["test_accuracy"], "{:.2f} %", 100), number(row["final_loss"], "{:.4f}"),

@@ -7,6 +7,7 @@
 
 #include "runner/config/schema_check.h"
 #include "runner/config/schema_file.h"
+#include "runner/report/report.h"
 #include "test_support.h"
 
 namespace runner::testing {
@@ -71,6 +72,16 @@ TEST(Run, ReportValidatesAgainstItsSchemaAndRecordsTheEnvironment) {
   EXPECT_EQ(run.report["config"]["training"]["epochs"], 1);  // the override is in the resolved config
   EXPECT_EQ(run.report["environment"]["threads"].get<int>() > 0, true);
   EXPECT_FALSE(run.report["environment"]["onednn_version"].get<std::string>().empty());
+  EXPECT_FALSE(run.report.contains("gpu")) << "a CPU run has no GPU block";
+  // A GPU run's block, as a cuDNN program and NVML fill it, validates; a percentage over 100
+  // does not.
+  DeviceUtilization sampled{true, 12, 55.0, 90.0, 3e9, 1980.0, 300.0, 410.0};
+  run.report["gpu"] = gpu_json({{"conv1 forward: FFT"}, 1 << 20}, &sampled);
+  EXPECT_TRUE(schema_violations(load_schema("report.schema.json"), run.report).empty());
+  EXPECT_EQ(run.report["gpu"]["utilisation"]["samples"], 12);
+  run.report["gpu"]["utilisation"]["peak_gpu_percent"] = 150;
+  EXPECT_FALSE(schema_violations(load_schema("report.schema.json"), run.report).empty());
+  run.report.erase("gpu");
   // The schema rejects what it should: a report without its status.
   run.report.erase("status");
   EXPECT_FALSE(schema_violations(load_schema("report.schema.json"), run.report).empty());

@@ -37,7 +37,9 @@ json point_report(const std::string& id, int index, const std::string& device,
           {"environment", {{"threads", 2}}},
           {"model", {{"flops_per_image", 1000}}},
           {"memory", {{"peak_rss_bytes", 1 << 20}, {"estimate", {{"total", 1 << 16}}}}},
-          {"benchmark", {{"mean_loss", 2.3}}}};
+          {"benchmark", {{"mean_loss", 2.3}}},
+          {"gpu", device == "cpu" ? json() : json{{"device_memory_bytes", 3 << 20},
+                                                 {"utilisation", {{"mean_gpu_percent", 62.0}}}}}};
 }
 
 // A sweep folder: sweep.json with four points, three of them with reports.
@@ -91,6 +93,15 @@ TEST(Summary, RowsFollowTheSweepAndGpuPointsGetTheirSpeedupOverTheMatchingCpuPoi
   EXPECT_FALSE(schema_problems("summary.schema.json", broken).empty());
 }
 
+TEST(Summary, GpuPointsCarryTheirUtilisationAndDeviceMemory) {
+  json gpu = summary_row(point_report("gpu", 0, "cuda:0", 4000), "r.json");
+  EXPECT_DOUBLE_EQ(gpu["gpu_utilisation"].get<double>(), 0.62);
+  EXPECT_EQ(gpu["gpu_memory_bytes"], 3 << 20);
+  json cpu = summary_row(point_report("cpu", 0, "cpu", 1000), "r.json");
+  EXPECT_TRUE(cpu["gpu_utilisation"].is_null());
+  EXPECT_TRUE(cpu["gpu_memory_bytes"].is_null());
+}
+
 TEST(Summary, WithoutACpuPointThereIsNoSpeedup) {
   json rows = json::array({summary_row(point_report("gpu", 0, "cuda:0", 4000), "r.json")});
   add_speedups(rows);
@@ -110,6 +121,7 @@ TEST(Summary, CsvAndMarkdownHaveARowPerPointAndListTheErrors) {
       << csv;
   std::string md = read_file(tmp / "summary.md");
   EXPECT_NE(md.find("| gpu | cuda:0 | 16 | 1 | completed | 4000 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 50 % | 62 % |"), std::string::npos) << md;  // CPU util., GPU util.
   EXPECT_NE(md.find("4.00x |"), std::string::npos) << md;
   EXPECT_NE(md.find("- `bad`: failed: no \\| GPU"), std::string::npos) << md;
   EXPECT_TRUE(read_json(tmp / "summary.json").is_object());
