@@ -40,6 +40,25 @@ dnnl::primitive_attr BuildContext::output_attr() const {
   return attr;
 }
 
+dnnl::eltwise_forward::primitive_desc BuildContext::relu_in_place(const dnnl::memory& data,
+                                                                 const std::string& label) const {
+  dnnl::eltwise_forward::desc desc(forward_kind(), dnnl::algorithm::eltwise_relu_use_dst_for_bwd,
+                                   data.get_desc(), 0.f, 0.f);
+  dnnl::eltwise_forward::primitive_desc pd(desc, engine);
+  forward->add(label, dnnl::eltwise_forward(pd), {{DNNL_ARG_SRC, data}, {DNNL_ARG_DST, data}});
+  return pd;
+}
+
+void BuildContext::relu_backward_in_place(const dnnl::eltwise_forward::primitive_desc& forward_pd,
+                                          const dnnl::memory& data, const dnnl::memory& grad,
+                                          const std::string& label) const {
+  dnnl::eltwise_backward::desc desc(dnnl::algorithm::eltwise_relu_use_dst_for_bwd,
+                                    grad.get_desc(), data.get_desc(), 0.f, 0.f);
+  dnnl::eltwise_backward::primitive_desc pd(desc, engine, forward_pd);
+  backward->add(label, dnnl::eltwise_backward(pd),
+                {{DNNL_ARG_DST, data}, {DNNL_ARG_DIFF_DST, grad}, {DNNL_ARG_DIFF_SRC, grad}});
+}
+
 bool is_reference(const dnnl::primitive_desc_base& pd) {
   return std::string(pd.impl_info_str()).find("ref") != std::string::npos;
 }

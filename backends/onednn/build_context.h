@@ -25,11 +25,17 @@ struct BuildContext {
   StepList* refresh = nullptr;   // parameter layout mirrors, run before the forward pass
   StepList* forward = nullptr;
   StepList* backward = nullptr;  // training only
-  // Set by the net builder for the layer being built: apply ReLU to the output (a post-op),
-  // because the only consumer is a relu layer, which then passes its input through.
+  // Set by the net builder for the layer being built: apply ReLU to the output (a post-op or
+  // in place), for a relu layer that then passes its input through.
   bool fuse_relu = false;
-  // Set for that relu layer: its input already is its output.
-  bool relu_fused_into_input = false;
+  // Set for every relu layer: where its ReLU is applied.
+  enum class ReluPlacement {
+    own,         // by the relu layer itself
+    by_input,    // by the conv2d/linear it reads, as a post-op; the relu layer's backward remains
+    after_pool,  // after the max_pool2d that reads it (the two commute), on a quarter of the
+                 // values; the relu layer does nothing and shares its input's gradient memory
+  };
+  ReluPlacement relu_placement = ReluPlacement::own;
 
   dnnl::prop_kind forward_kind() const {
     return training ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference;
@@ -54,6 +60,14 @@ struct BuildContext {
   static dnnl::memory::desc activation_desc(const dnnl::memory::dims& dims);
   // The post-ops for `fuse_relu`.
   dnnl::primitive_attr output_attr() const;
+  // Appends a ReLU of `data`, in place, to the forward steps; its descriptor is the hint for the
+  // backward pass.
+  dnnl::eltwise_forward::primitive_desc relu_in_place(const dnnl::memory& data,
+                                                      const std::string& label) const;
+  // Appends that ReLU's backward pass to the backward steps, in place on `grad`.
+  void relu_backward_in_place(const dnnl::eltwise_forward::primitive_desc& forward,
+                              const dnnl::memory& data, const dnnl::memory& grad,
+                              const std::string& label) const;
 };
 
 // Whether oneDNN picked a reference (unoptimised) implementation.

@@ -25,11 +25,7 @@ class Conv2d : public OnednnLayer {
       args[DNNL_ARG_BIAS] = ctx.params->value(node.params[1], forward_pd_.bias_desc(), *ctx.refresh);
     }
     ctx.forward->add(node.name, dnnl::convolution_forward(forward_pd_), args);
-    if (ctx.fuse_relu && !relu_fused_) {  // the ReLU the graph fused here, in place
-      dnnl::eltwise_forward::desc relu(ctx.forward_kind(), dnnl::algorithm::eltwise_relu, dst.get_desc(), 0.f, 0.f);
-      ctx.forward->add(node.name + " relu", dnnl::eltwise_forward({relu, ctx.engine}),
-                       {{DNNL_ARG_SRC, dst}, {DNNL_ARG_DST, dst}});
-    }
+    if (ctx.fuse_relu && !relu_fused_) ctx.relu_in_place(dst, node.name + " relu");
     return dst;
   }
 

@@ -1,4 +1,5 @@
-// max_pool2d and avg_pool2d on oneDNN (max keeps a workspace for its backward pass).
+// max_pool2d and avg_pool2d on oneDNN (max keeps a workspace for its backward pass), with the
+// ReLU of the layer before it when the net builder moves it here (`fuse_relu`).
 #include "backends/onednn/build_context.h"
 
 namespace runner::onednn {
@@ -25,12 +26,17 @@ class Pooling : public OnednnLayer {
       args[DNNL_ARG_WORKSPACE] = workspace_;
     }
     ctx.forward->add(node.name, dnnl::pooling_forward(forward_pd_), args);
+    if (ctx.fuse_relu) {
+      relu_pd_ = ctx.relu_in_place(dst, node.name + " relu");
+      dst_ = dst;
+    }
     return dst;
   }
 
   void backward(BuildContext& ctx, const Node& node, const dnnl::memory& output_grad,
                 const std::vector<dnnl::memory>& input_grads) override {
     if (!input_grads[0]) return;
+    if (dst_) ctx.relu_backward_in_place(relu_pd_, dst_, output_grad, node.name + " relu backward");
     dnnl::pooling_backward::desc desc(algorithm_, input_grads[0].get_desc(),
                                       output_grad.get_desc(), strides_, kernel_, padding_,
                                       padding_);
@@ -46,6 +52,8 @@ class Pooling : public OnednnLayer {
   dnnl::memory::dims strides_, kernel_, padding_;
   dnnl::pooling_forward::primitive_desc forward_pd_;
   dnnl::memory workspace_;
+  dnnl::eltwise_forward::primitive_desc relu_pd_;  // with dst_, when a ReLU follows the pooling
+  dnnl::memory dst_;
 };
 
 }  // namespace

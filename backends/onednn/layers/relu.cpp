@@ -1,5 +1,5 @@
-// relu on oneDNN: an eltwise primitive in the input's layout, or nothing when the producing
-// conv2d/linear applied it as a post-op; the backward pass reads the output (dst > 0).
+// relu on oneDNN: an eltwise primitive in the input's layout, or nothing where another layer
+// applies it (BuildContext::ReluPlacement); the backward pass reads the output (dst > 0).
 #include "backends/onednn/build_context.h"
 
 namespace runner::onednn {
@@ -13,7 +13,8 @@ class Relu : public OnednnLayer {
                        const std::vector<dnnl::memory>& inputs) override {
     dnnl::eltwise_forward::desc desc(ctx.forward_kind(), kRelu, inputs[0].get_desc(), 0.f, 0.f);
     forward_pd_ = dnnl::eltwise_forward::primitive_desc(desc, ctx.engine);
-    if (ctx.relu_fused_into_input) {
+    placement_ = ctx.relu_placement;
+    if (placement_ != BuildContext::ReluPlacement::own) {
       dst_ = inputs[0];
     } else {
       dst_ = ctx.allocate(forward_pd_.dst_desc());
@@ -25,7 +26,8 @@ class Relu : public OnednnLayer {
 
   void backward(BuildContext& ctx, const Node& node, const dnnl::memory& output_grad,
                 const std::vector<dnnl::memory>& input_grads) override {
-    if (!input_grads[0]) return;
+    // After the pool, the gradient memory is shared with the input: nothing to do.
+    if (!input_grads[0] || placement_ == BuildContext::ReluPlacement::after_pool) return;
     dnnl::eltwise_backward::desc desc(kRelu, output_grad.get_desc(), dst_.get_desc(), 0.f, 0.f);
     dnnl::eltwise_backward::primitive_desc pd(desc, ctx.engine, forward_pd_);
     ctx.backward->add(node.name + " backward", dnnl::eltwise_backward(pd),
@@ -37,6 +39,7 @@ class Relu : public OnednnLayer {
  private:
   dnnl::eltwise_forward::primitive_desc forward_pd_;
   dnnl::memory dst_;
+  BuildContext::ReluPlacement placement_ = BuildContext::ReluPlacement::own;
 };
 
 }  // namespace
