@@ -1,5 +1,6 @@
-// Opens librunner_cudnn.so once, from $RUNNER_GPU_LIBRARY, next to the executable or in the
-// build folder it was built in, and turns every way that can fail into a reason.
+// Opens librunner_cudnn.so once, from $RUNNER_GPU_LIBRARY (a full path), else next to the
+// executable or in the build folder it was built in, and turns every way that can fail into a
+// reason.
 #include "backends/gpu_library.h"
 
 #include <dlfcn.h>
@@ -21,11 +22,9 @@ struct LoadedPlugin {
   std::string problem;  // why `plugin` is null
 };
 
+// Where the library may be: next to the executable, then the build folder it was built in.
 std::vector<fs::path> plugin_candidates() {
   std::vector<fs::path> paths;
-  if (const char* explicit_path = std::getenv("RUNNER_GPU_LIBRARY")) {
-    return {explicit_path};
-  }
   std::error_code error;
   const fs::path executable = fs::read_symlink("/proc/self/exe", error);
   if (!error) paths.push_back(executable.parent_path() / cudnn::kGpuPluginFile);
@@ -56,6 +55,10 @@ LoadedPlugin find_plugin() {
 #ifndef RUNNER_WITH_CUDA
   return {nullptr, "this runner was built without the cuDNN GPU backend"};
 #endif
+  if (const char* chosen = std::getenv("RUNNER_GPU_LIBRARY"); chosen && *chosen) {
+    if (fs::exists(chosen)) return open_plugin(chosen);
+    return {nullptr, fmt::format("RUNNER_GPU_LIBRARY is {}, which does not exist", chosen)};
+  }
   const std::vector<fs::path> paths = plugin_candidates();
   std::vector<std::string> searched;
   for (const fs::path& path : paths) {
