@@ -114,6 +114,17 @@ inline void PrintTo(const LayerCase& c, std::ostream* os) {
   *os << c.name;
 }
 
+// Options under which one SGD step with lr 1 leaves p - grad, so gradients can be read back.
+inline CompileOptions options_for(const Graph& graph, int train_batch, int eval_batch) {
+  CompileOptions options;
+  options.train_batch = train_batch;
+  options.eval_batch = eval_batch;
+  options.optimizer.lr = 1.0;  // p_new = p - grad: the gradient is p - p_new
+  options.normalize = {std::vector<float>(graph.input.c, 0.5f),
+                       std::vector<float>(graph.input.c, 0.5f)};
+  return options;
+}
+
 struct Batch {
   std::vector<std::uint8_t> bytes;
   std::vector<std::int32_t> labels;

@@ -26,12 +26,8 @@ class LayerCheck : public ::testing::TestWithParam<LayerCase> {
   }
 
   std::unique_ptr<Program> compile(int train_batch, int eval_batch, int max_chunk = 128) {
-    CompileOptions options;
-    options.train_batch = train_batch;
-    options.eval_batch = eval_batch;
+    CompileOptions options = options_for(graph_, train_batch, eval_batch);
     options.max_chunk = max_chunk;
-    options.optimizer.lr = 1.0;  // p_new = p - grad: the gradient is p - p_new
-    options.normalize = {std::vector<float>(graph_.input.c, 0.5f), std::vector<float>(graph_.input.c, 0.5f)};
     auto program = onednn::OnednnBackend().compile(graph_, options);
     program->load_parameters(initial_);
     return program;

@@ -37,16 +37,6 @@ std::unique_ptr<Backend> gpu_backend(std::string& why) {
   auto gpu = gpu_backend(why_no_gpu); \
   if (!gpu) GTEST_SKIP() << "no usable GPU: " << why_no_gpu
 
-CompileOptions options_for(const Graph& graph, int train_batch, int eval_batch) {
-  CompileOptions options;
-  options.train_batch = train_batch;
-  options.eval_batch = eval_batch;
-  options.optimizer.lr = 1.0;  // p_new = p - grad: the gradient is p - p_new
-  options.normalize = {std::vector<float>(graph.input.c, 0.5f),
-                       std::vector<float>(graph.input.c, 0.5f)};
-  return options;
-}
-
 Values values_of(const std::vector<float>& v) {
   return Values(v.begin(), v.end());
 }
