@@ -29,8 +29,25 @@ struct CompileOptions {
   // CPU: a larger training batch runs as chunks of at most this many images whose gradients
   // add up (the same step, with activations that stay in cache); 0: never split.
   int max_chunk = 128;
-  bool deterministic = false;  // GPU: only algorithms that give bitwise repeatable results
-  bool cuda_graph = true;      // GPU: capture the training step once and replay it
+  bool deterministic = false;     // GPU: only algorithms that give bitwise repeatable results
+  bool cuda_graph = true;         // GPU: capture the training step once and replay it
+  bool dataset_on_device = true;  // GPU: hold the training set there when it fits
+};
+
+// One training batch: its images and labels in host memory, or only where they are in the
+// training set the program holds (Program::hold_training_set).
+struct TrainBatch {
+  const std::uint8_t* images = nullptr;    // (count, C, H, W) bytes
+  const std::int32_t* labels = nullptr;    // (count)
+  const std::uint32_t* indices = nullptr;  // (count) rows of the held set, instead of both
+  int count = 0;
+};
+
+// A labelled image set in host memory: (count, C, H, W) bytes and (count) labels.
+struct HostImageSet {
+  const std::uint8_t* images = nullptr;
+  const std::int32_t* labels = nullptr;
+  std::int64_t count = 0;
 };
 
 // The summed loss over samples since the last take_loss(); reading it is the host sync point.
@@ -50,19 +67,33 @@ struct StepTiming {
 struct ProgramFacts {
   std::vector<std::string> algorithms;    // one per convolution pass: "conv1 forward: FFT"
   std::int64_t device_memory_bytes = -1;  // device memory the program holds; -1: not a GPU
+  bool training_set_on_device = false;    // batches gathered on the device (hold_training_set)
 };
 
 class Program {
  public:
   virtual ~Program() = default;
-  // Forward, softmax cross-entropy, backward and optimizer update on `count` <= train_batch
-  // images (count, C, H, W) as bytes with their labels.
-  virtual void train_step(const std::uint8_t* images, const std::int32_t* labels, int count) = 0;
+  // Forward, softmax cross-entropy, backward and optimizer update on a batch of
+  // 1 <= count <= train_batch images.
+  virtual void train_step(const TrainBatch& batch) = 0;
+  void train_step(const std::uint8_t* images, const std::int32_t* labels, int count) {
+    train_step(TrainBatch{images, labels, nullptr, count});
+  }
   virtual LossSum take_loss() = 0;
   // train_step, timed per step (each layer's forward and backward, the loss, the update), for
   // `runner bench`; each step waits for completion, so it is slower than train_step.
-  virtual void profile_train_step(const std::uint8_t* images, const std::int32_t* labels, int count,
-                                  std::vector<StepTiming>& timings) = 0;
+  virtual void profile_train_step(const TrainBatch& batch, std::vector<StepTiming>& timings) = 0;
+  void profile_train_step(const std::uint8_t* images, const std::int32_t* labels, int count,
+                          std::vector<StepTiming>& timings) {
+    profile_train_step(TrainBatch{images, labels, nullptr, count}, timings);
+  }
+
+  // Copies `set` into the device's memory, so that batches given by indices are gathered there
+  // and only the indices cross from the host each step. False, holding nothing, where the
+  // program does not: the CPU (batches are in its memory already), a GPU program compiled
+  // without dataset_on_device, or one with too little free memory. Asking again for the same
+  // set returns the first answer.
+  virtual bool hold_training_set(const HostImageSet& set) { return false; }
   // Forward inference on `count` <= eval_batch images; writes (count, classes) logits.
   virtual void predict(const std::uint8_t* images, int count, float* logits) = 0;
 
@@ -94,9 +125,9 @@ class UtilizationMonitor {
 };
 
 struct DeviceInfo {
-  std::string backend;  // "onednn" or "cudnn"
-  std::string device;   // "cpu" or "cuda:0"
-  std::string name;     // CPU model or GPU name
+  std::string backend;                         // "onednn" or "cudnn"
+  std::string device;                          // "cpu" or "cuda:0"
+  std::string name;                            // CPU model or GPU name
   std::map<std::string, std::string> details;  // ISA, threads, library versions, memory, ...
 };
 

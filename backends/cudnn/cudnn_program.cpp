@@ -1,10 +1,11 @@
-// The cuDNN program: compile once, then per step copy the batch and launch (or replay) the step.
+// The cuDNN program: compile once, then per step upload the batch and launch (or replay) the step.
 #include "backends/cudnn/cudnn_program.h"
 
 #include <fmt/format.h>
 
 #include <cstddef>
 #include <cstring>
+#include <limits>
 #include <map>
 
 #include "backends/common/host_math.h"
@@ -16,7 +17,6 @@ namespace runner::cudnn {
 namespace {
 
 constexpr std::size_t kCublasWorkspaceBytes = 32u << 20;  // cuBLAS's advice for Hopper
-
 
 // A host array copied to new device memory (compile time only).
 template <typename T>
@@ -35,8 +35,8 @@ CudnnProgram::CudnnProgram(int device, const Graph& graph, const CompileOptions&
 
   // Constants: the normalisation (the host's own formula), ones for bias gradients.
   ByteNormalizer normalizer(options.normalize, graph_.input.c);
-  DeviceNormalizer device_normalizer{to_device(memory_, normalizer.scale, "normalisation"),
-                                     to_device(memory_, normalizer.shift, "normalisation")};
+  normalizer_ = {to_device(memory_, normalizer.scale, "normalisation"),
+                 to_device(memory_, normalizer.shift, "normalisation")};
   const int largest = std::max(options.train_batch, options.eval_batch);
   const float* ones = to_device(memory_, std::vector<float>(largest, 1.f), "ones");
   void* cublas_workspace = memory_.allocate(kCublasWorkspaceBytes, "cuBLAS workspace");
@@ -54,15 +54,13 @@ CudnnProgram::CudnnProgram(int device, const Graph& graph, const CompileOptions&
   ctx.algorithms = &algorithms_;
   ctx.batch = options.train_batch;
   ctx.training = true;
-  train_ = build_net(graph_, ctx, device_normalizer);
+  train_ = build_net(graph_, ctx);
   ctx.batch = options.eval_batch;
   ctx.training = false;
-  eval_ = build_net(graph_, ctx, device_normalizer);
+  eval_ = build_net(graph_, ctx);
   params_.allocate_state(static_cast<int>(state_names_.size()));
   if (workspace_.bytes > 0) workspace_.data = memory_.allocate(workspace_.bytes, "cuDNN workspace");
 
-  for (Staging& slot : train_staging_) slot = make_staging(options.train_batch, "training batch");
-  eval_staging_ = make_staging(options.eval_batch, "evaluation batch");
   loss_host_ = pinned_.array<double>(1, "loss");
   logits_host_ =
       pinned_.array<float>(static_cast<std::size_t>(options.eval_batch) * graph_.classes, "logits");
@@ -73,22 +71,73 @@ CudnnProgram::CudnnProgram(int device, const Graph& graph, const CompileOptions&
 CudnnProgram::~CudnnProgram() {
   // Nothing may still run when the memory goes; errors are ignored (destructors do not throw).
   cudaSetDevice(device_.device);
+  cudaStreamSynchronize(copy_stream_.get());
   cudaStreamSynchronize(handles_.stream());
   cudaGetLastError();
 }
 
-CudnnProgram::Staging CudnnProgram::make_staging(int batch, const std::string& what) {
-  Staging slot;
-  slot.images = pinned_.array<std::uint8_t>(
-      static_cast<std::size_t>(batch) * graph_.input.elements(), what + " images");
-  slot.labels = pinned_.array<std::int32_t>(batch + 1, what + " labels");
-  slot.copied = std::make_unique<CudaEvent>();
+std::unique_ptr<BatchSlot> CudnnProgram::make_slot(const Net& net, const HeldSet* held) {
+  auto slot = std::make_unique<BatchSlot>(memory_, pinned_, net.batch,
+                                          static_cast<std::size_t>(graph_.input.elements()), held);
+  slot->load = load_steps(net, slot->source(), normalizer_,
+                          held ? "gather and normalize input" : "normalize input");
+  // The new buffers are zeroed on the legacy stream, which the program's streams do not wait for.
+  CUDA_CHECK(cudaDeviceSynchronize());
   return slot;
+}
+
+BatchSlot& CudnnProgram::next_train_slot() {
+  if (!train_slots_[0]) {
+    const HeldSet* held = held_ ? &*held_ : nullptr;
+    for (auto& slot : train_slots_) slot = make_slot(*train_, held);
+  }
+  BatchSlot& slot = *train_slots_[next_slot_];
+  next_slot_ ^= 1;
+  return slot;
+}
+
+BatchSlot& CudnnProgram::eval_slot() {
+  if (!eval_slot_) eval_slot_ = make_slot(*eval_, nullptr);
+  return *eval_slot_;
+}
+
+bool CudnnProgram::hold_training_set(const HostImageSet& set) {
+  if (asked_to_hold_) {
+    if (asked_to_hold_ != set.images || (held_ && held_->count != set.count)) {
+      throw std::logic_error("a program holds one training set");
+    }
+    return held_.has_value();
+  }
+  if (train_slots_[0]) throw std::logic_error("hold_training_set after the first training step");
+  asked_to_hold_ = set.images;
+  if (!options_.dataset_on_device || set.count < 1) return false;
+  for (std::int64_t i = 0; i < set.count; ++i) {
+    if (set.labels[i] < 0 || set.labels[i] >= graph_.classes) {
+      throw UserError(fmt::format("label {} of training image {} is outside 0..{}", set.labels[i],
+                                  i, graph_.classes - 1));
+    }
+  }
+  if (set.count > std::numeric_limits<std::int32_t>::max()) return false;  // rows are int32
+  const std::size_t image_bytes = static_cast<std::size_t>(set.count) * graph_.input.elements();
+  const std::size_t label_bytes = static_cast<std::size_t>(set.count) * sizeof(std::int32_t);
+  select_device();
+  std::size_t free = 0, total = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  // Held only when it takes at most half of what is free: the rest is the headroom of
+  // evaluation, the libraries and whatever else shares the device.
+  if (image_bytes + label_bytes > free / 2) return false;
+  auto* images = memory_.array<std::uint8_t>(image_bytes, "training set images");
+  auto* labels = memory_.array<std::int32_t>(set.count, "training set labels");
+  CUDA_CHECK(cudaMemcpy(images, set.images, image_bytes, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(labels, set.labels, label_bytes, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaDeviceSynchronize());  // before the program's own streams read it
+  held_ = HeldSet{images, labels, set.count};
+  return true;
 }
 
 void CudnnProgram::build_train_steps() {
   const Net& net = *train_;
-  train_steps_.append(net.forward);  // begins with the normalisation
+  train_steps_.append(net.forward);
   {
     const float* logits = net.logits.data;
     const std::int32_t* labels = net.labels;
@@ -141,69 +190,71 @@ void CudnnProgram::select_device() const {
   CUDA_CHECK(cudaSetDevice(device_.device));
 }
 
-void CudnnProgram::check_batch(const Net& net, const std::int32_t* labels, int count) const {
+void CudnnProgram::check_batch(const Net& net, const TrainBatch& batch) const {
+  const int count = batch.count;
   if (count < 1 || count > net.batch) {
     throw std::logic_error(
         fmt::format("batch of {} for a program compiled for {}", count, net.batch));
   }
-  if (!labels) return;
+  if (batch.indices) {
+    if (!held_) throw std::logic_error("a batch given by rows to a program holding no set");
+    for (int i = 0; i < count; ++i) {
+      if (batch.indices[i] >= held_->count) {
+        throw std::logic_error(
+            fmt::format("row {} of a held set of {}", batch.indices[i], held_->count));
+      }
+    }
+    return;
+  }
+  if (held_ && net.training) {
+    throw std::logic_error("a batch given as images to a program holding its training set");
+  }
+  if (!batch.labels) return;
   for (int i = 0; i < count; ++i) {
-    if (labels[i] < 0 || labels[i] >= graph_.classes) {
-      throw UserError(fmt::format("label {} of image {} in a batch is outside 0..{}", labels[i], i,
-                                  graph_.classes - 1));
+    if (batch.labels[i] < 0 || batch.labels[i] >= graph_.classes) {
+      throw UserError(fmt::format("label {} of image {} in a batch is outside 0..{}",
+                                  batch.labels[i], i, graph_.classes - 1));
     }
   }
 }
 
-void CudnnProgram::stage(const Net& net, Staging& slot, const std::uint8_t* images,
-                         const std::int32_t* labels, int count) {
-  const cudaStream_t stream = handles_.stream();
-  // The previous copy out of this slot must be done before the slot is overwritten.
-  CUDA_CHECK(cudaEventSynchronize(slot.copied->get()));
-  const std::size_t image_bytes = static_cast<std::size_t>(count) * graph_.input.elements();
-  std::memcpy(slot.images, images, image_bytes);
-  if (labels)
-    std::memcpy(slot.labels, labels, static_cast<std::size_t>(count) * sizeof(std::int32_t));
-  slot.labels[net.batch] = count;  // read on the device by the normalisation and the loss
-  CUDA_CHECK(cudaMemcpyAsync(net.images, slot.images, image_bytes, cudaMemcpyHostToDevice, stream));
-  CUDA_CHECK(cudaMemcpyAsync(net.labels, slot.labels, (net.batch + 1) * sizeof(std::int32_t),
-                             cudaMemcpyHostToDevice, stream));
-  CUDA_CHECK(cudaEventRecord(slot.copied->get(), stream));
-}
-
-void CudnnProgram::train_step(const std::uint8_t* images, const std::int32_t* labels, int count) {
+void CudnnProgram::train_step(const TrainBatch& batch) {
   select_device();
-  check_batch(*train_, labels, count);
+  check_batch(*train_, batch);
   const cudaStream_t stream = handles_.stream();
-  stage(*train_, train_staging_[next_slot_], images, labels, count);
-  next_slot_ ^= 1;
+  BatchSlot& slot = next_train_slot();
+  slot.upload(batch, copy_stream_.get(), stream);
+  auto enqueue = [&] {
+    slot.load.run(stream);
+    train_steps_.run(stream);
+  };
   // The first step runs eagerly: libraries load their kernels then, not while capturing.
   if (options_.cuda_graph && steps_run_ > 0) {
-    if (!graph_exec_.ready()) graph_exec_.capture(stream, [&] { train_steps_.run(stream); });
-    graph_exec_.launch(stream);
+    if (!slot.graph.ready()) slot.graph.capture(stream, enqueue);
+    slot.graph.launch(stream);
   } else {
-    train_steps_.run(stream);
+    enqueue();
   }
+  slot.release(stream);
   ++steps_run_;
   ++step_;
-  loss_count_ += count;
+  loss_count_ += batch.count;
 }
 
-void CudnnProgram::profile_train_step(const std::uint8_t* images, const std::int32_t* labels,
-                                      int count, std::vector<StepTiming>& timings) {
+void CudnnProgram::profile_train_step(const TrainBatch& batch, std::vector<StepTiming>& timings) {
   select_device();
-  check_batch(*train_, labels, count);
+  check_batch(*train_, batch);
   const cudaStream_t stream = handles_.stream();
-  timer_.time(
-      "upload batch",
-      [&](cudaStream_t) { stage(*train_, train_staging_[next_slot_], images, labels, count); },
-      stream);
-  next_slot_ ^= 1;
+  BatchSlot& slot = next_train_slot();
+  slot.upload(batch, copy_stream_.get(), stream, &timer_,
+              slot.takes_rows() ? "upload batch rows" : "upload batch");
+  timer_.run(slot.load, stream);
   timer_.run(train_steps_, stream);
+  slot.release(stream);
   timer_.collect(stream, timings);
   ++steps_run_;
   ++step_;
-  loss_count_ += count;
+  loss_count_ += batch.count;
 }
 
 LossSum CudnnProgram::take_loss() {
@@ -220,10 +271,14 @@ LossSum CudnnProgram::take_loss() {
 
 void CudnnProgram::predict(const std::uint8_t* images, int count, float* logits) {
   select_device();
-  check_batch(*eval_, nullptr, count);
+  const TrainBatch batch{images, nullptr, nullptr, count};
+  check_batch(*eval_, batch);
   const cudaStream_t stream = handles_.stream();
-  stage(*eval_, eval_staging_, images, nullptr, count);
+  BatchSlot& slot = eval_slot();
+  slot.upload(batch, copy_stream_.get(), stream);
+  slot.load.run(stream);
   eval_->forward.run(stream);
+  slot.release(stream);
   const std::size_t bytes = static_cast<std::size_t>(count) * graph_.classes * sizeof(float);
   CUDA_CHECK(
       cudaMemcpyAsync(logits_host_, eval_->logits.data, bytes, cudaMemcpyDeviceToHost, stream));
@@ -280,7 +335,7 @@ void CudnnProgram::load_optimizer_state(const std::vector<HostTensor>& tensors) 
 }
 
 ProgramFacts CudnnProgram::facts() const {
-  return {algorithms_, static_cast<std::int64_t>(memory_.total_bytes())};
+  return {algorithms_, static_cast<std::int64_t>(memory_.total_bytes()), held_.has_value()};
 }
 
 }  // namespace runner::cudnn

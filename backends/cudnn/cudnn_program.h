@@ -1,14 +1,16 @@
 // The cuDNN program: a training net and an inference net over shared device parameters; the
-// training step (normalise, forward, loss, backward, update) launched on one stream, captured
-// once as a CUDA graph and replayed.
+// training step (load the batch, forward, loss, backward, update) launched on one stream,
+// captured once per batch slot as a CUDA graph and replayed; batches copied on another stream.
 #pragma once
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "backends/backend.h"
+#include "backends/cudnn/batch_slot.h"
 #include "backends/cudnn/handles.h"
 #include "backends/cudnn/kernels.h"
 #include "backends/cudnn/net.h"
@@ -20,32 +22,29 @@ class CudnnProgram : public Program {
   CudnnProgram(int device, const Graph& graph, const CompileOptions& options);
   ~CudnnProgram() override;
 
-  void train_step(const std::uint8_t* images, const std::int32_t* labels, int count) override;
+  using Program::profile_train_step;
+  using Program::train_step;
+  void train_step(const TrainBatch& batch) override;
   LossSum take_loss() override;
-  void profile_train_step(const std::uint8_t* images, const std::int32_t* labels, int count,
-                          std::vector<StepTiming>& timings) override;
+  void profile_train_step(const TrainBatch& batch, std::vector<StepTiming>& timings) override;
+  bool hold_training_set(const HostImageSet& set) override;
   void predict(const std::uint8_t* images, int count, float* logits) override;
   std::vector<HostTensor> parameters() const override;
   void load_parameters(const std::vector<HostTensor>& tensors) override;
   std::vector<HostTensor> optimizer_state() const override;
   void load_optimizer_state(const std::vector<HostTensor>& tensors) override;
 
-  // The algorithm of each convolution pass ("conv1 forward: IMPLICIT_PRECOMP_GEMM") and the
-  // device memory this program holds.
+  // The algorithm of each convolution pass ("conv1 forward: IMPLICIT_PRECOMP_GEMM"), the
+  // device memory this program holds and whether it holds the training set.
   ProgramFacts facts() const override;
 
  private:
-  // Pinned host buffers a batch crosses through, and an event marking the end of the last
-  // copy out of them (so they are not overwritten while a copy may still read them).
-  struct Staging {
-    std::uint8_t* images = nullptr;  // (N, C, H, W)
-    std::int32_t* labels = nullptr;  // (N), then the count
-    std::unique_ptr<CudaEvent> copied;
-  };
-  Staging make_staging(int batch, const std::string& what);
-  void stage(const Net& net, Staging& slot, const std::uint8_t* images, const std::int32_t* labels,
-             int count);
-  void check_batch(const Net& net, const std::int32_t* labels, int count) const;
+  void check_batch(const Net& net, const TrainBatch& batch) const;
+  // The training slot the next step uses (the slots are made on the first step, when it is
+  // known whether batches come as rows of a held set), and the evaluation slot.
+  BatchSlot& next_train_slot();
+  BatchSlot& eval_slot();
+  std::unique_ptr<BatchSlot> make_slot(const Net& net, const HeldSet* held);
   void build_train_steps();
   void select_device() const;
 
@@ -55,6 +54,7 @@ class CudnnProgram : public Program {
   DeviceMemory memory_;     // before everything that points into it, so it is freed last
   PinnedMemory pinned_;
   LibraryHandles handles_;
+  CudaStream copy_stream_;  // batch uploads, beside the compute stream (handles_.stream())
   ParamStore params_;
   Workspace workspace_;
   std::vector<std::string> algorithms_;
@@ -64,13 +64,15 @@ class CudnnProgram : public Program {
   double* loss_sum_ = nullptr;               // device: summed loss since take_loss()
   double* loss_host_ = nullptr;              // pinned
   float* logits_host_ = nullptr;             // pinned (eval batch, classes)
+  DeviceNormalizer normalizer_;
   std::unique_ptr<Net> train_, eval_;
-  std::array<Staging, 2> train_staging_;  // alternated, so a batch is staged while one copies
-  Staging eval_staging_;
+  std::optional<HeldSet> held_;                  // the training set, once held
+  const std::uint8_t* asked_to_hold_ = nullptr;  // the host set hold_training_set was given
+  std::array<std::unique_ptr<BatchSlot>, 2> train_slots_;  // taking turns
+  std::unique_ptr<BatchSlot> eval_slot_;
   int next_slot_ = 0;
 
-  StepList train_steps_;  // everything a training step launches after the batch is copied
-  CapturedGraph graph_exec_;
+  StepList train_steps_;  // everything a training step launches after loading the batch
   StepTimer timer_;
   std::int64_t step_ = 0;       // optimizer steps, as saved in checkpoints
   std::int64_t steps_run_ = 0;  // training steps this program ran (the first runs eagerly)

@@ -34,6 +34,13 @@ void LibraryHandles::release() {
   libs_ = {};
 }
 
+CudaStream::CudaStream() {
+  CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+}
+CudaStream::~CudaStream() {
+  cudaStreamDestroy(stream_);
+}
+
 CudaEvent::CudaEvent() {
   CUDA_CHECK(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming));
 }

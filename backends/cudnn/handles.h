@@ -1,5 +1,5 @@
 // Owning wrappers of a program's CUDA objects: the stream with its cuDNN and cuBLAS handles,
-// events, and the captured CUDA graph of a training step.
+// another stream, events, and the captured CUDA graph of a training step.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -31,6 +31,19 @@ class LibraryHandles {
  private:
   void release();
   Libraries libs_;
+};
+
+// A non-blocking stream of its own (the program copies batches on one, beside its compute stream).
+class CudaStream {
+ public:
+  CudaStream();
+  ~CudaStream();
+  CudaStream(const CudaStream&) = delete;
+  CudaStream& operator=(const CudaStream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
 };
 
 class CudaEvent {

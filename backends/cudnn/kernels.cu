@@ -14,15 +14,33 @@ int blocks_for(std::size_t n) {
   return static_cast<int>(std::min<std::size_t>((n + kThreads - 1) / kThreads, 8192));
 }
 
-__global__ void normalize_kernel(const std::uint8_t* images, const int* count, int channels,
-                                 int pixels, const float* scale, const float* shift, float* out,
-                                 std::size_t total) {
+__global__ void load_batch_kernel(BatchSource source, int batch, int channels, int pixels,
+                                  const float* scale, const float* shift, float* out,
+                                  std::int32_t* labels_out) {
+  const int count = *source.count;
   const std::size_t per_image = static_cast<std::size_t>(channels) * pixels;
-  const std::size_t filled = static_cast<std::size_t>(*count) * per_image;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < total;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    const int c = static_cast<int>((i / pixels) % channels);
-    out[i] = i < filled ? static_cast<float>(images[i]) * scale[c] + shift[c] : 0.f;
+  const std::size_t total = static_cast<std::size_t>(batch) * per_image;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  const std::size_t first = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  for (std::size_t i = first; i < total; i += stride) {
+    const std::size_t n = i / per_image, within = i % per_image;
+    if (n >= static_cast<std::size_t>(count)) {
+      out[i] = 0.f;
+      continue;
+    }
+    const std::size_t row = source.rows ? static_cast<std::size_t>(source.rows[n]) : n;
+    const int c = static_cast<int>(within / pixels);
+    out[i] = static_cast<float>(source.images[row * per_image + within]) * scale[c] + shift[c];
+  }
+  if (!labels_out) return;
+  for (std::size_t n = first; n <= static_cast<std::size_t>(batch); n += stride) {
+    if (n == static_cast<std::size_t>(batch)) {
+      labels_out[n] = count;
+    } else if (n < static_cast<std::size_t>(count)) {
+      labels_out[n] = source.labels[source.rows ? source.rows[n] : n];
+    } else {
+      labels_out[n] = 0;
+    }
   }
 }
 
@@ -124,13 +142,12 @@ __global__ void sum_kernel(float* out, SumInputs inputs, std::size_t n, bool acc
 
 }  // namespace
 
-void normalize_bytes(const std::uint8_t* images, const int* count, int batch, int channels,
-                     int pixels, const float* scale, const float* shift, float* out,
-                     cudaStream_t stream) {
+void load_batch(BatchSource source, int batch, int channels, int pixels, const float* scale,
+                const float* shift, float* out, std::int32_t* labels_out, cudaStream_t stream) {
   const std::size_t total = static_cast<std::size_t>(batch) * channels * pixels;
   if (total == 0) return;
-  normalize_kernel<<<blocks_for(total), kThreads, 0, stream>>>(images, count, channels, pixels,
-                                                               scale, shift, out, total);
+  load_batch_kernel<<<blocks_for(total), kThreads, 0, stream>>>(source, batch, channels, pixels,
+                                                                scale, shift, out, labels_out);
   CUDA_CHECK(cudaGetLastError());
 }
 

@@ -12,11 +12,20 @@
 
 namespace runner::cudnn::kernels {
 
-// images (batch, C, HW) bytes -> out (batch, C, HW) floats, byte * scale[c] + shift[c]; images
-// n >= *count are written as zeros (a short last batch).
-void normalize_bytes(const std::uint8_t* images, const int* count, int batch, int channels,
-                     int pixels, const float* scale, const float* shift, float* out,
-                     cudaStream_t stream);
+// Where a batch's bytes are on the device: image n of the batch is row rows[n] of `images` (a
+// training set held on the device) or, when rows is null, row n (a batch uploaded as it is).
+struct BatchSource {
+  const std::uint8_t* images = nullptr;  // (rows, C, H, W) bytes
+  const std::int32_t* labels = nullptr;  // (rows); read only when labels are loaded
+  const std::int32_t* rows = nullptr;    // (batch), or null
+  const int* count = nullptr;            // images in this batch, <= batch
+};
+
+// out (batch, C, HW) = byte * scale[c] + shift[c] for the batch's images n < *count, zeros after
+// them (a short last batch). With labels_out (batch + 1), also labels_out[n] = image n's label
+// and labels_out[batch] = *count, which the loss reads.
+void load_batch(BatchSource source, int batch, int channels, int pixels, const float* scale,
+                const float* shift, float* out, std::int32_t* labels_out, cudaStream_t stream);
 
 // Softmax cross-entropy over rows < *count of logits (rows, classes): adds the summed loss to
 // *loss_sum and writes d(mean loss)/d(logits) into grad, zero for rows >= *count. One block, a

@@ -1,9 +1,8 @@
-// Compiles a graph into forward and backward step lists for one batch size.
+// Compiles a graph into forward and backward step lists for one batch size, and the launch that
+// loads a batch.
 #include "backends/cudnn/net.h"
 
 #include <algorithm>
-
-#include "backends/cudnn/kernels.h"
 
 namespace runner::cudnn {
 namespace {
@@ -63,26 +62,15 @@ void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
 
 }  // namespace
 
-std::unique_ptr<Net> build_net(const Graph& graph, BuildContext ctx, DeviceNormalizer normalizer) {
+std::unique_ptr<Net> build_net(const Graph& graph, BuildContext ctx) {
   auto net = std::make_unique<Net>();
   net->batch = ctx.batch;
+  net->training = ctx.training;
+  net->image = graph.input;
   ctx.forward = &net->forward;
   ctx.backward = &net->backward;
-
-  const Shape& image = graph.input;
-  const std::size_t image_bytes = static_cast<std::size_t>(image.elements());
-  net->images = ctx.memory->array<std::uint8_t>(image_bytes * ctx.batch, "input images");
   net->labels = ctx.memory->array<std::int32_t>(ctx.batch + 1, "labels");
-  net->input = ctx.allocate(image, "normalised input");
-
-  const std::uint8_t* images = net->images;
-  const int* count = net->labels + ctx.batch;
-  float* input = net->input.data;
-  const int batch = ctx.batch, channels = image.c, pixels = image.h * image.w;
-  net->forward.add("normalize input", [=](cudaStream_t stream) {
-    kernels::normalize_bytes(images, count, batch, channels, pixels, normalizer.scale,
-                             normalizer.shift, input, stream);
-  });
+  net->input = ctx.allocate(graph.input, "normalised input");
 
   std::vector<DeviceTensor> outputs;
   for (const Node& node : graph.nodes) {
@@ -94,6 +82,19 @@ std::unique_ptr<Net> build_net(const Graph& graph, BuildContext ctx, DeviceNorma
   net->logits = outputs.back();  // (N, classes): the graph ends in a flat layer
   if (ctx.training) build_backward(graph, *net, ctx, outputs);
   return net;
+}
+
+StepList load_steps(const Net& net, kernels::BatchSource source, DeviceNormalizer normalizer,
+                    const std::string& label) {
+  float* input = net.input.data;
+  std::int32_t* labels = net.training ? net.labels : nullptr;
+  const int batch = net.batch, channels = net.image.c, pixels = net.image.h * net.image.w;
+  StepList steps;
+  steps.add(label, [=](cudaStream_t stream) {
+    kernels::load_batch(source, batch, channels, pixels, normalizer.scale, normalizer.shift, input,
+                        labels, stream);
+  });
+  return steps;
 }
 
 }  // namespace runner::cudnn

@@ -1,11 +1,11 @@
 // The oneDNN program: normalise, forward, loss, backward, update; inference for evaluation.
 #include "backends/onednn/onednn_program.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstring>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "backends/common/tensor_lookup.h"
 #include "runner/util/errors.h"
@@ -13,7 +13,9 @@
 namespace runner::onednn {
 
 namespace {
-float* data_of(const dnnl::memory& m) { return static_cast<float*>(m.get_data_handle()); }
+float* data_of(const dnnl::memory& m) {
+  return static_cast<float*>(m.get_data_handle());
+}
 }  // namespace
 
 OnednnProgram::OnednnProgram(const Graph& graph, const CompileOptions& options)
@@ -39,20 +41,21 @@ OnednnProgram::OnednnProgram(const Graph& graph, const CompileOptions& options)
 
 void OnednnProgram::load_batch(const Net& net, const std::uint8_t* images, int count) {
   if (count < 1 || count > net.batch) {
-    throw std::logic_error(fmt::format("batch of {} for a program compiled for {}", count, net.batch));
+    throw std::logic_error(
+        fmt::format("batch of {} for a program compiled for {}", count, net.batch));
   }
   const int pixels = graph_.input.h * graph_.input.w;
   float* input = data_of(net.input);
   normalizer_.apply(images, count, pixels, input);
   // A short last batch: zero images whose loss gradient is zero, so they change nothing.
   std::size_t filled = static_cast<std::size_t>(count) * graph_.input.elements();
-  std::fill(input + filled, input + static_cast<std::size_t>(net.batch) * graph_.input.elements(), 0.f);
+  std::fill(input + filled, input + static_cast<std::size_t>(net.batch) * graph_.input.elements(),
+            0.f);
 }
 
 void OnednnProgram::compute_loss(const std::int32_t* labels, int count, int batch_count) {
-  loss_.sum += softmax_cross_entropy(data_of(train_net_->logits), labels, count,
-                                     train_net_->batch, graph_.classes,
-                                     data_of(train_net_->logits_grad), batch_count);
+  loss_.sum += softmax_cross_entropy(data_of(train_net_->logits), labels, count, train_net_->batch,
+                                     graph_.classes, data_of(train_net_->logits_grad), batch_count);
   loss_.count += count;
 }
 
@@ -74,7 +77,8 @@ void OnednnProgram::update_parameters() {
   for (Parameter& p : params_.parameters()) {
     for (std::size_t k = 0; k < p.state.size(); ++k) state_pointers_[k] = data_of(p.state[k]);
     std::size_t i = static_cast<std::size_t>(&p - params_.parameters().data());
-    const float* grad = summed_gradients_.empty() ? data_of(p.gradient) : summed_gradients_[i].data();
+    const float* grad =
+        summed_gradients_.empty() ? data_of(p.gradient) : summed_gradients_[i].data();
     optimizer_.update(data_of(p.value), grad, state_pointers_.data(),
                       p.value.get_desc().get_size() / sizeof(float));
   }
@@ -82,13 +86,18 @@ void OnednnProgram::update_parameters() {
 }
 
 template <typename RunList, typename RunHost>
-void OnednnProgram::step(const std::uint8_t* images, const std::int32_t* labels, int count,
-                         RunList run_list, RunHost run_host) {
+void OnednnProgram::step(const TrainBatch& batch, RunList run_list, RunHost run_host) {
   const int chunk = train_net_->batch;
+  const int count = batch.count;
   if (count < 1 || count > options_.train_batch) {
-    throw std::logic_error(fmt::format("batch of {} for a program compiled for {}", count,
-                                       options_.train_batch));
+    throw std::logic_error(
+        fmt::format("batch of {} for a program compiled for {}", count, options_.train_batch));
   }
+  if (!batch.images || !batch.labels) {
+    throw std::logic_error("a CPU program takes batches as images and labels, not indices");
+  }
+  const std::uint8_t* images = batch.images;
+  const std::int32_t* labels = batch.labels;
   for (int start = 0; start < count; start += chunk) {
     const int n = std::min(chunk, count - start);
     const std::size_t offset = static_cast<std::size_t>(start) * graph_.input.elements();
@@ -102,19 +111,20 @@ void OnednnProgram::step(const std::uint8_t* images, const std::int32_t* labels,
   run_host("optimizer update", [&] { update_parameters(); });
 }
 
-void OnednnProgram::train_step(const std::uint8_t* images, const std::int32_t* labels, int count) {
-  step(images, labels, count, [&](const StepList& list) { list.run(stream_); },
-       [](const char*, auto&& host_function) { host_function(); });
+void OnednnProgram::train_step(const TrainBatch& batch) {
+  step(
+      batch, [&](const StepList& list) { list.run(stream_); },
+      [](const char*, auto&& host_function) { host_function(); });
 }
 
-void OnednnProgram::profile_train_step(const std::uint8_t* images, const std::int32_t* labels,
-                                       int count, std::vector<StepTiming>& timings) {
-  step(images, labels, count, [&](const StepList& list) { list.run_timed(stream_, timings); },
-       [&](const char* label, auto&& host_function) {
-         StepList host;
-         host.add(label, host_function);
-         host.run_timed(stream_, timings);
-       });
+void OnednnProgram::profile_train_step(const TrainBatch& batch, std::vector<StepTiming>& timings) {
+  step(
+      batch, [&](const StepList& list) { list.run_timed(stream_, timings); },
+      [&](const char* label, auto&& host_function) {
+        StepList host;
+        host.add(label, host_function);
+        host.run_timed(stream_, timings);
+      });
 }
 
 LossSum OnednnProgram::take_loss() {

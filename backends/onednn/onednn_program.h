@@ -13,7 +13,9 @@ class OnednnProgram : public Program {
  public:
   OnednnProgram(const Graph& graph, const CompileOptions& options);
 
-  void train_step(const std::uint8_t* images, const std::int32_t* labels, int count) override;
+  using Program::profile_train_step;
+  using Program::train_step;
+  void train_step(const TrainBatch& batch) override;
   LossSum take_loss() override;
   void predict(const std::uint8_t* images, int count, float* logits) override;
   std::vector<HostTensor> parameters() const override;
@@ -21,15 +23,13 @@ class OnednnProgram : public Program {
   std::vector<HostTensor> optimizer_state() const override;
   void load_optimizer_state(const std::vector<HostTensor>& tensors) override;
 
-  void profile_train_step(const std::uint8_t* images, const std::int32_t* labels, int count,
-                          std::vector<StepTiming>& timings) override;
+  void profile_train_step(const TrainBatch& batch, std::vector<StepTiming>& timings) override;
 
  private:
   // One training step, as chunks of at most train_net_->batch images; run_list executes a step
   // list, run_host a labelled host function (timed or not).
   template <typename RunList, typename RunHost>
-  void step(const std::uint8_t* images, const std::int32_t* labels, int count, RunList run_list,
-            RunHost run_host);
+  void step(const TrainBatch& batch, RunList run_list, RunHost run_host);
   void load_batch(const Net& net, const std::uint8_t* images, int count);
   // The loss of `count` rows; gradients are of the mean over `batch_count` (the whole batch).
   void compute_loss(const std::int32_t* labels, int count, int batch_count);
@@ -45,7 +45,7 @@ class OnednnProgram : public Program {
   std::unique_ptr<Net> train_net_, eval_net_;
   ByteNormalizer normalizer_;
   Optimizer optimizer_;
-  std::vector<float*> state_pointers_;  // scratch for the optimizer, sized once
+  std::vector<float*> state_pointers_;                // scratch for the optimizer, sized once
   std::vector<std::vector<float>> summed_gradients_;  // per parameter, when the batch is chunked
   LossSum loss_;
   bool eval_weights_stale_ = true;

@@ -53,6 +53,7 @@ CompileOptions Session::compile_options() const {
   options.threads = threads;
   options.deterministic = experiment.backend.deterministic;
   options.cuda_graph = experiment.backend.cuda_graph;
+  options.dataset_on_device = experiment.backend.dataset_on_device;
   return options;
 }
 

@@ -75,6 +75,7 @@ struct TrainingSpec {
 struct BackendSpec {
   bool deterministic = false;  // GPU: deterministic algorithms only
   bool cuda_graph = true;      // GPU: replay the training step as a CUDA graph
+  bool dataset_on_device = true;  // GPU: hold the training set there when it fits
 };
 
 struct CheckpointSpec {

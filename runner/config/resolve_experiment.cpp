@@ -244,6 +244,7 @@ Experiment resolve_experiment(const ConfigDocument& doc) {
   Fields backend = top.child("backend");
   e.backend.deterministic = backend.flag("deterministic", e.backend.deterministic);
   e.backend.cuda_graph = backend.flag("cuda_graph", e.backend.cuda_graph);
+  e.backend.dataset_on_device = backend.flag("dataset_on_device", e.backend.dataset_on_device);
   e.resolved = experiment_to_json(e);
   return e;
 }

@@ -76,7 +76,10 @@ nlohmann::json experiment_to_json(const Experiment& e) {
         {"log_every", t.log_every},
         {"threads", t.threads}}},
       {"checkpoint", {{"path", e.checkpoint.path}}},
-      {"backend", {{"deterministic", e.backend.deterministic}, {"cuda_graph", e.backend.cuda_graph}}},
+      {"backend",
+       {{"deterministic", e.backend.deterministic},
+        {"cuda_graph", e.backend.cuda_graph},
+        {"dataset_on_device", e.backend.dataset_on_device}}},
   };
 }
 

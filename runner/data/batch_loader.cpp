@@ -15,6 +15,13 @@
 
 namespace runner {
 
+std::vector<std::uint32_t> epoch_order(std::size_t n, bool shuffle, std::uint64_t seed, int epoch) {
+  if (shuffle) return shuffled_indices(n, derive_seed(seed, static_cast<std::uint64_t>(epoch)));
+  std::vector<std::uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  return order;
+}
+
 BatchLoader::BatchLoader(const Dataset& data, int batch_size, bool shuffle, std::uint64_t seed,
                          int workers)
     : data_(data),
@@ -56,12 +63,7 @@ void BatchLoader::start_epoch(int epoch) {
   // Stop claims of the old epoch and let gathers in flight (which read order_) finish.
   batches_ = 0;
   batch_ready_.wait(lock, [this] { return in_flight_ == 0; });
-  if (shuffle_) {
-    order_ = shuffled_indices(data_.size(), derive_seed(seed_, static_cast<std::uint64_t>(epoch)));
-  } else {
-    order_.resize(data_.size());
-    std::iota(order_.begin(), order_.end(), 0u);
-  }
+  order_ = epoch_order(data_.size(), shuffle_, seed_, epoch);
   for (auto& slot : ring_) slot.batch = -1;
   next_to_claim_ = next_to_deliver_ = released_ = 0;
   holding_ = false;

@@ -12,6 +12,10 @@
 
 namespace runner {
 
+// The order of the dataset's images in `epoch`: shuffled_indices(n, derive_seed(seed, epoch))
+// when shuffling, else 0..n-1.
+std::vector<std::uint32_t> epoch_order(std::size_t n, bool shuffle, std::uint64_t seed, int epoch);
+
 // One batch, valid until the next call to next() or start_epoch().
 struct BatchView {
   const std::uint8_t* images;  // (size, C, H, W) bytes
@@ -29,7 +33,7 @@ class BatchLoader {
   BatchLoader(const BatchLoader&) = delete;
   BatchLoader& operator=(const BatchLoader&) = delete;
 
-  // Order = shuffled_indices(n, derive_seed(seed, epoch)) when shuffling, else 0..n-1.
+  // Batches in epoch_order(n, shuffle, seed, epoch).
   void start_epoch(int epoch);
   // The next batch of the epoch; false at its end (or before the first start_epoch). The last
   // batch may be partial.

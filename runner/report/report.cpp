@@ -99,7 +99,8 @@ nlohmann::json memory_estimate_json(const MemoryEstimate& e) {
 nlohmann::json gpu_json(const ProgramFacts& facts, const DeviceUtilization* utilisation) {
   if (facts.device_memory_bytes < 0) return nullptr;
   nlohmann::json gpu = {{"algorithms", facts.algorithms},
-                        {"device_memory_bytes", facts.device_memory_bytes}};
+                        {"device_memory_bytes", facts.device_memory_bytes},
+                        {"training_set_on_device", facts.training_set_on_device}};
   if (utilisation && utilisation->available) {
     const DeviceUtilization& u = *utilisation;
     gpu["utilisation"] = {{"samples", u.samples},

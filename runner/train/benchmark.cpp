@@ -7,11 +7,10 @@
 #include <chrono>
 #include <cmath>
 
-#include "runner/data/batch_loader.h"
 #include "runner/train/step_times.h"
+#include "runner/train/training_feed.h"
 #include "runner/util/interrupt.h"
 #include "runner/util/process_stats.h"
-#include "runner/util/random.h"
 
 namespace runner {
 namespace {
@@ -21,31 +20,29 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// Full batches without end: the loader's epochs one after another, partial last batches skipped
+// Full batches without end: the feed's epochs one after another, partial last batches skipped
 // so that every timed step has the same size.
 class BatchStream {
  public:
-  BatchStream(const Dataset& data, const Experiment& experiment)
-      : batch_size_(experiment.training.batch_size),
-        loader_(data, batch_size_, experiment.dataset.shuffle, derive_seed(experiment.seed, 1),
-                experiment.dataset.workers) {
-    loader_.start_epoch(0);
+  BatchStream(const Dataset& data, Program& program, const Experiment& experiment)
+      : batch_size_(experiment.training.batch_size), feed_(data, program, experiment) {
+    feed_.start_epoch(0);
   }
-  BatchView next() {
-    BatchView batch{};
+  TrainBatch next() {
+    TrainBatch batch;
     for (;;) {
-      if (!loader_.next(batch)) {
-        loader_.start_epoch(++epoch_);
-      } else if (batch.size == batch_size_) {
+      if (!feed_.next(batch)) {
+        feed_.start_epoch(++epoch_);
+      } else if (batch.count == batch_size_) {
         return batch;
       }
     }
   }
-  double waited_seconds() const { return loader_.waited_seconds(); }
+  double waited_seconds() const { return feed_.waited_seconds(); }
 
  private:
   int batch_size_;
-  BatchLoader loader_;
+  TrainingFeed feed_;
   int epoch_ = 0;
 };
 
@@ -77,7 +74,7 @@ BenchmarkOutcome run_benchmark(const Experiment& experiment, Program& program, c
         "needs at least one full batch (lower the batch size or raise the dataset's size)",
         batch_size, train.size()));
   }
-  BatchStream stream(train, experiment);
+  BatchStream stream(train, program, experiment);
   BenchmarkOutcome out;
   TrainingOutcome& run = out.run;
   run.warmup_steps = spec.warmup_steps;
@@ -89,8 +86,8 @@ BenchmarkOutcome run_benchmark(const Experiment& experiment, Program& program, c
   };
 
   for (int step = 0; step < spec.warmup_steps && !stop_requested("warm-up", step); ++step) {
-    BatchView batch = stream.next();
-    program.train_step(batch.images, batch.labels, batch.size);
+    TrainBatch batch = stream.next();
+    program.train_step(batch);
     ++run.steps;
   }
   program.take_loss();  // the warm-up's losses are not counted
@@ -116,8 +113,8 @@ BenchmarkOutcome run_benchmark(const Experiment& experiment, Program& program, c
       double cpu_start = process_cpu_seconds();
       double waited_before = stream.waited_seconds();
       auto start = Clock::now();
-      BatchView batch = stream.next();
-      program.train_step(batch.images, batch.labels, batch.size);
+      TrainBatch batch = stream.next();
+      program.train_step(batch);
       if (sync_each_step) read_loss(i + 1);
       double seconds = seconds_since(start);
       run.cpu_seconds += process_cpu_seconds() - cpu_start;
@@ -125,15 +122,15 @@ BenchmarkOutcome run_benchmark(const Experiment& experiment, Program& program, c
       run.step_seconds.push_back(seconds);
       run.train_seconds += seconds;
       run.data_wait_seconds += stream.waited_seconds() - waited_before;
-      images += batch.size;
+      images += batch.count;
       ++run.steps;
     }
     if (i < spec.profile_steps) {
       std::vector<StepTiming> timings;
       auto start = Clock::now();
-      BatchView batch = stream.next();
+      TrainBatch batch = stream.next();
       timings.push_back({kDataWaitLabel, seconds_since(start)});
-      program.profile_train_step(batch.images, batch.labels, batch.size, timings);
+      program.profile_train_step(batch, timings);
       profiled.push_back(std::move(timings));
       ++run.steps;
     }

@@ -1,15 +1,14 @@
 // The training loop.
 #include "runner/train/trainer.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cmath>
 
-#include <fmt/format.h>
-
-#include "runner/data/batch_loader.h"
+#include "runner/train/training_feed.h"
 #include "runner/util/interrupt.h"
 #include "runner/util/process_stats.h"
-#include "runner/util/random.h"
 
 namespace runner {
 namespace {
@@ -29,20 +28,22 @@ std::int64_t warmup_steps_for(int batches_per_epoch) {
 TrainingOutcome train(const Experiment& experiment, Program& program, const DatasetSplits& data,
                       Console& console, const TrainingPlan& plan) {
   const TrainingSpec& spec = experiment.training;
-  BatchLoader loader(data.train, spec.batch_size, experiment.dataset.shuffle,
-                     derive_seed(experiment.seed, 1), experiment.dataset.workers);
+  TrainingFeed feed(data.train, program, experiment);
+  if (feed.on_device()) {
+    console.line("data: the training set is held on the device; batches are gathered there");
+  }
   TrainingOutcome outcome;
-  outcome.warmup_steps = warmup_steps_for(loader.batches_per_epoch());
+  outcome.warmup_steps = warmup_steps_for(feed.batches_per_epoch());
   std::int64_t images_after_warmup = 0;
   double seconds_after_warmup = 0;
 
   for (int epoch = plan.first_epoch; epoch < spec.epochs; ++epoch) {
-    loader.start_epoch(epoch);
+    feed.start_epoch(epoch);
     LossSum epoch_loss;
     auto epoch_start = Clock::now();
     double epoch_cpu_start = process_cpu_seconds();
     std::int64_t epoch_images = 0;
-    BatchView batch;
+    TrainBatch batch;
     for (int step = 1;; ++step) {
       if (interrupt_requested()) {
         outcome.status = "interrupted";
@@ -50,18 +51,18 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
         break;
       }
       auto step_start = Clock::now();
-      if (!loader.next(batch)) break;
-      program.train_step(batch.images, batch.labels, batch.size);
+      if (!feed.next(batch)) break;
+      program.train_step(batch);
       double step_seconds = seconds_since(step_start);
       ++outcome.steps;
-      epoch_images += batch.size;
+      epoch_images += batch.count;
       if (outcome.steps > outcome.warmup_steps) {
-        images_after_warmup += batch.size;
+        images_after_warmup += batch.count;
         seconds_after_warmup += step_seconds;
-        if (batch.size == spec.batch_size) outcome.step_seconds.push_back(step_seconds);
+        if (batch.count == spec.batch_size) outcome.step_seconds.push_back(step_seconds);
       }
       console.progress(fmt::format("epoch {}/{}  {}/{}", epoch + 1, spec.epochs, step,
-                                   loader.batches_per_epoch()));
+                                   feed.batches_per_epoch()));
       if (step % spec.log_every == 0) {
         LossSum running = program.take_loss();
         epoch_loss.sum += running.sum;
@@ -84,22 +85,25 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
     outcome.cpu_wall_seconds += epoch_seconds;
     if (outcome.status == "completed" && !std::isfinite(epoch_loss.mean())) {
       outcome.status = "diverged";
-      outcome.error = fmt::format("the loss diverged ({}) in epoch {}", epoch_loss.mean(), epoch + 1);
+      outcome.error =
+          fmt::format("the loss diverged ({}) in epoch {}", epoch_loss.mean(), epoch + 1);
     }
     if (outcome.status != "completed") break;
 
     Evaluation test = evaluate(program, data.test, spec.eval_batch_size);
-    EpochRecord record{epoch + 1,  epoch_loss.mean(), test.loss, test.accuracy(), epoch_seconds,
-                       epoch_seconds > 0 ? epoch_images / epoch_seconds : 0.0};
+    EpochRecord record{epoch + 1,     epoch_loss.mean(),
+                       test.loss,     test.accuracy(),
+                       epoch_seconds, epoch_seconds > 0 ? epoch_images / epoch_seconds : 0.0};
     outcome.epochs.push_back(record);
     outcome.final_evaluation = test;
     outcome.train_seconds += epoch_seconds;
-    console.line(fmt::format("epoch {}: train loss {:.4f}, test loss {:.4f}, test accuracy {:.2f} %, "
-                             "{:.1f} s, {:.0f} images/s",
-                             record.epoch, record.train_loss, record.test_loss,
-                             100 * record.test_accuracy, record.seconds, record.images_per_second));
+    console.line(
+        fmt::format("epoch {}: train loss {:.4f}, test loss {:.4f}, test accuracy {:.2f} %, "
+                    "{:.1f} s, {:.0f} images/s",
+                    record.epoch, record.train_loss, record.test_loss, 100 * record.test_accuracy,
+                    record.seconds, record.images_per_second));
   }
-  outcome.data_wait_seconds = loader.waited_seconds();
+  outcome.data_wait_seconds = feed.waited_seconds();
   outcome.train_images_per_second =
       seconds_after_warmup > 0 ? images_after_warmup / seconds_after_warmup : 0.0;
   console.end_progress();

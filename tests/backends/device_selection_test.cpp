@@ -100,7 +100,9 @@ TEST(DeviceInventory, ListsGpusOrSaysWhyNone) {
   EXPECT_EQ(gpus.cudnn.rfind("9.", 0), 0u) << gpus.problem;
   EXPECT_FALSE(gpus.runtime.empty());
   EXPECT_FALSE(gpus.cublas.empty());
-  if (!gpus.devices.empty()) EXPECT_FALSE(gpus.driver.empty());
+  if (!gpus.devices.empty()) {
+    EXPECT_FALSE(gpus.driver.empty());
+  }
 #endif
 }
 

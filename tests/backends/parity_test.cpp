@@ -227,17 +227,12 @@ TrainingRun train(Backend& backend, const Graph& graph, const OptimizerSpec& opt
   return run;
 }
 
-class TrainingParity : public ::testing::TestWithParam<TrainingCase> {};
-
-TEST_P(TrainingParity, TenLenetStepsMatchOnednn) {
-  REQUIRE_GPU();
-  const TrainingCase& c = GetParam();
-  const Graph graph = lenet();
-  onednn::OnednnBackend cpu;
-  TrainingRun expected = train(cpu, graph, c.optimizer, true);
-  TrainingRun actual = train(*gpu, graph, c.optimizer, c.cuda_graph);
-
-  for (int step = 0; step < kSteps; ++step) {
+// Losses step by step, each parameter's change from its start and the optimizer state after
+// the run agree within the stated tolerances.
+void expect_same_training(const Graph& graph, const TrainingRun& expected,
+                          const TrainingRun& actual) {
+  ASSERT_EQ(actual.losses.size(), expected.losses.size());
+  for (std::size_t step = 0; step < expected.losses.size(); ++step) {
     EXPECT_NEAR(actual.losses[step], expected.losses[step],
                 kLossTolerance * 10 * std::abs(expected.losses[step]))
         << "loss of step " << step + 1;
@@ -267,8 +262,124 @@ TEST_P(TrainingParity, TenLenetStepsMatchOnednn) {
   }
 }
 
+class TrainingParity : public ::testing::TestWithParam<TrainingCase> {};
+
+TEST_P(TrainingParity, TenLenetStepsMatchOnednn) {
+  REQUIRE_GPU();
+  const TrainingCase& c = GetParam();
+  const Graph graph = lenet();
+  onednn::OnednnBackend cpu;
+  TrainingRun expected = train(cpu, graph, c.optimizer, true);
+  TrainingRun actual = train(*gpu, graph, c.optimizer, c.cuda_graph);
+  expect_same_training(graph, expected, actual);
+}
+
 INSTANTIATE_TEST_SUITE_P(Lenet, TrainingParity, ::testing::ValuesIn(training_cases()),
                          [](const auto& info) { return info.param.name; });
+
+// A training set of 40 random images; ten steps take rows of it (repeats across steps, a short
+// last batch), the GPU gathering them from the set it holds, the CPU given them gathered.
+struct HeldSet {
+  std::vector<std::uint8_t> images;
+  std::vector<std::int32_t> labels;
+  int count = 40;
+};
+
+HeldSet random_set(const Graph& graph) {
+  HeldSet set;
+  Random random(77);
+  set.images.resize(static_cast<std::size_t>(set.count) * graph.input.elements());
+  set.labels.resize(set.count);
+  for (auto& b : set.images) b = static_cast<std::uint8_t>(random.below(256));
+  for (auto& l : set.labels) l = static_cast<std::int32_t>(random.below(10));
+  return set;
+}
+
+std::vector<std::uint32_t> rows_of_step(int step, int count, int set_count) {
+  std::vector<std::uint32_t> rows(count);
+  for (int i = 0; i < count; ++i)
+    rows[i] = static_cast<std::uint32_t>((step * 7 + i * 13) % set_count);
+  return rows;
+}
+
+TrainingRun train_on_rows(Backend& backend, const Graph& graph, const HeldSet& set,
+                          const CompileOptions& options, bool give_rows) {
+  auto program = backend.compile(graph, options);
+  program->load_parameters(initial_parameters(graph, 3));
+  if (give_rows) {
+    EXPECT_TRUE(program->hold_training_set({set.images.data(), set.labels.data(), set.count}));
+    EXPECT_TRUE(program->facts().training_set_on_device);
+  }
+  const std::size_t image_bytes = graph.input.elements();
+  TrainingRun run;
+  for (int step = 0; step < kSteps; ++step) {
+    const int count = step == kSteps - 1 ? 5 : kTrainBatch;
+    const auto rows = rows_of_step(step, count, set.count);
+    if (give_rows) {
+      program->train_step(TrainBatch{nullptr, nullptr, rows.data(), count});
+    } else {
+      std::vector<std::uint8_t> images(count * image_bytes);
+      std::vector<std::int32_t> labels(count);
+      for (int i = 0; i < count; ++i) {
+        std::copy_n(set.images.begin() + rows[i] * image_bytes, image_bytes,
+                    images.begin() + i * image_bytes);
+        labels[i] = set.labels[rows[i]];
+      }
+      program->train_step(images.data(), labels.data(), count);
+    }
+    run.losses.push_back(program->take_loss().mean());
+  }
+  run.parameters = program->parameters();
+  run.state = program->optimizer_state();
+  return run;
+}
+
+class HeldSetParity : public ::testing::TestWithParam<bool> {};
+
+TEST_P(HeldSetParity, TenLenetStepsOnRowsOfTheHeldSetMatchOnednn) {
+  REQUIRE_GPU();
+  const Graph graph = lenet();
+  const HeldSet set = random_set(graph);
+  CompileOptions options = options_for(graph, kTrainBatch, 16);
+  options.optimizer = sgd(0.01, 0.9, 0, 5e-4, true);
+  options.cuda_graph = GetParam();
+  onednn::OnednnBackend cpu;
+  TrainingRun expected = train_on_rows(cpu, graph, set, options, false);
+  TrainingRun actual = train_on_rows(*gpu, graph, set, options, true);
+  expect_same_training(graph, expected, actual);
+}
+
+INSTANTIATE_TEST_SUITE_P(CudaGraph, HeldSetParity, ::testing::Values(true, false),
+                         [](const auto& info) { return info.param ? "graph" : "eager"; });
+
+// The set is held only when asked for; holding it adds its bytes to the program's memory, and
+// the CPU never holds one.
+TEST(HeldSet, HeldOnlyWhenTurnedOnAndCountedInDeviceMemory) {
+  REQUIRE_GPU();
+  const Graph graph = lenet();
+  const HeldSet set = random_set(graph);
+  const HostImageSet host{set.images.data(), set.labels.data(), set.count};
+  CompileOptions options = options_for(graph, kTrainBatch, 16);
+  options.dataset_on_device = false;
+  auto off = gpu->compile(graph, options);
+  EXPECT_FALSE(off->hold_training_set(host));
+  EXPECT_FALSE(off->facts().training_set_on_device);
+  options.dataset_on_device = true;
+  auto on = gpu->compile(graph, options);
+  const std::int64_t before = on->facts().device_memory_bytes;
+  EXPECT_TRUE(on->hold_training_set(host));
+  EXPECT_TRUE(on->hold_training_set(host)) << "asking again gives the first answer";
+  EXPECT_GE(on->facts().device_memory_bytes - before,
+            static_cast<std::int64_t>(set.images.size() + 4 * set.labels.size()));
+  onednn::OnednnBackend cpu;
+  EXPECT_FALSE(cpu.compile(graph, options)->hold_training_set(host));
+  // A label outside the classes is the user's error, found when the set is taken.
+  HeldSet bad = set;
+  bad.labels[17] = 10;
+  auto program = gpu->compile(graph, options);
+  EXPECT_THROW(program->hold_training_set({bad.images.data(), bad.labels.data(), bad.count}),
+               UserError);
+}
 
 // Deterministic algorithms: two runs give bitwise the same parameters, graph or not.
 TEST(ParityDeterminism, DeterministicRunsRepeatBitwise) {

@@ -76,9 +76,10 @@ TEST(Run, ReportValidatesAgainstItsSchemaAndRecordsTheEnvironment) {
   // A GPU run's block, as a cuDNN program and NVML fill it, validates; a percentage over 100
   // does not.
   DeviceUtilization sampled{true, 12, 55.0, 90.0, 3e9, 1980.0, 300.0, 410.0};
-  run.report["gpu"] = gpu_json({{"conv1 forward: FFT"}, 1 << 20}, &sampled);
+  run.report["gpu"] = gpu_json({{"conv1 forward: FFT"}, 1 << 20, true}, &sampled);
   EXPECT_TRUE(schema_violations(load_schema("report.schema.json"), run.report).empty());
   EXPECT_EQ(run.report["gpu"]["utilisation"]["samples"], 12);
+  EXPECT_EQ(run.report["gpu"]["training_set_on_device"], true);
   run.report["gpu"]["utilisation"]["peak_gpu_percent"] = 150;
   EXPECT_FALSE(schema_violations(load_schema("report.schema.json"), run.report).empty());
   run.report.erase("gpu");

@@ -9,20 +9,27 @@
 namespace runner {
 namespace {
 
-std::filesystem::path lenet() { return testing::source_dir() / "configs" / "lenet_cifar.yaml"; }
+std::filesystem::path lenet() {
+  return testing::source_dir() / "configs" / "lenet_cifar.yaml";
+}
 
-TEST(BackendOptions, DefaultToCudaGraphsAndAnyAlgorithm) {
+TEST(BackendOptions, DefaultToCudaGraphsAnyAlgorithmAndTheDatasetOnTheDevice) {
   Experiment e = load_experiment(lenet(), {});
   EXPECT_TRUE(e.backend.cuda_graph);
   EXPECT_FALSE(e.backend.deterministic);
+  EXPECT_TRUE(e.backend.dataset_on_device);
   EXPECT_EQ(e.resolved["backend"]["cuda_graph"], true);
+  EXPECT_EQ(e.resolved["backend"]["dataset_on_device"], true);
 }
 
-TEST(BackendOptions, OverridesTurnOnTheEagerAndDeterministicPaths) {
-  Experiment e = load_experiment(lenet(), {"backend.cuda_graph=false", "backend.deterministic=true"});
+TEST(BackendOptions, OverridesTurnOnTheEagerDeterministicAndStreamedPaths) {
+  Experiment e = load_experiment(lenet(), {"backend.cuda_graph=false", "backend.deterministic=true",
+                                           "backend.dataset_on_device=false"});
   EXPECT_FALSE(e.backend.cuda_graph);
   EXPECT_TRUE(e.backend.deterministic);
+  EXPECT_FALSE(e.backend.dataset_on_device);
   EXPECT_EQ(e.resolved["backend"]["deterministic"], true);
+  EXPECT_EQ(e.resolved["backend"]["dataset_on_device"], false);
 }
 
 TEST(BackendOptions, UnknownKeysAndWrongTypesAreErrors) {
@@ -30,7 +37,8 @@ TEST(BackendOptions, UnknownKeysAndWrongTypesAreErrors) {
     load_experiment(lenet(), {"backend.cuda_grahp=false"});
     FAIL() << "no error";
   } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("did you mean 'cuda_graph'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("did you mean 'cuda_graph'"), std::string::npos)
+        << e.what();
   }
   EXPECT_THROW(load_experiment(lenet(), {"backend.deterministic=sometimes"}), UserError);
 }

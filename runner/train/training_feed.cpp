@@ -1,0 +1,56 @@
+// The training feed: rows of a held training set, or host batches from a BatchLoader.
+#include "runner/train/training_feed.h"
+
+#include <algorithm>
+
+#include "runner/util/random.h"
+
+namespace runner {
+
+TrainingFeed::TrainingFeed(const Dataset& data, Program& program, const Experiment& experiment)
+    : data_(data),
+      batch_size_(experiment.training.batch_size),
+      shuffle_(experiment.dataset.shuffle),
+      seed_(derive_seed(experiment.seed, 1)) {
+  const HostImageSet set{data.images.data(), data.labels.data(),
+                         static_cast<std::int64_t>(data.size())};
+  if (batch_size_ >= 1 && program.hold_training_set(set)) {
+    batches_per_epoch_ = static_cast<int>((data.size() + batch_size_ - 1) / batch_size_);
+    return;
+  }
+  // The loader also checks the batch size and the workers, naming the field.
+  loader_ =
+      std::make_unique<BatchLoader>(data, batch_size_, shuffle_, seed_, experiment.dataset.workers);
+  batches_per_epoch_ = loader_->batches_per_epoch();
+}
+
+void TrainingFeed::start_epoch(int epoch) {
+  if (loader_) {
+    loader_->start_epoch(epoch);
+    return;
+  }
+  order_ = epoch_order(data_.size(), shuffle_, seed_, epoch);
+  next_batch_ = 0;
+  started_ = true;
+}
+
+bool TrainingFeed::next(TrainBatch& batch) {
+  if (loader_) {
+    BatchView view{};
+    if (!loader_->next(view)) return false;
+    batch = {view.images, view.labels, nullptr, view.size};
+    return true;
+  }
+  if (!started_ || next_batch_ >= batches_per_epoch_) return false;
+  const std::int64_t first = next_batch_++ * batch_size_;
+  const auto count =
+      std::min<std::int64_t>(batch_size_, static_cast<std::int64_t>(order_.size()) - first);
+  batch = {nullptr, nullptr, order_.data() + first, static_cast<int>(count)};
+  return true;
+}
+
+double TrainingFeed::waited_seconds() const {
+  return loader_ ? loader_->waited_seconds() : 0.0;
+}
+
+}  // namespace runner

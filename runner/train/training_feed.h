@@ -1,0 +1,43 @@
+// Where training batches come from. When the program holds the training set on its device
+// (Program::hold_training_set), a batch is only its rows in the epoch's order and the device
+// gathers the images; otherwise a BatchLoader gathers them on the host. Both give the same
+// batches in the same order, so a run's numbers do not depend on which one fed it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "backends/backend.h"
+#include "runner/config/experiment.h"
+#include "runner/data/batch_loader.h"
+#include "runner/data/dataset.h"
+
+namespace runner {
+
+class TrainingFeed {
+ public:
+  // Offers `data` to the program; `data` must outlive the feed.
+  TrainingFeed(const Dataset& data, Program& program, const Experiment& experiment);
+
+  bool on_device() const { return !loader_; }
+  int batches_per_epoch() const { return batches_per_epoch_; }
+  void start_epoch(int epoch);
+  // The epoch's next batch, valid until the next call; false at the epoch's end.
+  bool next(TrainBatch& batch);
+  // Time spent waiting for the host loader (0 on the device: there is nothing to wait for).
+  double waited_seconds() const;
+
+ private:
+  const Dataset& data_;
+  const int batch_size_;
+  const bool shuffle_;
+  const std::uint64_t seed_;
+  int batches_per_epoch_ = 0;
+  std::unique_ptr<BatchLoader> loader_;  // null when the program holds the set
+  std::vector<std::uint32_t> order_;     // the epoch's order, on the device only
+  std::int64_t next_batch_ = 0;
+  bool started_ = false;
+};
+
+}  // namespace runner
