@@ -8,7 +8,7 @@ DEBIAN_PACKAGES = build-essential cmake git pkg-config libdnnl-dev libyaml-cpp-d
   libarchive-dev libssl-dev zlib1g-dev dataset-fashion-mnist python3-matplotlib
 BENCH_PACKAGES = python3-torch python3-numpy
 
-.PHONY: deps setup build demo cifar test bench-deps bench format clean
+.PHONY: deps setup build demo cifar test bench-deps bench bench-gpu format clean
 
 # Installs the Debian packages the runner needs (as root, or through sudo).
 deps:
@@ -42,7 +42,11 @@ bench-deps:
 	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(BENCH_PACKAGES)
 
 bench: build
-	scripts/bench_cpu.sh
+	scripts/bench.sh
+
+# The same suite on a GPU (cuda:0), from batch 4 to 4096: where the runner must beat PyTorch.
+bench-gpu: build
+	scripts/bench.sh --device cuda --batch-sizes 4 16 64 256 1024 4096 --widths 1 4
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.h')

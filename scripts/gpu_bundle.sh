@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Packs a built runner for a GPU machine that has no apt and no internet: the binary, the
-# non-CUDA shared libraries it needs (from ldd), schemas/ and configs/, and launchers that find
-# cuDNN and cuBLAS on that machine (its CUDA toolkit or its Python's nvidia packages).
+# non-CUDA shared libraries it needs (from ldd), schemas/, configs/, the benchmark scripts, and
+# launchers that find cuDNN and cuBLAS on that machine (its CUDA toolkit or its Python's nvidia
+# packages).
 #
 # Usage: scripts/gpu_bundle.sh [--build DIR] [--out DIR] [--data DIR] [--tests] [--archive]
 #   --build DIR   the build folder holding `runner` (default: build)
@@ -59,6 +60,10 @@ rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib"
 for f in "${elf_files[@]}"; do cp "$build/$f" "$out/bin/$f"; done
 cp -r "$root/schemas" "$root/configs" "$out/"
+# The benchmark suite, to run against PyTorch there: python3 OUT/scripts/bench.py --device cuda
+mkdir -p "$out/scripts"
+cp "$root/scripts/bench.py" "$root/scripts/pytorch_lenet.py" "$root/scripts/synthetic_data.py" \
+   "$out/scripts/"
 
 needed_cuda=()
 while read -r name _ path _; do
@@ -149,7 +154,7 @@ fi
 
 echo "bundle: $out"
 echo "  bin/: ${binaries[*]}; lib/: $(ls "$out/lib" | wc -l) libraries ($(du -sh "$out/lib" | cut -f1));" \
-     "schemas/, configs/${data:+, data/}"
+     "schemas/, configs/, scripts/${data:+, data/}"
 echo "  $rpath_note"
 echo "  found on the GPU machine by env.sh: ${needed_cuda[*]:-(none: a CPU-only build)}"
 echo "  needs glibc >= ${glibc#GLIBC_} there"

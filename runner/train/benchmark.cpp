@@ -105,6 +105,7 @@ BenchmarkOutcome run_benchmark(const Experiment& experiment, Program& program, c
   // Profiled steps wait for the device; timed steps next to them then do too, to compare like
   // with like. Without profiling, steps queue up as in training and the loss is read every 50.
   const bool sync_each_step = spec.profile_steps > 0;
+  StepClock clock;
   std::int64_t images = 0;
   std::vector<std::vector<StepTiming>> profiled;
   const int rounds = std::max(spec.steps, spec.profile_steps);
@@ -119,8 +120,7 @@ BenchmarkOutcome run_benchmark(const Experiment& experiment, Program& program, c
       double seconds = seconds_since(start);
       run.cpu_seconds += process_cpu_seconds() - cpu_start;
       run.cpu_wall_seconds += seconds;
-      run.step_seconds.push_back(seconds);
-      run.train_seconds += seconds;
+      clock.step(seconds);
       run.data_wait_seconds += stream.waited_seconds() - waited_before;
       images += batch.count;
       ++run.steps;
@@ -143,9 +143,11 @@ BenchmarkOutcome run_benchmark(const Experiment& experiment, Program& program, c
       double seconds = seconds_since(start);
       run.cpu_seconds += process_cpu_seconds() - cpu_start;
       run.cpu_wall_seconds += seconds;
-      run.train_seconds += seconds;
+      clock.wait(seconds);
     }
   }
+  run.step_seconds = clock.seconds();
+  run.train_seconds = clock.total();
   read_loss(rounds);  // what a last profiled step left
   console.end_progress();
   out.mean_loss = losses.mean();

@@ -1,4 +1,4 @@
-// Step-time percentiles.
+// Step-time percentiles, and step times with the device's waits shared out.
 #include "runner/train/step_times.h"
 
 #include <algorithm>
@@ -27,6 +27,22 @@ StepTimeSummary summarize_step_times(std::vector<double> seconds) {
   s.mean =
       std::accumulate(seconds.begin(), seconds.end(), 0.0) / static_cast<double>(seconds.size());
   return s;
+}
+
+void StepClock::step(double seconds, bool kept) {
+  if (kept) seconds_.push_back(seconds);
+  ++steps_since_wait_;
+  total_ += seconds;
+}
+
+void StepClock::wait(double seconds) {
+  total_ += seconds;
+  if (steps_since_wait_ > 0) {
+    const double share = seconds / static_cast<double>(steps_since_wait_);
+    for (std::size_t i = first_since_wait_; i < seconds_.size(); ++i) seconds_[i] += share;
+  }
+  first_since_wait_ = seconds_.size();
+  steps_since_wait_ = 0;
 }
 
 }  // namespace runner

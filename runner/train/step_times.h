@@ -1,4 +1,4 @@
-// The spread of per-step times: median, 10th and 90th percentile, mean.
+// Per-step times and their spread: median, 10th and 90th percentile, mean.
 #pragma once
 
 #include <cstddef>
@@ -17,5 +17,25 @@ StepTimeSummary summarize_step_times(std::vector<double> seconds);
 
 // The q-quantile (0 <= q <= 1) of sorted values; 0 for none.
 double quantile_of_sorted(const std::vector<double>& sorted, double q);
+
+// Step times that add up to wall time also where the device runs behind the host (a GPU): the
+// host times a step's enqueueing only, and the wait when it next reads a value from the device
+// (the loss) is shared out equally among the steps since the previous read. On the CPU the
+// reads do not wait and each step keeps its own time.
+class StepClock {
+ public:
+  // A step's host time; `kept` steps appear in seconds(), all count in total().
+  void step(double seconds, bool kept = true);
+  // A read from the device that waited `seconds`.
+  void wait(double seconds);
+  const std::vector<double>& seconds() const { return seconds_; }
+  double total() const { return total_; }
+
+ private:
+  std::vector<double> seconds_;
+  std::size_t first_since_wait_ = 0;  // index in seconds_ of the first kept step since a wait
+  std::size_t steps_since_wait_ = 0;  // kept or not
+  double total_ = 0;
+};
 
 }  // namespace runner

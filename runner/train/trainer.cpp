@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "runner/train/step_times.h"
 #include "runner/train/training_feed.h"
 #include "runner/util/interrupt.h"
 #include "runner/util/process_stats.h"
@@ -35,7 +36,14 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
   TrainingOutcome outcome;
   outcome.warmup_steps = warmup_steps_for(feed.batches_per_epoch());
   std::int64_t images_after_warmup = 0;
-  double seconds_after_warmup = 0;
+  StepClock clock;  // steps after the warm-up
+  // Reading the loss is where the host waits for an asynchronous device: the wait is the steps'.
+  auto read_loss = [&] {
+    auto start = Clock::now();
+    LossSum taken = program.take_loss();
+    if (outcome.steps > outcome.warmup_steps) clock.wait(seconds_since(start));
+    return taken;
+  };
 
   for (int epoch = plan.first_epoch; epoch < spec.epochs; ++epoch) {
     feed.start_epoch(epoch);
@@ -58,13 +66,12 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
       epoch_images += batch.count;
       if (outcome.steps > outcome.warmup_steps) {
         images_after_warmup += batch.count;
-        seconds_after_warmup += step_seconds;
-        if (batch.count == spec.batch_size) outcome.step_seconds.push_back(step_seconds);
+        clock.step(step_seconds, batch.count == spec.batch_size);
       }
       console.progress(fmt::format("epoch {}/{}  {}/{}", epoch + 1, spec.epochs, step,
                                    feed.batches_per_epoch()));
       if (step % spec.log_every == 0) {
-        LossSum running = program.take_loss();
+        LossSum running = read_loss();
         epoch_loss.sum += running.sum;
         epoch_loss.count += running.count;
         // The tutorial's line: the mean loss of the last log_every mini-batches.
@@ -77,7 +84,7 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
         }
       }
     }
-    LossSum rest = program.take_loss();
+    LossSum rest = read_loss();
     epoch_loss.sum += rest.sum;
     epoch_loss.count += rest.count;
     double epoch_seconds = seconds_since(epoch_start);
@@ -104,8 +111,9 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
                     record.seconds, record.images_per_second));
   }
   outcome.data_wait_seconds = feed.waited_seconds();
+  outcome.step_seconds = clock.seconds();
   outcome.train_images_per_second =
-      seconds_after_warmup > 0 ? images_after_warmup / seconds_after_warmup : 0.0;
+      clock.total() > 0 ? images_after_warmup / clock.total() : 0.0;
   console.end_progress();
   return outcome;
 }

@@ -3,7 +3,11 @@
 same in-memory LeNet workload, alternating the two so that drift hits both. Writes
 results/bench/<date>-<host>.json and a Markdown table next to it.
 
-  /usr/bin/python3 scripts/bench_cpu.py [--device cpu|cuda] [--batch-sizes 4 32 128 512] [--widths 1 4]
+  /usr/bin/python3 scripts/bench.py [--device cpu|cuda] [--batch-sizes 4 32 128 512] [--widths 1 4]
+
+On a GPU (`make bench-gpu`, or from a bundle made by scripts/gpu_bundle.sh:
+`python3 runner-gpu/scripts/bench.py --device cuda ...`) both peers hold the data in device memory
+and run ahead of the GPU; their step times include an equal share of the wait every 50 steps.
 """
 import argparse
 import datetime
@@ -84,7 +88,10 @@ def markdown(result):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runner", type=Path, default=ROOT / "build" / "runner")
+    # The build folder's runner, or the launcher at the top of a GPU bundle.
+    default_runner = next((p for p in (ROOT / "build" / "runner", ROOT / "runner") if p.exists()),
+                          ROOT / "build" / "runner")
+    parser.add_argument("--runner", type=Path, default=default_runner)
     parser.add_argument("--config", type=Path, default=ROOT / "configs" / "bench" / "lenet_cifar_synthetic.yaml")
     parser.add_argument("--python", default="/usr/bin/python3", help="the Python that has torch")
     parser.add_argument("--device", default="cpu")
