@@ -1,6 +1,10 @@
 // Tensor helpers for layer builders and the registry of cuDNN layer implementations.
 #include "backends/cudnn/build_context.h"
 
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <limits>
 #include <map>
 
 #include "backends/cudnn/cuda_check.h"
@@ -22,6 +26,12 @@ DeviceTensor view(float* data, int n, int c, int h, int w) {
 DeviceTensor BuildContext::allocate(const Shape& shape, const std::string& what) const {
   const std::size_t elements = static_cast<std::size_t>(batch) * shape.elements();
   float* data = memory->array<float>(elements, what);  // allocated first: OOM before cuDNN limits
+  if (elements > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
+    throw UserError(fmt::format(
+        "{}: {} x {} = {} values, over the 2^31 that cuDNN and cuBLAS address in one tensor; "
+        "lower training.batch_size or training.eval_batch_size",
+        what, batch, shape.str(), elements));
+  }
   return view(data, batch, shape.c, shape.h, shape.w);
 }
 

@@ -209,6 +209,10 @@ void CudnnProgram::check_batch(const Net& net, const TrainBatch& batch) const {
   if (held_ && net.training) {
     throw std::logic_error("a batch given as images to a program holding its training set");
   }
+  if (!batch.images || (net.training && !batch.labels)) {
+    throw std::logic_error(net.training ? "a training batch needs images and labels"
+                                        : "a batch needs images");
+  }
   if (!batch.labels) return;
   for (int i = 0; i < count; ++i) {
     if (batch.labels[i] < 0 || batch.labels[i] >= graph_.classes) {

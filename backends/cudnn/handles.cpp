@@ -72,7 +72,13 @@ void CapturedGraph::capture(cudaStream_t stream, const std::function<void()>& en
                        cudaGetErrorString(status) +
                        " (RUNNER_CUDA_GRAPH=0 runs the step without a graph)");
   }
-  CUDA_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
+  status = cudaGraphInstantiate(&exec_, graph_, 0);
+  if (status != cudaSuccess) {
+    cudaGraphDestroy(graph_);  // the next step captures again
+    graph_ = nullptr;
+    exec_ = nullptr;
+    CUDA_CHECK(status);
+  }
 }
 
 void CapturedGraph::launch(cudaStream_t stream) const {
