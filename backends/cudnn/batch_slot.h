@@ -45,7 +45,7 @@ class BatchSlot {
   void release(cudaStream_t compute);
 
   StepList load;        // the step's first launch, reading this slot (set by the program)
-  CapturedGraph graph;  // load and the training step, captured on the program's second step or later
+  CapturedGraph graph;  // load and the training step; captured from the second step on
 
  private:
   const int batch_;
