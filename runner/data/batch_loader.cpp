@@ -22,15 +22,22 @@ std::vector<std::uint32_t> epoch_order(std::size_t n, bool shuffle, std::uint64_
   return order;
 }
 
+int batches_per_epoch(std::size_t n, int batch_size) {
+  return static_cast<int>((n + batch_size - 1) / static_cast<std::size_t>(batch_size));
+}
+
+int size_of_batch(std::size_t n, int batch_size, std::int64_t batch) {
+  const std::int64_t first = batch * batch_size;
+  return static_cast<int>(std::min<std::int64_t>(batch_size, static_cast<std::int64_t>(n) - first));
+}
+
 BatchLoader::BatchLoader(const Dataset& data, int batch_size, bool shuffle, std::uint64_t seed,
                          int workers)
     : data_(data),
       batch_size_(batch_size),
       shuffle_(shuffle),
       seed_(seed),
-      batches_per_epoch_(batch_size > 0 ? static_cast<int>((data.size() + batch_size - 1) /
-                                                           static_cast<std::size_t>(batch_size))
-                                        : 0) {
+      batches_per_epoch_(batch_size > 0 ? runner::batches_per_epoch(data.size(), batch_size) : 0) {
   if (batch_size < 1) {
     throw_user_error(at_field("training.batch_size"),
                      fmt::format("found {}, expected at least 1", batch_size));
@@ -97,7 +104,7 @@ bool BatchLoader::next(BatchView& out) {
   }
   ++next_to_deliver_;
   holding_ = true;
-  out = {slot.images.data(), slot.labels.data(), batch_size_of(batch)};
+  out = {slot.images.data(), slot.labels.data(), size_of_batch(data_.size(), batch_size_, batch)};
   return true;
 }
 
@@ -135,14 +142,8 @@ void BatchLoader::work() {
   }
 }
 
-int BatchLoader::batch_size_of(std::int64_t batch) const {
-  const std::int64_t first = batch * batch_size_;
-  return static_cast<int>(
-      std::min<std::int64_t>(batch_size_, static_cast<std::int64_t>(data_.size()) - first));
-}
-
 void BatchLoader::gather(std::int64_t batch, Slot& slot) const {
-  const int size = batch_size_of(batch);
+  const int size = size_of_batch(data_.size(), batch_size_, batch);
   const std::size_t image_bytes = data_.image_bytes();
   const std::uint32_t* indices = order_.data() + batch * batch_size_;
   for (int i = 0; i < size; ++i) {

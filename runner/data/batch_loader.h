@@ -16,6 +16,11 @@ namespace runner {
 // when shuffling, else 0..n-1.
 std::vector<std::uint32_t> epoch_order(std::size_t n, bool shuffle, std::uint64_t seed, int epoch);
 
+// An epoch of n images in batches of batch_size (>= 1): how many, and the size of each (the last
+// may be short).
+int batches_per_epoch(std::size_t n, int batch_size);
+int size_of_batch(std::size_t n, int batch_size, std::int64_t batch);
+
 // One batch, valid until the next call to next() or start_epoch().
 struct BatchView {
   const std::uint8_t* images;  // (size, C, H, W) bytes
@@ -53,7 +58,6 @@ class BatchLoader {
 
   void work();
   void gather(std::int64_t batch, Slot& slot) const;  // fills images and labels, not `batch`
-  int batch_size_of(std::int64_t batch) const;
 
   const Dataset& data_;
   const int batch_size_;

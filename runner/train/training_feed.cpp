@@ -1,8 +1,6 @@
 // The training feed: rows of a held training set, or host batches from a BatchLoader.
 #include "runner/train/training_feed.h"
 
-#include <algorithm>
-
 #include "runner/util/random.h"
 
 namespace runner {
@@ -15,7 +13,7 @@ TrainingFeed::TrainingFeed(const Dataset& data, Program& program, const Experime
   const HostImageSet set{data.images.data(), data.labels.data(),
                          static_cast<std::int64_t>(data.size())};
   if (batch_size_ >= 1 && program.hold_training_set(set)) {
-    batches_per_epoch_ = static_cast<int>((data.size() + batch_size_ - 1) / batch_size_);
+    batches_per_epoch_ = runner::batches_per_epoch(data.size(), batch_size_);
     return;
   }
   // The loader also checks the batch size and the workers, naming the field.
@@ -42,10 +40,9 @@ bool TrainingFeed::next(TrainBatch& batch) {
     return true;
   }
   if (!started_ || next_batch_ >= batches_per_epoch_) return false;
-  const std::int64_t first = next_batch_++ * batch_size_;
-  const auto count =
-      std::min<std::int64_t>(batch_size_, static_cast<std::int64_t>(order_.size()) - first);
-  batch = {nullptr, nullptr, order_.data() + first, static_cast<int>(count)};
+  const std::int64_t b = next_batch_++;
+  batch = {nullptr, nullptr, order_.data() + b * batch_size_,
+           size_of_batch(order_.size(), batch_size_, b)};
   return true;
 }
 
