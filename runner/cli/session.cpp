@@ -6,9 +6,11 @@
 
 #include <fmt/format.h>
 
+#include "runner/cli/host_memory_check.h"
 #include "runner/cli/layer_table.h"
 #include "runner/config/load_config.h"
 #include "runner/data/dataset_geometry.h"
+#include "runner/util/process_stats.h"
 
 namespace runner {
 
@@ -26,6 +28,7 @@ Session Session::prepare(const SessionOptions& options, Console& console) {
   session.experiment = load_experiment(options.config, options.overrides);
   DatasetGeometry geometry = dataset_geometry(session.experiment.dataset);
   session.graph = build_graph(session.experiment.model, geometry.image, geometry.classes);
+  check_host_memory(session.experiment, session.graph, physical_memory_bytes());
   console.line(fmt::format("config: {} (valid), experiment '{}', seed {}", options.config.string(),
                            session.experiment.name, session.experiment.seed));
   return session;

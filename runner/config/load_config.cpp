@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "runner/config/config_limits.h"
 #include "runner/config/overrides.h"
 #include "runner/config/yaml_to_json.h"
 #include "runner/util/errors.h"
@@ -14,14 +15,9 @@ ConfigDocument read_config(const std::filesystem::path& file,
                            const std::vector<std::string>& overrides) {
   ConfigDocument doc;
   doc.file = file.string();
-  if (!std::filesystem::exists(file)) {
-    throw UserError(fmt::format("{}: config file not found", doc.file));
-  }
-  if (std::filesystem::is_directory(file)) {
-    throw UserError(fmt::format("{}: is a folder, expected a YAML config file", doc.file));
-  }
+  std::string text = read_regular_file(file, limits::max_config_bytes, "a YAML config file");
   doc.source_map = SourceMap(doc.file);
-  doc.json = yaml_to_json(read_file(file), doc.file, doc.source_map);
+  doc.json = yaml_to_json(text, doc.file, doc.source_map);
   for (const auto& override_text : overrides) {
     apply_override(doc.json, doc.source_map, override_text);
   }

@@ -6,6 +6,7 @@
 
 #include "runner/config/field_path.h"
 #include "runner/config/yaml_to_json.h"
+#include "runner/util/utf8.h"
 
 namespace runner {
 namespace {
@@ -28,6 +29,9 @@ const char* type_name(const nlohmann::json& value) {
 
 void apply_override(nlohmann::json& config, SourceMap& source_map,
                     const std::string& override_text) {
+  if (first_invalid_utf8(override_text)) {
+    fail("--set", "", "the override is not UTF-8 text");
+  }
   const std::string origin_text = "--set " + override_text;
 
   std::size_t equals = override_text.find('=');
@@ -53,7 +57,7 @@ void apply_override(nlohmann::json& config, SourceMap& source_map,
            "quote text that holds YAML punctuation, e.g. --set 'name=\"a: b\"'");
     }
     SourceMap ignored;
-    value = yaml_to_json(value_text, origin_text, ignored);
+    value = yaml_to_json(value_text, origin_text, ignored, path_text);
   }
 
   SourceOrigin origin;

@@ -188,9 +188,15 @@ std::string SchemaWalk::describe_one(const nlohmann::ordered_json& schema) const
     std::string text = type_words(type);
     if (type == "integer" || type == "number") {
       std::vector<std::string> bounds;
-      if (s.contains("minimum")) bounds.push_back(">= " + s["minimum"].dump());
+      if (s.contains("minimum") && s.contains("maximum")) {
+        bounds.push_back(fmt::format("from {} to {}", s["minimum"].dump(), s["maximum"].dump()));
+      } else if (s.contains("minimum")) {
+        bounds.push_back(">= " + s["minimum"].dump());
+      }
       if (s.contains("exclusiveMinimum")) bounds.push_back("> " + s["exclusiveMinimum"].dump());
-      if (s.contains("maximum")) bounds.push_back("<= " + s["maximum"].dump());
+      if (s.contains("maximum") && !s.contains("minimum")) {
+        bounds.push_back("<= " + s["maximum"].dump());
+      }
       if (s.contains("exclusiveMaximum")) bounds.push_back("< " + s["exclusiveMaximum"].dump());
       if (!bounds.empty()) text += " " + join(bounds, " and ");
     } else if (type == "string") {
@@ -209,7 +215,9 @@ std::string SchemaWalk::describe_one(const nlohmann::ordered_json& schema) const
       if (items.empty()) items = "items";
       if (low == high) {
         text = fmt::format("a list of {} {}", low, items);
-      } else if (low == 1 && high < 0) {
+      } else if (low > 0 && high >= 0) {
+        text = fmt::format("a list of {} to {} {}", low, high, items);
+      } else if (low == 1) {
         text = "a non-empty list of " + items;
       } else if (low > 0) {
         text = fmt::format("a list of at least {} {}", low, items);

@@ -4,13 +4,11 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include <charconv>
-#include <cstdint>
-#include <cstdlib>
-#include <limits>
-#include <regex>
+#include <cmath>
 
+#include "runner/config/config_limits.h"
 #include "runner/config/field_path.h"
+#include "runner/util/utf8.h"
 
 namespace runner {
 namespace {
@@ -19,57 +17,79 @@ int one_based(int zero_based) {
   return zero_based < 0 ? 0 : zero_based + 1;
 }
 
-std::optional<nlohmann::json> parse_integer(const std::string& text, int base, std::size_t skip) {
-  const char* first = text.data() + skip;
-  const char* last = text.data() + text.size();
-  bool negative = false;
-  if (first < last && (*first == '-' || *first == '+')) negative = *first++ == '-';
-  std::uint64_t magnitude = 0;
-  auto [end, error] = std::from_chars(first, last, magnitude, base);
-  if (end != last) return std::nullopt;
-  if (error == std::errc::result_out_of_range) return std::nullopt;  // caller falls back to float
-  if (!negative) {
-    if (magnitude <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-      return nlohmann::json(static_cast<std::int64_t>(magnitude));
-    }
-    return nlohmann::json(magnitude);
-  }
-  if (magnitude <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) + 1) {
-    return nlohmann::json(static_cast<std::int64_t>(0 - magnitude));
-  }
-  return std::nullopt;
+// NaN, infinity, or a literal too large for a double (a 400-digit integer): never a valid
+// setting, and JSON would store it as null.
+std::string non_finite_problem(const std::string& text) {
+  bool spelt =
+      text.find_first_of(".") != std::string::npos && text.find_first_of("nN") != std::string::npos;
+  std::string shown = text.size() > 24
+                          ? fmt::format("{}... ({} characters)", text.substr(0, 16), text.size())
+                          : text;
+  return fmt::format(
+      "found {}, expected a finite number{}", shown,
+      spelt ? " (NaN and infinity are not accepted)" : " (this one is out of range)");
 }
 
 struct Converter {
   const std::string& file;
   SourceMap& source_map;
+  bool positions = true;  // messages give line:column (false for a command-line value)
+  // Values made so far: an alias is copied where it is used, so a few lines of nested aliases
+  // (a "billion laughs") would otherwise expand into gigabytes.
+  mutable std::size_t values = 0;
 
   [[noreturn]] void fail(const YAML::Mark& mark, const std::string& path,
                          const std::string& problem) const {
+    if (!positions) throw_user_error({file, path, 0, 0}, problem);
     throw_user_error({file, path, one_based(mark.line), one_based(mark.column)}, problem);
   }
 
-  nlohmann::json scalar(const YAML::Node& node) const {
+  nlohmann::json scalar(const YAML::Node& node, const std::string& path) const {
     const std::string& tag = node.Tag();
+    const std::string& text = node.Scalar();
+    if (text.size() > limits::max_string_length) {
+      fail(node.Mark(), path,
+           fmt::format("found a text of {} characters, expected at most {}", text.size(),
+                       limits::max_string_length));
+    }
     // "!" marks a quoted or block scalar: always a string. So does an explicit !!str.
-    if (tag == "!" || tag == "tag:yaml.org,2002:str") return node.Scalar();
-    return plain_scalar_to_json(node.Scalar());
+    if (tag == "!" || tag == "tag:yaml.org,2002:str") return text;
+    nlohmann::json value = plain_scalar_to_json(text);
+    if (value.is_number_float() && !std::isfinite(value.get<double>())) {
+      fail(node.Mark(), path, non_finite_problem(text));
+    }
+    return value;
   }
 
-  nlohmann::json convert(const YAML::Node& node, const std::string& path) const {
+  void count_value(const YAML::Node& node, const std::string& path, int depth) const {
+    if (++values > limits::max_values) {
+      fail(node.Mark(), path,
+           fmt::format("the document holds more than {} values (YAML aliases are expanded "
+                       "where they are used), expected a config of a few hundred",
+                       limits::max_values));
+    }
+    if (depth > limits::max_depth) {
+      fail(node.Mark(), path,
+           fmt::format("nested more than {} levels deep, expected a config's few levels",
+                       limits::max_depth));
+    }
+  }
+
+  nlohmann::json convert(const YAML::Node& node, const std::string& path, int depth = 0) const {
+    count_value(node, path, depth);
     switch (node.Type()) {
       case YAML::NodeType::Null:
       case YAML::NodeType::Undefined:
         return nullptr;
       case YAML::NodeType::Scalar:
-        return scalar(node);
+        return scalar(node, path);
       case YAML::NodeType::Sequence: {
         nlohmann::json out = nlohmann::json::array();
         for (std::size_t i = 0; i < node.size(); ++i) {
           std::string child = item_path(path, i);
           const YAML::Node item = node[i];
           record(child, item.Mark(), item.Mark());
-          out.push_back(convert(item, child));
+          out.push_back(convert(item, child, depth + 1));
         }
         return out;
       }
@@ -78,6 +98,11 @@ struct Converter {
         for (const auto& entry : node) {
           if (!entry.first.IsScalar()) fail(entry.first.Mark(), path, "a key must be a plain word");
           std::string key = entry.first.Scalar();
+          if (key.size() > limits::max_key_length) {
+            fail(entry.first.Mark(), path,
+                 fmt::format("found a key of {} characters, expected at most {}", key.size(),
+                             limits::max_key_length));
+          }
           std::string child = child_path(path, key);
           if (out.contains(key)) {
             const SourceOrigin* first = source_map.find(child);
@@ -88,7 +113,7 @@ struct Converter {
           // A null value (`key:`) has no useful mark of its own: point at the key.
           YAML::Mark value_mark = entry.second.IsNull() ? entry.first.Mark() : entry.second.Mark();
           record(child, value_mark, entry.first.Mark());
-          out[key] = convert(entry.second, child);
+          out[key] = convert(entry.second, child, depth + 1);
         }
         return out;
       }
@@ -108,41 +133,15 @@ struct Converter {
 
 }  // namespace
 
-nlohmann::json plain_scalar_to_json(const std::string& text) {
-  static const std::regex null_re("~|null|Null|NULL|");
-  static const std::regex true_re("true|True|TRUE");
-  static const std::regex false_re("false|False|FALSE");
-  static const std::regex int_re("[-+]?[0-9]+");
-  static const std::regex octal_re("0o[0-7]+");
-  static const std::regex hex_re("0x[0-9a-fA-F]+");
-  static const std::regex float_re("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
-  static const std::regex infinity_re("[-+]?\\.(inf|Inf|INF)");
-  static const std::regex nan_re("\\.(nan|NaN|NAN)");
-
-  if (std::regex_match(text, null_re)) return nullptr;
-  if (std::regex_match(text, true_re)) return true;
-  if (std::regex_match(text, false_re)) return false;
-  if (std::regex_match(text, int_re)) {
-    if (auto value = parse_integer(text, 10, 0)) return *value;
-    return std::strtod(text.c_str(), nullptr);  // too large for 64 bits: keep its magnitude
+nlohmann::json yaml_to_json(const std::string& text, const std::string& file, SourceMap& source_map,
+                            const std::string& root_path) {
+  if (auto bad = first_invalid_utf8(text)) {
+    auto [line, column] = line_and_column(text, *bad);
+    throw_user_error({file, "", line, column},
+                     fmt::format("found the byte 0x{:02x}, which is not UTF-8 text",
+                                 static_cast<unsigned char>(text[*bad])),
+                     "save the file as UTF-8");
   }
-  if (std::regex_match(text, octal_re)) {
-    if (auto value = parse_integer(text, 8, 2)) return *value;
-  }
-  if (std::regex_match(text, hex_re)) {
-    if (auto value = parse_integer(text, 16, 2)) return *value;
-  }
-  if (std::regex_match(text, float_re)) return std::strtod(text.c_str(), nullptr);
-  if (std::regex_match(text, infinity_re)) {
-    return text[0] == '-' ? -std::numeric_limits<double>::infinity()
-                          : std::numeric_limits<double>::infinity();
-  }
-  if (std::regex_match(text, nan_re)) return std::numeric_limits<double>::quiet_NaN();
-  return text;
-}
-
-nlohmann::json yaml_to_json(const std::string& text, const std::string& file,
-                            SourceMap& source_map) {
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -150,13 +149,13 @@ nlohmann::json yaml_to_json(const std::string& text, const std::string& file,
     throw_user_error({file, "", one_based(error.mark.line), one_based(error.mark.column)},
                      "malformed YAML: " + error.msg);
   }
-  Converter converter{file, source_map};
+  Converter converter{file, source_map, root_path.empty()};
   SourceOrigin top;
   top.line = 1;
   top.column = 1;
   source_map.add("", top);
   try {
-    return converter.convert(root, "");
+    return converter.convert(root, root_path);
   } catch (const YAML::Exception& error) {
     throw_user_error({file, "", one_based(error.mark.line), one_based(error.mark.column)},
                      "malformed YAML: " + error.msg);

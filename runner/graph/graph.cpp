@@ -1,9 +1,9 @@
 // Graph building: resolves layer inputs, orders the nodes, infers shapes and checks them.
 #include "runner/graph/graph.h"
 
-#include <map>
-
 #include <fmt/format.h>
+
+#include <map>
 
 #include "runner/graph/layer_kind.h"
 
@@ -15,7 +15,8 @@ inline constexpr const char* kDataName = "input";
 // For each layer, the indices (in config order) of its inputs; kDataInput for the images.
 std::vector<std::vector<int>> resolve_inputs(const ModelSpec& model) {
   std::map<std::string, int> index_of;
-  for (std::size_t i = 0; i < model.layers.size(); ++i) index_of[model.layers[i].name] = static_cast<int>(i);
+  for (std::size_t i = 0; i < model.layers.size(); ++i)
+    index_of[model.layers[i].name] = static_cast<int>(i);
   std::vector<std::string> names;
   for (const auto& layer : model.layers) names.push_back(layer.name);
   names.push_back(kDataName);
@@ -52,7 +53,8 @@ std::vector<std::vector<int>> resolve_inputs(const ModelSpec& model) {
 }
 
 // Depth-first topological order; a cycle is a UserError listing it.
-std::vector<int> topological_order(const ModelSpec& model, const std::vector<std::vector<int>>& inputs) {
+std::vector<int> topological_order(const ModelSpec& model,
+                                   const std::vector<std::vector<int>>& inputs) {
   enum class Mark { kNone, kActive, kDone };
   std::vector<Mark> marks(model.layers.size(), Mark::kNone);
   std::vector<int> order, stack;
@@ -85,6 +87,33 @@ std::vector<int> topological_order(const ModelSpec& model, const std::vector<std
     }
   }
   return order;
+}
+
+// A layer output too large for one image (the shape arithmetic itself stays in 64 bits).
+void check_output_size(const Node& node) {
+  if (node.output.elements() > graph_limits::max_sample_elements) {
+    throw_user_error(node.where,
+                     fmt::format("{} ({}): its output {} holds {} values per image, more than {}",
+                                 node.name, node.type, node.output.str(), node.output.elements(),
+                                 graph_limits::max_sample_elements));
+  }
+}
+
+// Each parameter tensor's element count, multiplied with overflow checks.
+void check_parameter_sizes(const Node& node) {
+  for (const ParamSpec& param : node.params) {
+    std::int64_t elements = 1;
+    for (std::int64_t dim : param.dims) {
+      if (__builtin_mul_overflow(elements, dim, &elements) ||
+          elements > graph_limits::max_tensor_elements) {
+        throw_user_error(node.where,
+                         fmt::format("{} ({}): its parameter {} of shape ({}) holds more than {} "
+                                     "values",
+                                     node.name, node.type, param.name, fmt::join(param.dims, ", "),
+                                     graph_limits::max_tensor_elements));
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -135,9 +164,16 @@ Graph build_graph(const ModelSpec& model, Shape input, int classes) {
   auto inputs = resolve_inputs(model);
   auto order = topological_order(model, inputs);
 
+  if (input.elements() > graph_limits::max_sample_elements) {
+    throw UserError(
+        fmt::format("dataset: images of {} values ({}) are more than the {} a model "
+                    "input may have",
+                    input.elements(), input.str(), graph_limits::max_sample_elements));
+  }
   Graph graph;
   graph.input = input;
   graph.classes = classes;
+  std::int64_t total_flops = 0;
   std::vector<int> position(model.layers.size(), -1);
   for (int config_index : order) {
     const LayerSpec& spec = model.layers[config_index];
@@ -146,22 +182,28 @@ Graph build_graph(const ModelSpec& model, Shape input, int classes) {
     node.name = spec.name;
     node.type = spec.type;
     node.where = spec.where;
-    for (int i : inputs[config_index]) node.inputs.push_back(i == kDataInput ? kDataInput : position[i]);
+    for (int i : inputs[config_index])
+      node.inputs.push_back(i == kDataInput ? kDataInput : position[i]);
     int count = static_cast<int>(node.inputs.size());
     if (count < kind.min_inputs || count > kind.max_inputs) {
-      throw_user_error(spec.where, fmt::format("layer '{}' ({}) takes {} input(s), got {}", spec.name,
-                                               spec.type,
-                                               kind.min_inputs == kind.max_inputs
-                                                   ? fmt::format("{}", kind.min_inputs)
-                                                   : fmt::format("{} to {}", kind.min_inputs, kind.max_inputs),
-                                               count));
+      throw_user_error(
+          spec.where, fmt::format("layer '{}' ({}) takes {} input(s), got {}", spec.name, spec.type,
+                                  kind.min_inputs == kind.max_inputs
+                                      ? fmt::format("{}", kind.min_inputs)
+                                      : fmt::format("{} to {}", kind.min_inputs, kind.max_inputs),
+                                  count));
     }
     bool is_classifier = config_index == static_cast<int>(model.layers.size()) - 1;
     kind.parse(spec, is_classifier ? 1.0 : model.width, node.attrs);
     auto in = graph.input_shapes(node);
     node.output = kind.infer_shape(node, in);
+    check_output_size(node);
     node.params = kind.params(node, in);
+    check_parameter_sizes(node);
     node.flops = kind.flops(node, in);
+    if (__builtin_add_overflow(total_flops, node.flops, &total_flops)) {
+      throw_user_error(node.where, "the model needs more than 2^63 FLOPs per image");
+    }
     position[config_index] = static_cast<int>(graph.nodes.size());
     graph.nodes.push_back(std::move(node));
   }

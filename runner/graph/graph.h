@@ -10,6 +10,14 @@
 
 namespace runner {
 
+// Sizes a graph may reach: beyond any real model, low enough that every count, product and FLOP
+// figure fits in 64 bits and every tensor in the 32-bit sizes of cuDNN and cuBLAS.
+namespace graph_limits {
+inline constexpr std::int64_t max_features = std::int64_t{1} << 24;          // channels, features
+inline constexpr std::int64_t max_sample_elements = std::int64_t{1} << 30;   // one layer output
+inline constexpr std::int64_t max_tensor_elements = (std::int64_t{1} << 31) - 1;  // a parameter
+}  // namespace graph_limits
+
 // The shape of one sample. Flat tensors (after flatten or linear) have h = w = 1 and flat = true.
 struct Shape {
   int c = 0, h = 1, w = 1;

@@ -1,16 +1,16 @@
 // The registry of layer kinds and the helpers their shape rules share.
 #include "runner/graph/layer_kind.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 namespace runner {
 
 const std::vector<LayerKind>& layer_kinds() {
   static const std::vector<LayerKind> kinds = {
-      conv2d_kind(), max_pool2d_kind(), avg_pool2d_kind(), relu_kind(),
-      flatten_kind(), linear_kind(), add_kind(),
+      conv2d_kind(),  max_pool2d_kind(), avg_pool2d_kind(), relu_kind(),
+      flatten_kind(), linear_kind(),     add_kind(),
   };
   return kinds;
 }
@@ -29,8 +29,19 @@ const LayerKind& find_layer_kind(const std::string& type, const SourceLocation& 
   throw_user_error(at, fmt::format("unknown layer type '{}'", type), hint);
 }
 
-int scaled_count(int count, double width) {
-  return std::max(1, static_cast<int>(std::lround(count * width)));
+int read_scaled_count(const LayerSpec& spec, const char* key, double width) {
+  const int count = read_int(spec, key, 1);
+  const double scaled = std::round(count * width);
+  if (!(scaled <= static_cast<double>(graph_limits::max_features))) {
+    SourceLocation at = spec.where;
+    at.path += std::string(".") + key;
+    throw_user_error(at,
+                     fmt::format("{} {} times model.width {} is {:.0f}, more than the {} a layer "
+                                 "may have",
+                                 count, key, width, scaled, graph_limits::max_features),
+                     "lower model.width or the layer's size");
+  }
+  return std::max(1, static_cast<int>(scaled));
 }
 
 int read_int(const LayerSpec& spec, const char* key, int fallback) {
@@ -77,7 +88,8 @@ Shape window_output(const Node& node, const Shape& in, int channels) {
                                         a.pad_w, a.kernel_h, a.kernel_w));
   }
   if (in.h + 2 * a.pad_h < a.kernel_h || in.w + 2 * a.pad_w < a.kernel_w) {
-    std::string padded = a.pad_h || a.pad_w ? fmt::format(" (padding {}x{})", a.pad_h, a.pad_w) : "";
+    std::string padded =
+        a.pad_h || a.pad_w ? fmt::format(" (padding {}x{})", a.pad_h, a.pad_w) : "";
     throw_shape_error(node, fmt::format("input {}{} is smaller than kernel {}x{}", in.str(), padded,
                                         a.kernel_h, a.kernel_w));
   }

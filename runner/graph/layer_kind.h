@@ -27,7 +27,8 @@ const std::vector<LayerKind>& layer_kinds();
 const LayerKind& find_layer_kind(const std::string& type, const SourceLocation& where);
 
 // Helpers shared by the kinds' files.
-int scaled_count(int count, double width);  // max(1, round(count * width))
+// max(1, round(spec[key] * width)); a product beyond max_features is a UserError naming the field.
+int read_scaled_count(const LayerSpec& spec, const char* key, double width);
 // Reads an int or [h, w] pair attribute; `fallback` when absent.
 void read_pair(const LayerSpec& spec, const char* key, int fallback_h, int fallback_w, int& h, int& w);
 int read_int(const LayerSpec& spec, const char* key, int fallback);

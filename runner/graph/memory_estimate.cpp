@@ -1,7 +1,33 @@
 // The memory estimate: counts of floats from the graph's shapes, times the batch sizes.
 #include "runner/graph/memory_estimate.h"
 
+#include <limits>
+
 namespace runner {
+namespace {
+
+// Saturating arithmetic: a model at the graph's size limits times a large batch exceeds 2^63
+// bytes, and the estimate should then say "more than any machine has", not wrap negative.
+constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+std::int64_t mul(std::int64_t a, std::int64_t b) {
+  std::int64_t out;
+  return __builtin_mul_overflow(a, b, &out) ? kMax : out;
+}
+std::int64_t add(std::int64_t a, std::int64_t b) {
+  std::int64_t out;
+  return __builtin_add_overflow(a, b, &out) ? kMax : out;
+}
+
+}  // namespace
+
+std::int64_t MemoryEstimate::total() const {
+  std::int64_t sum = 0;
+  for (std::int64_t part : {parameters, gradients, optimizer_state, activations,
+                            activation_gradients, workspaces, evaluation}) {
+    sum = add(sum, part);
+  }
+  return sum;
+}
 
 MemoryEstimate estimate_training_memory(const Graph& graph, int train_batch, int eval_batch,
                                         const OptimizerSpec& optimizer) {
@@ -10,21 +36,21 @@ MemoryEstimate estimate_training_memory(const Graph& graph, int train_batch, int
   std::int64_t outputs = 0;  // floats per sample over every layer output
   std::int64_t pool_outputs = 0;
   for (const Node& node : graph.nodes) {
-    outputs += node.output.elements();
-    if (node.type == "max_pool2d") pool_outputs += node.output.elements();
+    outputs = add(outputs, node.output.elements());
+    if (node.type == "max_pool2d") pool_outputs = add(pool_outputs, node.output.elements());
   }
-  const std::int64_t per_sample = graph.input.elements() + outputs;  // normalised input included
+  const std::int64_t per_sample = add(graph.input.elements(), outputs);  // normalised input too
 
   MemoryEstimate e;
-  e.parameters = params * kFloat;
-  e.gradients = params * kFloat;
+  e.parameters = mul(params, kFloat);
+  e.gradients = mul(params, kFloat);
   int moments = optimizer.type == "adam" ? 2 : (optimizer.momentum != 0.0 ? 1 : 0);
-  e.optimizer_state = moments * params * kFloat;
-  e.activations = train_batch * per_sample * kFloat;
-  e.activation_gradients = train_batch * outputs * kFloat;
-  e.workspaces =
-      train_batch * pool_outputs * kFloat + (train_batch + eval_batch) * graph.input.elements();
-  e.evaluation = eval_batch * per_sample * kFloat;
+  e.optimizer_state = mul(moments, e.parameters);
+  e.activations = mul(mul(train_batch, per_sample), kFloat);
+  e.activation_gradients = mul(mul(train_batch, outputs), kFloat);
+  e.workspaces = add(mul(mul(train_batch, pool_outputs), kFloat),
+                     mul(std::int64_t{train_batch} + eval_batch, graph.input.elements()));
+  e.evaluation = mul(mul(eval_batch, per_sample), kFloat);
   return e;
 }
 

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "runner/config/config_limits.h"
 #include "runner/config/field_path.h"
 #include "runner/config/load_config.h"
 #include "runner/config/yaml_to_json.h"
@@ -47,7 +48,8 @@ std::vector<std::string> split_values(const std::string& text) {
 
 bool is_sweep_file(const std::filesystem::path& file) {
   SourceMap ignored;
-  nlohmann::json json = yaml_to_json(read_file(file), file.string(), ignored);
+  std::string text = read_regular_file(file, limits::max_config_bytes, "a YAML config or sweep file");
+  nlohmann::json json = yaml_to_json(text, file.string(), ignored);
   // Experiment configs have none of these keys (their schema allows no others).
   return json.is_object() &&
          (json.contains("sweep") || json.contains("base") || json.contains("config"));

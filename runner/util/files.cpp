@@ -1,13 +1,12 @@
 // Atomic file writes and whole-file reads.
 #include "runner/util/files.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-
-#include <fmt/format.h>
 
 #include "runner/util/errors.h"
 
@@ -19,7 +18,9 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view b
   temporary += fmt::format(".tmp.{}", ::getpid());
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw UserError(fmt::format("{}: cannot write: {}", temporary.string(), std::strerror(errno)));
+    if (!out)
+      throw UserError(
+          fmt::format("{}: cannot write: {}", temporary.string(), std::strerror(errno)));
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     out.flush();
     if (!out) {
@@ -34,6 +35,39 @@ std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UserError(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return bytes;
+}
+
+std::string read_regular_file(const std::filesystem::path& path, std::size_t max_bytes,
+                              const std::string& what) {
+  std::error_code error;
+  auto status = std::filesystem::status(path, error);
+  if (!std::filesystem::exists(status)) {
+    throw UserError(fmt::format("{}: not found, expected {}", path.string(), what));
+  }
+  if (std::filesystem::is_directory(status)) {
+    throw UserError(fmt::format("{}: is a folder, expected {}", path.string(), what));
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    throw UserError(
+        fmt::format("{}: is not a regular file (a FIFO, a socket or a device), "
+                    "expected {}",
+                    path.string(), what));
+  }
+  auto size = std::filesystem::file_size(path, error);
+  if (!error && size > max_bytes) {
+    throw UserError(fmt::format("{}: is {} bytes, expected {} of at most {} bytes", path.string(),
+                                size, what, max_bytes));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UserError(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
+  std::string bytes(max_bytes + 1, '\0');  // one more: a file that grew since is caught too
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  bytes.resize(static_cast<std::size_t>(in.gcount()));
+  if (bytes.size() > max_bytes) {
+    throw UserError(fmt::format("{}: is more than {} bytes, expected {} of at most that size",
+                                path.string(), max_bytes, what));
+  }
   return bytes;
 }
 

@@ -15,4 +15,10 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view b
 // Reads a whole file; throws UserError naming the file when it cannot be read.
 std::string read_file(const std::filesystem::path& path);
 
+// Reads a whole input file the user named (a config, a sweep, a report) of at most `max_bytes`.
+// A missing file, a folder, a FIFO or device (which would never end) and a larger file are
+// UserErrors naming the file; `what` says what was expected ("a YAML config").
+std::string read_regular_file(const std::filesystem::path& path, std::size_t max_bytes,
+                              const std::string& what);
+
 }  // namespace runner

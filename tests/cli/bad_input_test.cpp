@@ -112,6 +112,17 @@ std::vector<BadInput> cases() {
       {"missing_config", "", "run {tmp}/absent.yaml", {"absent.yaml", "not found"}},
       {"bad_override", kBase, "run {config} --set training.batch_size", {"training.batch_size"}},
       {"unknown_option", kBase, "run {config} --sett x=1", {"--sett"}},
+      // Issue 11: these crashed, or were accepted and then killed by the kernel.
+      {"long_seed_validates_without_crash",
+       replace(kBase, "seed: 0", "seed: " + std::string(100000, '9')), "validate {config}",
+       {"config.yaml:2:7: seed: found a text of 100000 characters, expected at most 4096"}},
+      {"synthetic_data_larger_than_memory",
+       replace(kBase, "height: 12, width: 12, classes: 4, train_count: 32",
+               "height: 4000, width: 4000, classes: 4, train_count: 100000000"),
+       "validate {config}", {"config.yaml: the run needs about", "more than this machine's"}},
+      {"config_is_a_device", "", "validate /dev/zero", {"/dev/zero: is not a regular file"}},
+      {"nan_override", kBase, "validate {config} --set training.optimizer.lr=.nan",
+       {"training.optimizer.lr: found .nan, expected a finite number"}},
   };
 }
 

@@ -83,19 +83,19 @@ std::vector<BrokenCase> cases() {
       {"string_for_integer",
        edit("batch_size: 4", "batch_size: four"),
        {},
-       {"@:9:15: training.batch_size: found \"four\", expected an integer >= 1"}},
+       {"@:9:15: training.batch_size: found \"four\", expected an integer from 1 to 1048576"}},
       {"quoted_number_stays_string",
        edit("out_channels: 6", "out_channels: \"6\""),
        {},
-       {"@:5:49: model.layers[0].out_channels: found \"6\", expected an integer >= 1"}},
+       {"@:5:49: model.layers[0].out_channels: found \"6\", expected an integer from 1 to 1048576"}},
       {"negative_batch_size",
        edit("batch_size: 4", "batch_size: -4"),
        {},
-       {"@:9:15: training.batch_size: found -4, expected an integer >= 1"}},
+       {"@:9:15: training.batch_size: found -4, expected an integer from 1 to 1048576"}},
       {"missing_layers",
        "name: x\ndataset: {name: mnist}\nmodel:\n  width: 2\ntraining: {}\n",
        {},
-       {"@:4:3: model.layers: missing required key 'layers' (expected a non-empty list of "
+       {"@:4:3: model.layers: missing required key 'layers' (expected a list of 1 to 4096 "
         "mappings with keys name, type, inputs)"}},
       {"misspelt_layers",
        edit("  layers:\n", "  layrs:\n"),
@@ -106,7 +106,7 @@ std::vector<BrokenCase> cases() {
        edit("out_channels: 6, ", ""),
        {},
        {"@:5:7: model.layers[0].out_channels: missing required key 'out_channels' (expected an "
-        "integer >= 1)"}},
+        "integer from 1 to 1048576)"}},
       {"missing_name",
        edit("name: broken\n", ""),
        {},
@@ -137,16 +137,16 @@ std::vector<BrokenCase> cases() {
       {"empty_layers",
        "name: x\ndataset: {name: mnist}\nmodel: {layers: []}\ntraining: {}\n",
        {},
-       {"@:3:17: model.layers: found [], expected a non-empty list"}},
+       {"@:3:17: model.layers: found [], expected a list of 1 to 4096"}},
       {"kernel_wrong_length",
        edit("kernel: 5", "kernel: [5]"),
        {},
-       {"model.layers[0].kernel: found [5], expected an integer >= 1 or a list of 2 integers >= "
-        "1"}},
+       {"model.layers[0].kernel: found [5], expected an integer from 1 to 16384 or a list of 2 "
+        "integers from 1 to 16384"}},
       {"kernel_zero_in_list",
        edit("kernel: 5", "kernel: [5, 0]"),
        {},
-       {"@:5:64: model.layers[0].kernel[1]: found 0, expected an integer >= 1"}},
+       {"@:5:64: model.layers[0].kernel[1]: found 0, expected an integer from 1 to 16384"}},
       {"bad_layer_name",
        edit("name: flat", "name: 2flat"),
        {},
@@ -154,7 +154,7 @@ std::vector<BrokenCase> cases() {
       {"inputs_not_a_list",
        edit("type: flatten}", "type: flatten, inputs: conv1}"),
        {},
-       {"model.layers[1].inputs: found \"conv1\", expected a non-empty list of identifiers"}},
+       {"model.layers[1].inputs: found \"conv1\", expected a list of 1 to 64 identifiers"}},
       {"unknown_dataset",
        edit("name: cifar10", "name: cifar100"),
        {},
@@ -188,7 +188,7 @@ std::vector<BrokenCase> cases() {
        {},
        {"model.layers[0].kernal: unknown key", "\n",
         "training.epochs: found 0, expected an "
-        "integer >= 1"}},
+        "integer from 1 to 1000000"}},
       {"set_bad_path",
        valid,
        {"training..batch_size=3"},
@@ -214,7 +214,31 @@ std::vector<BrokenCase> cases() {
       {"set_invalid_value",
        valid,
        {"training.batch_size=0"},
-       {"--set training.batch_size=0: training.batch_size: found 0, expected an integer >= 1"}},
+       {"--set training.batch_size=0: training.batch_size: found 0, expected an integer from 1 to 1048576"}},
+      // Hardening: values no experiment has, each refused with its field (issue 11).
+      {"nan_learning_rate", edit("lr: 0.01", "lr: .nan"), {},
+       {"@:10:30: training.optimizer.lr: found .nan, expected a finite number"}},
+      {"infinite_momentum", edit("lr: 0.01", "lr: 0.01, momentum: -.Inf"), {},
+       {"training.optimizer.momentum: found -.Inf, expected a finite number"}},
+      {"number_beyond_double", edit("lr: 0.01", "lr: 1e999"), {},
+       {"training.optimizer.lr: found 1e999, expected a finite number (this one is out of range)"}},
+      {"integer_of_400_digits", edit("name: broken\n", "name: broken\nseed: " + std::string(400, '7') + "\n"), {},
+       {"@:2:7: seed: found 7777777777777777... (400 characters), expected a finite number"}},
+      {"set_nan", valid, {"training.optimizer.lr=.nan"},
+       {"--set training.optimizer.lr=.nan: training.optimizer.lr: found .nan, expected a finite "
+        "number"}},
+      {"set_nan_in_list", valid, {"dataset.normalize={mean: [0.5, .nan, 0.5], std: [1, 1, 1]}"},
+       {"dataset.normalize.mean[1]: found .nan"}},
+      {"width_astronomic", edit("  layers:", "  width: 1e300\n  layers:"), {},
+       {"model.width: found 1e+300, expected a number > 0 and <= 1024"}},
+      {"out_features_int_max", edit("out_features: 10", "out_features: 2147483647"), {},
+       {"model.layers[2].out_features: found 2147483647, expected an integer from 1 to 1048576"}},
+      {"padding_two_billion", edit("kernel: 5", "kernel: 5, padding: 2000000000"), {},
+       {"model.layers[0].padding: found 2000000000, expected an integer from 0 to 16384"}},
+      {"name_too_long", edit("name: broken", "name: " + std::string(300, 'n')), {},
+       {"@:1:7: name: found \"nnnn", "at most 100 characters"}},
+      {"name_of_100000_characters", edit("name: broken", "name: " + std::string(100000, 'n')),
+       {}, {"@:1:7: name: found a text of 100000 characters, expected at most 4096"}},
       {"set_unknown_key",
        valid,
        {"training.optimizer.momentm=0.9"},
@@ -257,7 +281,7 @@ TEST(BrokenConfig, MissingFileIsNamed) {
     load_experiment(dir / "nope.yaml", {});
     FAIL() << "no error";
   } catch (const UserError& error) {
-    EXPECT_NE(std::string(error.what()).find("nope.yaml: config file not found"), std::string::npos)
+    EXPECT_NE(std::string(error.what()).find("nope.yaml: not found, expected a YAML config file"), std::string::npos)
         << error.what();
   }
 }

@@ -7,7 +7,7 @@ LayerKind conv2d_kind() {
   LayerKind kind;
   kind.type = "conv2d";
   kind.parse = [](const LayerSpec& spec, double width, LayerAttrs& a) {
-    a.out_channels = scaled_count(read_int(spec, "out_channels", 1), width);
+    a.out_channels = read_scaled_count(spec, "out_channels", width);
     read_window(spec, false, a);
     a.bias = spec.attributes.value("bias", true);
   };

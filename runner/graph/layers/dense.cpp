@@ -21,7 +21,7 @@ LayerKind linear_kind() {
   LayerKind kind;
   kind.type = "linear";
   kind.parse = [](const LayerSpec& spec, double width, LayerAttrs& a) {
-    a.out_features = scaled_count(read_int(spec, "out_features", 1), width);
+    a.out_features = read_scaled_count(spec, "out_features", width);
     a.bias = spec.attributes.value("bias", true);
   };
   kind.infer_shape = [](const Node& node, const std::vector<Shape>& in) {

@@ -1,0 +1,76 @@
+// The host-memory plan: dataset bytes from the config, model bytes from the graph's estimate.
+#include "runner/cli/host_memory_check.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "runner/graph/memory_estimate.h"
+
+namespace runner {
+namespace {
+
+struct RecordCounts {
+  std::int64_t train = 0, test = 0;
+};
+
+RecordCounts full_counts(const DatasetSpec& dataset) {
+  if (dataset.name == "cifar10") return {50'000, 10'000};
+  if (dataset.name == "mnist" || dataset.name == "fashion_mnist") return {60'000, 10'000};
+  return {dataset.synthetic.train_count, dataset.synthetic.test_count};
+}
+
+std::int64_t limited(std::int64_t count, std::int64_t limit) {
+  return limit > 0 ? std::min(count, limit) : count;
+}
+
+double gib(std::int64_t bytes) {
+  return static_cast<double>(bytes) / (1ll << 30);
+}
+
+bool runs_on_gpu(const std::string& device) {
+  return device.rfind("cuda", 0) == 0;
+}
+
+}  // namespace
+
+std::int64_t planned_dataset_bytes(const DatasetSpec& dataset, const Shape& image) {
+  RecordCounts counts = full_counts(dataset);
+  std::int64_t records =
+      limited(counts.train, dataset.train_limit) + limited(counts.test, dataset.test_limit);
+  std::int64_t bytes = 0;
+  if (__builtin_mul_overflow(records, image.elements() + 1, &bytes)) {
+    return std::numeric_limits<std::int64_t>::max();
+  }
+  return bytes;
+}
+
+std::int64_t planned_host_bytes(const Experiment& experiment, const Graph& graph) {
+  std::int64_t bytes = planned_dataset_bytes(experiment.dataset, graph.input);
+  if (!runs_on_gpu(experiment.device)) {  // auto may pick the CPU: plan for it
+    const TrainingSpec& t = experiment.training;
+    std::int64_t model =
+        estimate_training_memory(graph, t.batch_size, t.eval_batch_size, t.optimizer).total();
+    if (__builtin_add_overflow(bytes, model, &bytes))
+      bytes = std::numeric_limits<std::int64_t>::max();
+  }
+  return bytes;
+}
+
+void check_host_memory(const Experiment& experiment, const Graph& graph,
+                       std::int64_t physical_bytes) {
+  if (physical_bytes <= 0) return;  // unknown: nothing to compare with
+  std::int64_t needed = planned_host_bytes(experiment, graph);
+  if (needed <= physical_bytes) return;
+  std::int64_t data = planned_dataset_bytes(experiment.dataset, graph.input);
+  throw UserError(
+      fmt::format(
+          "{}: the run needs about {:.1f} GiB of memory (dataset {:.1f} GiB, model and batches "
+          "{:.1f} GiB), more than this machine's {:.1f} GiB",
+          experiment.source_file, gib(needed), gib(data), gib(needed - data), gib(physical_bytes)) +
+      " (lower training.batch_size, training.eval_batch_size, model.width or the number of "
+      "images: dataset.train_limit, dataset.test_limit, dataset.synthetic)");
+}
+
+}  // namespace runner

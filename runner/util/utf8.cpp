@@ -1,0 +1,53 @@
+// Well-formed UTF-8 as RFC 3629 defines it: no overlong forms, no surrogates, at most U+10FFFF.
+#include "runner/util/utf8.h"
+
+namespace runner {
+namespace {
+
+bool is_continuation(unsigned char c) {
+  return (c & 0xC0) == 0x80;
+}
+
+// The length of the sequence starting at `at`, or 0 when it is not well formed.
+std::size_t sequence_length(std::string_view text, std::size_t at) {
+  auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  unsigned char lead = byte(at);
+  if (lead < 0x80) return 1;
+  std::size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0;
+  if (length == 0 || lead > 0xF4 || at + length > text.size()) return 0;
+  for (std::size_t i = 1; i < length; ++i) {
+    if (!is_continuation(byte(at + i))) return 0;
+  }
+  unsigned char second = byte(at + 1);
+  if (lead == 0xE0 && second < 0xA0) return 0;   // overlong
+  if (lead == 0xED && second >= 0xA0) return 0;  // UTF-16 surrogates
+  if (lead == 0xF0 && second < 0x90) return 0;   // overlong
+  if (lead == 0xF4 && second >= 0x90) return 0;  // above U+10FFFF
+  return length;
+}
+
+}  // namespace
+
+std::optional<std::size_t> first_invalid_utf8(std::string_view text) {
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t length = sequence_length(text, at);
+    if (length == 0) return at;
+    at += length;
+  }
+  return std::nullopt;
+}
+
+std::pair<int, int> line_and_column(std::string_view text, std::size_t offset) {
+  int line = 1, column = 1;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else if (!is_continuation(static_cast<unsigned char>(text[i]))) {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
+}  // namespace runner

@@ -1,0 +1,17 @@
+// UTF-8 checks for text that ends up in JSON (configs, overrides, paths in reports).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+namespace runner {
+
+// The offset of the first byte that does not belong to well-formed UTF-8, or nullopt.
+std::optional<std::size_t> first_invalid_utf8(std::string_view text);
+
+// The 1-based line and column of byte `offset` in `text`.
+std::pair<int, int> line_and_column(std::string_view text, std::size_t offset);
+
+}  // namespace runner
