@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <iostream>
+#include <new>
 #include <set>
 
 #include <CLI/CLI.hpp>
@@ -147,6 +148,11 @@ int run_cli(int argc, char** argv) {
     if (*reproduce_cmd) return reproduce_command(reproduce);
   } catch (const UserError& e) {
     std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    // The memory plan is checked before a run; this is what it could not foresee.
+    std::cerr << "error: out of host memory (std::bad_alloc): lower training.batch_size, "
+                 "training.eval_batch_size, model.width or the number of images\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";

@@ -39,7 +39,7 @@ class TemporaryConfig {
   explicit TemporaryConfig(const nlohmann::json& config)
       : path_(std::filesystem::temp_directory_path() /
               fmt::format("runner-reproduce-{}.yaml", ::getpid())) {
-    write_file_atomically(path_, config.dump(2) + "\n");
+    write_json_atomically(path_, config);
   }
   ~TemporaryConfig() {
     std::error_code ignored;

@@ -96,7 +96,7 @@ int sweep_command(const SweepOptions& options) {
   std::filesystem::path base = spec.base_config;
   if (base.empty()) {  // an embedded config: a file next to the results, so each report names one
     base = dir / "base_config.yaml";
-    write_file_atomically(base, spec.embedded_config.dump(2) + "\n");
+    write_json_atomically(base, spec.embedded_config);
   }
 
   std::vector<PlannedPoint> plan = plan_sweep(spec, base);
@@ -117,7 +117,7 @@ int sweep_command(const SweepOptions& options) {
         "noisy, and OpenMP threads waiting for a descheduled one can make steps many times slower",
         load, cores));
   }
-  write_file_atomically(dir / kSweepManifest, plan_json(spec, plan).dump(2) + "\n");
+  write_json_atomically(dir / kSweepManifest, plan_json(spec, plan));
   if (options.dry_run) return 0;
 
   std::map<std::string, int> counts;

@@ -130,7 +130,7 @@ std::filesystem::path new_run_directory(const std::filesystem::path& root, const
 
 std::filesystem::path write_report(const std::filesystem::path& dir, const nlohmann::json& report) {
   auto path = dir / "report.json";
-  write_file_atomically(path, report.dump(2) + "\n");
+  write_json_atomically(path, report);
   return path;
 }
 

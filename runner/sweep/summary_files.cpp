@@ -133,7 +133,7 @@ std::string summary_markdown(const json& summary) {
 }
 
 void write_summary_files(const std::filesystem::path& dir, const json& summary) {
-  write_file_atomically(dir / "summary.json", summary.dump(2) + "\n");
+  write_json_atomically(dir / "summary.json", summary);
   write_file_atomically(dir / "summary.csv", summary_csv(summary));
   write_file_atomically(dir / "summary.md", summary_markdown(summary));
 }

@@ -31,6 +31,11 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view b
   std::filesystem::rename(temporary, path);
 }
 
+void write_json_atomically(const std::filesystem::path& path, const nlohmann::json& value) {
+  write_file_atomically(
+      path, value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+}
+
 std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UserError(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));

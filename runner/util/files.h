@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
@@ -11,6 +12,10 @@ namespace runner {
 // Writes `bytes` to `path` through `path.tmp.<pid>` and rename(), so a reader never sees a
 // half-written file and an existing file survives a failed write. Creates parent folders.
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes);
+
+// Writes `value` as indented JSON, atomically. Text that is not UTF-8 (a path given on the
+// command line may hold any bytes) is written with U+FFFD in its place instead of failing.
+void write_json_atomically(const std::filesystem::path& path, const nlohmann::json& value);
 
 // Reads a whole file; throws UserError naming the file when it cannot be read.
 std::string read_file(const std::filesystem::path& path);
