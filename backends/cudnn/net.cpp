@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "runner/graph/backward_plan.h"
+
 namespace runner::cudnn {
 namespace {
 
@@ -23,40 +25,32 @@ void add_gradient_sum(const DeviceTensor& target, const std::vector<DeviceTensor
   }
 }
 
+// Runs the graph's backward plan (runner/graph/backward_plan.h); every buffer is shaped like
+// its node's output.
 void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
                     const std::vector<DeviceTensor>& outputs) {
-  const std::size_t count = graph.nodes.size();
-  auto needs = graph.nodes_needing_gradient();
-  // Each node's output gradient, shaped like its output.
-  std::vector<DeviceTensor> grads(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    if (needs[i]) grads[i] = ctx.allocate_like(outputs[i], graph.nodes[i].name + " gradient");
+  const BackwardPlan plan = plan_backward(graph);
+  std::vector<DeviceTensor> buffers(plan.buffer_shape_of.size());
+  for (std::size_t b = 0; b < buffers.size(); ++b) {
+    const int node = plan.buffer_shape_of[b];
+    const bool own = plan.output_gradient[node] == static_cast<int>(b);
+    buffers[b] = ctx.allocate_like(
+        outputs[node], graph.nodes[node].name + (own ? " gradient" : " input gradient"));
   }
-  net.logits_grad = grads.back();
+  auto buffer = [&](int id) { return id == kNoGradient ? DeviceTensor() : buffers[id]; };
+  net.logits_grad = buffer(plan.output_gradient.back());
 
-  // Where several consumers read one output, each writes its own contribution; they are
-  // summed into the output's gradient before that node's backward pass runs.
-  std::vector<std::vector<DeviceTensor>> contributions(count);
-  const auto consumers = graph.consumers();
-
-  for (std::size_t i = count; i-- > 0;) {
-    const Node& node = graph.nodes[i];
-    if (!needs[i]) continue;
-    if (contributions[i].size() > 1) {
-      add_gradient_sum(grads[i], contributions[i], *ctx.backward, node.name + " gradient sum");
+  for (const BackwardStep& step : plan.steps) {
+    const Node& node = graph.nodes[step.node];
+    const DeviceTensor& grad = buffers[plan.output_gradient[step.node]];
+    if (!step.summed.empty()) {
+      std::vector<DeviceTensor> parts;
+      for (int id : step.summed) parts.push_back(buffers[id]);
+      add_gradient_sum(grad, parts, *ctx.backward, node.name + " gradient sum");
     }
     std::vector<DeviceTensor> input_grads;
-    for (int input : node.inputs) {
-      DeviceTensor target;
-      if (input != kDataInput && needs[input]) {
-        target = consumers[input].size() == 1
-                     ? grads[input]
-                     : ctx.allocate_like(outputs[input], node.name + " input gradient");
-        contributions[input].push_back(target);
-      }
-      input_grads.push_back(target);
-    }
-    net.layers[i]->backward(ctx, node, grads[i], input_grads);
+    for (int id : step.input_gradients) input_grads.push_back(buffer(id));
+    net.layers[step.node]->backward(ctx, node, grad, input_grads);
   }
 }
 

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "runner/graph/backward_plan.h"
+
 namespace runner::onednn {
 namespace {
 
@@ -39,49 +41,52 @@ ReluPlan plan_relus(const Graph& graph) {
   return plan;
 }
 
+// Appends the sum of `parts` into `target` to the backward steps.
+void add_gradient_sum(BuildContext& ctx, const dnnl::memory& target,
+                      const std::vector<dnnl::memory>& parts, const std::string& label) {
+  auto md = target.get_desc();
+  std::vector<dnnl::memory::desc> mds(parts.size(), md);
+  dnnl::sum::primitive_desc pd(md, std::vector<float>(mds.size(), 1.f), mds, ctx.engine);
+  std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_DST, target}};
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    args[DNNL_ARG_MULTIPLE_SRC + static_cast<int>(k)] = parts[k];
+  }
+  ctx.backward->add(label, dnnl::sum(pd), args);
+}
+
+// Runs the graph's backward plan (runner/graph/backward_plan.h). Buffers take their node
+// output's layout; a relu moved after its pool passes the pool's input gradient straight on,
+// so its own gradient buffer is its input's.
 void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
                     const std::vector<dnnl::memory>& outputs, const ReluPlan& relus) {
-  const std::size_t count = graph.nodes.size();
-  auto needs = graph.nodes_needing_gradient();
-  // Each node's output gradient, in its output's layout; a relu moved after its pool passes
-  // the pool's input gradient straight on, so it shares its input's.
-  std::vector<dnnl::memory> grads(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    if (!needs[i]) continue;
-    const int input = graph.nodes[i].inputs.empty() ? kDataInput : graph.nodes[i].inputs[0];
-    const bool shared = relus.placement[i] == ReluPlacement::after_pool && grads[input];
-    grads[i] = shared ? grads[input] : ctx.allocate(outputs[i].get_desc());
+  const BackwardPlan plan = plan_backward(graph);
+  std::vector<dnnl::memory> buffers(plan.buffer_shape_of.size());
+  for (std::size_t b = 0; b < buffers.size(); ++b) {
+    const int node = plan.buffer_shape_of[b];
+    const auto& inputs = graph.nodes[node].inputs;
+    const int input = inputs.empty() ? kDataInput : inputs[0];
+    const bool own = plan.output_gradient[node] == static_cast<int>(b);
+    if (own && relus.placement[node] == ReluPlacement::after_pool && input != kDataInput &&
+        plan.output_gradient[input] != kNoGradient) {
+      buffers[b] = buffers[plan.output_gradient[input]];
+    } else {
+      buffers[b] = ctx.allocate(outputs[node].get_desc());
+    }
   }
-  net.logits_grad = grads.back();
+  auto buffer = [&](int id) { return id == kNoGradient ? dnnl::memory() : buffers[id]; };
+  net.logits_grad = buffer(plan.output_gradient.back());
 
-  // Where several consumers read one output, each writes its own contribution; they are
-  // summed into the output's gradient before that node's backward pass runs.
-  std::vector<std::vector<dnnl::memory>> contributions(count);
-  const auto consumers = graph.consumers();
-
-  for (std::size_t i = count; i-- > 0;) {
-    const Node& node = graph.nodes[i];
-    if (!needs[i]) continue;
-    if (contributions[i].size() > 1) {
-      auto md = grads[i].get_desc();
-      std::vector<dnnl::memory::desc> mds(contributions[i].size(), md);
-      dnnl::sum::primitive_desc pd(md, std::vector<float>(mds.size(), 1.f), mds, ctx.engine);
-      std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_DST, grads[i]}};
-      for (std::size_t k = 0; k < contributions[i].size(); ++k) {
-        args[DNNL_ARG_MULTIPLE_SRC + static_cast<int>(k)] = contributions[i][k];
-      }
-      ctx.backward->add(node.name + " gradient sum", dnnl::sum(pd), args);
+  for (const BackwardStep& step : plan.steps) {
+    const Node& node = graph.nodes[step.node];
+    const dnnl::memory& grad = buffers[plan.output_gradient[step.node]];
+    if (!step.summed.empty()) {
+      std::vector<dnnl::memory> parts;
+      for (int id : step.summed) parts.push_back(buffers[id]);
+      add_gradient_sum(ctx, grad, parts, node.name + " gradient sum");
     }
     std::vector<dnnl::memory> input_grads;
-    for (int input : node.inputs) {
-      dnnl::memory target;
-      if (input != kDataInput && needs[input]) {
-        target = consumers[input].size() == 1 ? grads[input] : ctx.allocate(outputs[input].get_desc());
-        contributions[input].push_back(target);
-      }
-      input_grads.push_back(target);
-    }
-    net.layers[i]->backward(ctx, node, grads[i], input_grads);
+    for (int id : step.input_gradients) input_grads.push_back(buffer(id));
+    net.layers[step.node]->backward(ctx, node, grad, input_grads);
   }
 }
 
@@ -106,7 +111,8 @@ std::unique_ptr<Net> build_net(const Graph& graph, const dnnl::engine& engine, i
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
     const Node& node = graph.nodes[i];
     std::vector<dnnl::memory> inputs;
-    for (int input : node.inputs) inputs.push_back(input == kDataInput ? net->input : outputs[input]);
+    for (int input : node.inputs)
+      inputs.push_back(input == kDataInput ? net->input : outputs[input]);
     ctx.fuse_relu = relus.fuse[i];
     ctx.relu_placement = relus.placement[i];
     net->layers.push_back(make_layer(node.type));
