@@ -98,4 +98,10 @@ std::unique_ptr<Backend> make_gpu_backend(int index) {
   return loaded_plugin().plugin->make_backend(index);
 }
 
+std::optional<std::vector<std::string>> gpu_layer_kinds() {
+  const LoadedPlugin& loaded = loaded_plugin();
+  if (!loaded.plugin) return std::nullopt;
+  return loaded.plugin->layer_kinds();
+}
+
 }  // namespace runner

@@ -4,6 +4,9 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "backends/backend.h"
 #include "backends/cudnn/gpu_devices.h"
@@ -18,5 +21,8 @@ std::string gpu_problem(int index);
 
 // The cuDNN backend on cuda:`index`; gpu_problem(index) must be "".
 std::unique_ptr<Backend> make_gpu_backend(int index);
+
+// The layer types the GPU backend implements; nullopt where its library cannot be loaded.
+std::optional<std::vector<std::string>> gpu_layer_kinds();
 
 }  // namespace runner

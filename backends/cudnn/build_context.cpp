@@ -52,16 +52,21 @@ void BuildContext::copy(const DeviceTensor& from, const DeviceTensor& to, StepLi
   });
 }
 
-std::unique_ptr<CudnnLayer> make_layer(const std::string& type) {
-  using Factory = std::unique_ptr<CudnnLayer> (*)();
-  static const std::map<std::string, Factory> factories = {
-      {"conv2d", make_conv2d}, {"max_pool2d", make_max_pool2d}, {"avg_pool2d", make_avg_pool2d},
-      {"relu", make_relu},     {"flatten", make_flatten},       {"linear", make_linear},
-      {"add", make_add},
-  };
-  auto it = factories.find(type);
-  if (it == factories.end()) throw LibraryError("the cuDNN backend has no layer '" + type + "'");
-  return it->second();
+const LayerFactories<CudnnLayer>& layer_factories() {
+  static const LayerFactories<CudnnLayer> factories("cuDNN", {
+                                                                 {"conv2d", make_conv2d},
+                                                                 {"max_pool2d", make_max_pool2d},
+                                                                 {"avg_pool2d", make_avg_pool2d},
+                                                                 {"relu", make_relu},
+                                                                 {"flatten", make_flatten},
+                                                                 {"linear", make_linear},
+                                                                 {"add", make_add},
+                                                             });
+  return factories;
+}
+
+std::vector<std::string> layer_kinds() {
+  return layer_factories().kinds();
 }
 
 }  // namespace runner::cudnn

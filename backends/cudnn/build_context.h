@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/common/layer_factories.h"
 #include "backends/cudnn/descriptors.h"
 #include "backends/cudnn/device_memory.h"
 #include "backends/cudnn/param_store.h"
@@ -71,8 +72,10 @@ class CudnnLayer {
                         const std::vector<DeviceTensor>& input_grads) = 0;
 };
 
-// The implementation of a layer kind; a LibraryError for a kind this backend lacks.
-std::unique_ptr<CudnnLayer> make_layer(const std::string& type);
+// The kinds this backend implements, by type (make() throws LibraryError for any other).
+const LayerFactories<CudnnLayer>& layer_factories();
+// The same list as plain names, for the plugin table (plugin.h).
+std::vector<std::string> layer_kinds();
 
 // Implementations, one file each in layers/.
 std::unique_ptr<CudnnLayer> make_conv2d();

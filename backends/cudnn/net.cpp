@@ -70,7 +70,7 @@ std::unique_ptr<Net> build_net(const Graph& graph, BuildContext ctx) {
   for (const Node& node : graph.nodes) {
     std::vector<DeviceTensor> inputs;
     for (int in : node.inputs) inputs.push_back(in == kDataInput ? net->input : outputs[in]);
-    net->layers.push_back(make_layer(node.type));
+    net->layers.push_back(layer_factories().make(node.type));
     outputs.push_back(net->layers.back()->forward(ctx, node, inputs));
   }
   net->logits = outputs.back();  // (N, classes): the graph ends in a flat layer

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "backends/backend.h"
 #include "backends/cudnn/gpu_devices.h"
@@ -13,7 +14,7 @@
 namespace runner::cudnn {
 
 // Raised whenever GpuPlugin or the types it passes change, so that a stale library is refused.
-constexpr int kGpuPluginAbi = 2;
+constexpr int kGpuPluginAbi = 3;
 constexpr const char* kGpuPluginFile = "librunner_cudnn.so";
 constexpr const char* kGpuPluginEntry = "runner_cudnn_plugin";
 
@@ -22,6 +23,7 @@ struct GpuPlugin {
   const GpuInventory& (*inventory)() = nullptr;
   std::string (*kernel_problem)(const GpuDevice& device) = nullptr;
   std::unique_ptr<Backend> (*make_backend)(int device) = nullptr;
+  std::vector<std::string> (*layer_kinds)() = nullptr;  // the layer types it implements
 };
 
 using GpuPluginEntry = const GpuPlugin* (*)();

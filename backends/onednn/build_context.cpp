@@ -41,7 +41,7 @@ dnnl::primitive_attr BuildContext::output_attr() const {
 }
 
 dnnl::eltwise_forward::primitive_desc BuildContext::relu_in_place(const dnnl::memory& data,
-                                                                 const std::string& label) const {
+                                                                  const std::string& label) const {
   dnnl::eltwise_forward::desc desc(forward_kind(), dnnl::algorithm::eltwise_relu_use_dst_for_bwd,
                                    data.get_desc(), 0.f, 0.f);
   dnnl::eltwise_forward::primitive_desc pd(desc, engine);
@@ -52,8 +52,8 @@ dnnl::eltwise_forward::primitive_desc BuildContext::relu_in_place(const dnnl::me
 void BuildContext::relu_backward_in_place(const dnnl::eltwise_forward::primitive_desc& forward_pd,
                                           const dnnl::memory& data, const dnnl::memory& grad,
                                           const std::string& label) const {
-  dnnl::eltwise_backward::desc desc(dnnl::algorithm::eltwise_relu_use_dst_for_bwd,
-                                    grad.get_desc(), data.get_desc(), 0.f, 0.f);
+  dnnl::eltwise_backward::desc desc(dnnl::algorithm::eltwise_relu_use_dst_for_bwd, grad.get_desc(),
+                                    data.get_desc(), 0.f, 0.f);
   dnnl::eltwise_backward::primitive_desc pd(desc, engine, forward_pd);
   backward->add(label, dnnl::eltwise_backward(pd),
                 {{DNNL_ARG_DST, data}, {DNNL_ARG_DIFF_DST, grad}, {DNNL_ARG_DIFF_SRC, grad}});
@@ -63,16 +63,17 @@ bool is_reference(const dnnl::primitive_desc_base& pd) {
   return std::string(pd.impl_info_str()).find("ref") != std::string::npos;
 }
 
-std::unique_ptr<OnednnLayer> make_layer(const std::string& type) {
-  using Factory = std::unique_ptr<OnednnLayer> (*)();
-  static const std::map<std::string, Factory> factories = {
-      {"conv2d", make_conv2d}, {"max_pool2d", make_max_pool2d}, {"avg_pool2d", make_avg_pool2d},
-      {"relu", make_relu},     {"flatten", make_flatten},       {"linear", make_linear},
-      {"add", make_add},
-  };
-  auto it = factories.find(type);
-  if (it == factories.end()) throw LibraryError("the oneDNN backend has no layer '" + type + "'");
-  return it->second();
+const LayerFactories<OnednnLayer>& layer_factories() {
+  static const LayerFactories<OnednnLayer> factories("oneDNN", {
+                                                                   {"conv2d", make_conv2d},
+                                                                   {"max_pool2d", make_max_pool2d},
+                                                                   {"avg_pool2d", make_avg_pool2d},
+                                                                   {"relu", make_relu},
+                                                                   {"flatten", make_flatten},
+                                                                   {"linear", make_linear},
+                                                                   {"add", make_add},
+                                                               });
+  return factories;
 }
 
 }  // namespace runner::onednn

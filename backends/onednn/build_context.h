@@ -8,6 +8,7 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include "backends/common/layer_factories.h"
 #include "backends/onednn/param_store.h"
 #include "backends/onednn/step_list.h"
 #include "runner/graph/graph.h"
@@ -100,8 +101,8 @@ class OnednnLayer {
                         const std::vector<dnnl::memory>& input_grads) = 0;
 };
 
-// The implementation of a layer kind; a LibraryError for a kind this backend lacks.
-std::unique_ptr<OnednnLayer> make_layer(const std::string& type);
+// The kinds this backend implements, by type (make() throws LibraryError for any other).
+const LayerFactories<OnednnLayer>& layer_factories();
 
 // Implementations, one file each in layers/.
 std::unique_ptr<OnednnLayer> make_conv2d();

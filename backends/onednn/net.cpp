@@ -115,7 +115,7 @@ std::unique_ptr<Net> build_net(const Graph& graph, const dnnl::engine& engine, i
       inputs.push_back(input == kDataInput ? net->input : outputs[input]);
     ctx.fuse_relu = relus.fuse[i];
     ctx.relu_placement = relus.placement[i];
-    net->layers.push_back(make_layer(node.type));
+    net->layers.push_back(layer_factories().make(node.type));
     outputs.push_back(net->layers.back()->forward(ctx, node, inputs));
   }
   net->logits = outputs.back();  // plain (N, classes): the graph ends in a flat layer

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "backends/layer_support.h"
 #include "runner/cli/host_memory_check.h"
 #include "runner/cli/layer_table.h"
 #include "runner/config/load_config.h"
@@ -28,6 +29,7 @@ Session Session::prepare(const SessionOptions& options, Console& console) {
   session.experiment = load_experiment(options.config, options.overrides);
   DatasetGeometry geometry = dataset_geometry(session.experiment.dataset);
   session.graph = build_graph(session.experiment.model, geometry.image, geometry.classes);
+  check_layer_support(session.graph, session.experiment.device);
   check_host_memory(session.experiment, session.graph, physical_memory_bytes());
   console.line(fmt::format("config: {} (valid), experiment '{}', seed {}", options.config.string(),
                            session.experiment.name, session.experiment.seed));
@@ -40,6 +42,7 @@ void Session::open(Console& console) {
   if (!note.empty()) console.line(note);
   threads = resolve_threads(experiment.training.threads);
   device = backend->info();
+  check_backend_layer_support(graph, device.backend);  // auto may have chosen the GPU
   console.line(fmt::format("device: {} ({}), backend {}, {} threads", device.device, device.name,
                            device.backend, threads));
   data = load_dataset(experiment.dataset);
