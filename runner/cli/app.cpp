@@ -1,7 +1,9 @@
 // Command-line parsing and dispatch.
 #include "runner/cli/app.h"
 
+#include <charconv>
 #include <cstring>
+#include <limits>
 #include <iostream>
 #include <new>
 #include <set>
@@ -28,11 +30,31 @@ void add_config_options(CLI::App& command, SessionOptions& options) {
   command.add_flag("--quiet,-q", options.quiet, "print only warnings and the report path");
 }
 
+// A whole number from `low` to `high`, checked on the text: CLI11 would otherwise clamp a
+// number too large for its type without a word, or print its range as doubles.
+CLI::Validator whole_number(std::int64_t low, std::int64_t high) {
+  return CLI::Validator(
+      [low, high](std::string& text) -> std::string {
+        std::int64_t value = 0;
+        auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (error != std::errc() || end != text.data() + text.size() || value < low ||
+            value > high) {
+          return fmt::format("found {}, expected a whole number from {} to {}",
+                             text.size() > 24 ? text.substr(0, 20) + "..." : text, low, high);
+        }
+        return "";
+      },
+      fmt::format("INT in [{}, {}]", low, high));
+}
+
+constexpr std::int64_t kMaxSteps = 100'000'000;
+
 void add_benchmark_options(CLI::App& command, int& warmup_steps, int& steps, int& profile_steps) {
-  command.add_option("--warmup-steps", warmup_steps, "untimed steps first")->check(CLI::NonNegativeNumber);
-  command.add_option("--steps", steps, "timed steps")->check(CLI::PositiveNumber);
+  command.add_option("--warmup-steps", warmup_steps, "untimed steps first")
+      ->check(whole_number(0, kMaxSteps));
+  command.add_option("--steps", steps, "timed steps")->check(whole_number(1, kMaxSteps));
   command.add_option("--profile-steps", profile_steps, "steps timed per layer, one after each timed step")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number(0, kMaxSteps));
 }
 
 CLI::App* add_sweep_command(CLI::App& app, SweepOptions& o) {
@@ -47,7 +69,7 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& o) {
       ->check(CLI::IsMember({"benchmark", "train"}));
   add_benchmark_options(*command, o.warmup_steps, o.steps, o.profile_steps);
   command->add_option("--seed", o.seed, "one seed for every point (else each point its own)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number(0, std::numeric_limits<std::int64_t>::max()));
   command->add_option("--name", o.name, "the sweep's name (its folder)");
   command->add_option("--output", o.output, "the folder for sweep folders (default results/sweeps)");
   command->add_flag("--fail-fast", o.fail_fast, "stop at the first point that does not complete");

@@ -9,15 +9,14 @@
 #include "runner/cli/experiment_run.h"
 #include "runner/cli/report_comparison.h"
 #include "runner/util/errors.h"
+#include "runner/report/read_report.h"
 #include "runner/util/files.h"
 
 namespace runner {
 namespace {
 
 nlohmann::json read_report(const std::filesystem::path& path) {
-  nlohmann::json report =
-      nlohmann::json::parse(read_file(path), nullptr, /*allow_exceptions=*/false);
-  if (!report.is_object()) throw UserError(fmt::format("{}: not a JSON report", path.string()));
+  nlohmann::json report = read_report_file(path);
   std::string mode = report.value("mode", ""), status = report.value("status", "");
   if (mode != "train" && mode != "benchmark") {
     throw UserError(

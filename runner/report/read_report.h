@@ -1,0 +1,16 @@
+// Reading a report.json back (reproduce, summaries): a file that is not a report of this
+// runner is a UserError naming the file and the field, never a raw JSON library message.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+namespace runner {
+
+// Reports are small; anything larger is not one of ours.
+inline constexpr std::size_t kMaxReportBytes = 64u << 20;
+
+// Reads and parses `path` and checks it against schemas/report.schema.json.
+nlohmann::json read_report_file(const std::filesystem::path& path);
+
+}  // namespace runner
