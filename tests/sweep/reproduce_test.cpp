@@ -49,7 +49,9 @@ TEST(Reproduce, ABenchmarkSweepPointReproducesItsLoss) {
 TEST(Reproduce, AReportOfAPointThatNeverRanIsAUserError) {
   TempDir tmp;
   auto file = tmp.write(
-      "r.json", R"({"mode": "benchmark", "status": "invalid", "error": "conv2: too small"})");
+      "r.json", R"({"schema_version": 1, "mode": "benchmark", "status": "invalid",
+                    "error": "conv2: too small", "name": "n", "run_id": "r",
+                    "started_at": "2026-01-01T00:00:00Z", "finished_at": "2026-01-01T00:00:00Z"})");
   auto result = run_runner("reproduce " + file.string());
   EXPECT_EQ(result.exit_code, 2) << result.output;
   EXPECT_NE(result.output.find("nothing to reproduce (conv2: too small)"), std::string::npos)
