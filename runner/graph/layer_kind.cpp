@@ -63,9 +63,9 @@ void read_pair(const LayerSpec& spec, const char* key, int fallback_h, int fallb
   }
 }
 
-void read_window(const LayerSpec& spec, bool stride_defaults_to_kernel, LayerAttrs& a) {
+void read_window(const LayerSpec& spec, DefaultStride default_stride, LayerAttrs& a) {
   read_pair(spec, "kernel", 1, 1, a.kernel_h, a.kernel_w);
-  if (stride_defaults_to_kernel) {
+  if (default_stride == DefaultStride::kernel) {
     read_pair(spec, "stride", a.kernel_h, a.kernel_w, a.stride_h, a.stride_w);
   } else {
     read_pair(spec, "stride", 1, 1, a.stride_h, a.stride_w);

@@ -35,8 +35,10 @@ int read_int(const LayerSpec& spec, const char* key, int fallback);
 [[noreturn]] void throw_shape_error(const Node& node, const std::string& problem);
 // A sliding window's output: floor((in + 2 pad - kernel) / stride) + 1 per axis, checked.
 Shape window_output(const Node& node, const Shape& in, int channels);
-// Reads kernel, stride (default: `default_stride` or the kernel) and padding into attrs.
-void read_window(const LayerSpec& spec, bool stride_defaults_to_kernel, LayerAttrs& attrs);
+// What a window's stride is when the config gives none: 1 (convolutions) or the kernel (pools).
+enum class DefaultStride { one, kernel };
+// Reads kernel, stride and padding into attrs.
+void read_window(const LayerSpec& spec, DefaultStride default_stride, LayerAttrs& attrs);
 
 // The kinds, one per file in layers/.
 LayerKind conv2d_kind();

@@ -8,7 +8,7 @@ LayerKind conv2d_kind() {
   kind.type = "conv2d";
   kind.parse = [](const LayerSpec& spec, double width, LayerAttrs& a) {
     a.out_channels = read_scaled_count(spec, "out_channels", width);
-    read_window(spec, false, a);
+    read_window(spec, DefaultStride::one, a);
     a.bias = spec.attributes.value("bias", true);
   };
   kind.infer_shape = [](const Node& node, const std::vector<Shape>& in) {

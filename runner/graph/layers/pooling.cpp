@@ -7,7 +7,7 @@ namespace {
 LayerKind pool_kind(const char* type) {
   LayerKind kind;
   kind.type = type;
-  kind.parse = [](const LayerSpec& spec, double, LayerAttrs& a) { read_window(spec, true, a); };
+  kind.parse = [](const LayerSpec& spec, double, LayerAttrs& a) { read_window(spec, DefaultStride::kernel, a); };
   kind.infer_shape = [](const Node& node, const std::vector<Shape>& in) {
     return window_output(node, in[0], in[0].c);
   };
