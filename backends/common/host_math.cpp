@@ -21,7 +21,8 @@ void ByteNormalizer::apply(const std::uint8_t* images, int count, int pixels_per
   for (int n = 0; n < count; ++n) {
     for (int c = 0; c < channels; ++c) {
       const float a = scale[c], b = shift[c];
-      const std::uint8_t* in = images + (static_cast<std::size_t>(n) * channels + c) * pixels_per_channel;
+      const std::uint8_t* in =
+          images + (static_cast<std::size_t>(n) * channels + c) * pixels_per_channel;
       float* o = out + (static_cast<std::size_t>(n) * channels + c) * pixels_per_channel;
       for (int i = 0; i < pixels_per_channel; ++i) o[i] = static_cast<float>(in[i]) * a + b;
     }
@@ -50,13 +51,7 @@ double softmax_cross_entropy(const float* logits, const std::int32_t* labels, in
   return total;
 }
 
-Optimizer::Optimizer(const OptimizerSpec& spec) : spec_(spec) {
-  if (spec.type == "adam") {
-    state_names_ = {"exp_avg", "exp_avg_sq"};
-  } else if (spec.momentum != 0) {
-    state_names_ = {"momentum_buffer"};
-  }
-}
+Optimizer::Optimizer(const OptimizerSpec& spec) : spec_(spec), state_names_(spec.state_names()) {}
 
 void Optimizer::update(float* value, const float* grad, float* const* state, std::size_t n) const {
   const float lr = static_cast<float>(spec_.lr);

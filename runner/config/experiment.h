@@ -60,6 +60,14 @@ struct OptimizerSpec {
   double weight_decay = 0.0;
   bool nesterov = false;
   double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;  // adam
+
+  // The per-parameter state buffers, as PyTorch's state_dict names them: what the backends
+  // allocate and checkpoint, and what the memory estimate counts.
+  std::vector<std::string> state_names() const {
+    if (type == "adam") return {"exp_avg", "exp_avg_sq"};
+    if (momentum != 0) return {"momentum_buffer"};
+    return {};
+  }
 };
 
 struct TrainingSpec {

@@ -44,8 +44,7 @@ MemoryEstimate estimate_training_memory(const Graph& graph, int train_batch, int
   MemoryEstimate e;
   e.parameters = mul(params, kFloat);
   e.gradients = mul(params, kFloat);
-  int moments = optimizer.type == "adam" ? 2 : (optimizer.momentum != 0.0 ? 1 : 0);
-  e.optimizer_state = mul(moments, e.parameters);
+  e.optimizer_state = mul(static_cast<std::int64_t>(optimizer.state_names().size()), e.parameters);
   e.activations = mul(mul(train_batch, per_sample), kFloat);
   e.activation_gradients = mul(mul(train_batch, outputs), kFloat);
   e.workspaces = add(mul(mul(train_batch, pool_outputs), kFloat),
