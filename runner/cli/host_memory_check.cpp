@@ -46,8 +46,27 @@ std::int64_t planned_dataset_bytes(const DatasetSpec& dataset, const Shape& imag
   return bytes;
 }
 
+namespace {
+
+// The batch loader's ring: a batch of images per slot, one slot per worker plus two.
+std::int64_t loader_bytes(const Experiment& experiment, const Graph& graph) {
+  const int workers = experiment.dataset.workers;
+  std::int64_t slots = workers == 0 ? 1 : workers + 2;
+  std::int64_t bytes = 0;
+  if (__builtin_mul_overflow(slots * experiment.training.batch_size, graph.input.elements() + 1,
+                             &bytes)) {
+    return std::numeric_limits<std::int64_t>::max();
+  }
+  return bytes;
+}
+
+}  // namespace
+
 std::int64_t planned_host_bytes(const Experiment& experiment, const Graph& graph) {
   std::int64_t bytes = planned_dataset_bytes(experiment.dataset, graph.input);
+  if (__builtin_add_overflow(bytes, loader_bytes(experiment, graph), &bytes)) {
+    return std::numeric_limits<std::int64_t>::max();
+  }
   if (!runs_on_gpu(experiment.device)) {  // auto may pick the CPU: plan for it
     const TrainingSpec& t = experiment.training;
     std::int64_t model =

@@ -52,10 +52,24 @@ BatchLoader::BatchLoader(const Dataset& data, int batch_size, bool shuffle, std:
     slot.images.resize(static_cast<std::size_t>(batch_size) * data.image_bytes());
     slot.labels.resize(batch_size);
   }
-  for (int w = 0; w < workers; ++w) workers_.emplace_back([this] { work(); });
+  start_workers(workers);
 }
 
-BatchLoader::~BatchLoader() {
+void BatchLoader::start_workers(int workers) {
+  try {
+    for (int w = 0; w < workers; ++w) workers_.emplace_back([this] { work(); });
+  } catch (const std::system_error& error) {
+    // A constructor that throws runs no destructor: stop and join what started, else the
+    // joinable threads would terminate the process.
+    stop_workers();
+    throw_user_error(at_field("dataset.workers"),
+                     fmt::format("could start only {} of {} loader threads: {}", workers_.size(),
+                                 workers, error.what()),
+                     "lower dataset.workers");
+  }
+}
+
+void BatchLoader::stop_workers() {
   {
     std::lock_guard lock(mutex_);
     stop_ = true;
@@ -63,6 +77,11 @@ BatchLoader::~BatchLoader() {
   work_ready_.notify_all();
   batch_ready_.notify_all();
   for (auto& worker : workers_) worker.join();
+  workers_.clear();
+}
+
+BatchLoader::~BatchLoader() {
+  stop_workers();
 }
 
 void BatchLoader::start_epoch(int epoch) {

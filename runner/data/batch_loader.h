@@ -57,6 +57,9 @@ class BatchLoader {
   };
 
   void work();
+  // Starts the worker threads; a failed start joins those started and is a UserError.
+  void start_workers(int workers);
+  void stop_workers();
   void gather(std::int64_t batch, Slot& slot) const;  // fills images and labels, not `batch`
 
   const Dataset& data_;

@@ -3,6 +3,9 @@
 #include "runner/data/batch_loader.h"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -223,6 +226,30 @@ TEST(BatchLoader, ZeroWorkersCountGatheringAsWaiting) {
   BatchLoader loader(data, 100, true, 1, 0);
   run_epoch(loader, 0);
   EXPECT_GT(loader.waited_seconds(), 0.0);
+}
+
+// Issue 11: a thread that failed to start left the others joinable, and the process aborted
+// ("terminate called without an active exception"). In a child process whose address space
+// is too small for 1000 thread stacks, the loader must fail with a UserError and clean up.
+TEST(BatchLoader, ThreadsThatCannotStartAreAUserErrorNotAnAbort) {
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    rlimit limit{1ull << 30, 1ull << 30};  // 1 GiB: about a hundred 8 MiB stacks
+    setrlimit(RLIMIT_AS, &limit);
+    Dataset data = indexed_dataset(8);
+    try {
+      BatchLoader loader(data, 2, false, 0, 1000);
+      _exit(3);  // every thread started: the limit did not bite
+    } catch (const UserError& error) {
+      bool named = std::string(error.what()).find("dataset.workers") != std::string::npos;
+      _exit(named ? 0 : 4);
+    }
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << "the child died of signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "3: all threads started, 4: the error named no field";
 }
 
 }  // namespace
