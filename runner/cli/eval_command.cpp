@@ -17,7 +17,7 @@ int eval_command(const SessionOptions& options, const std::filesystem::path& che
   session.open(console);
   std::string started_at = timestamp_now();
   auto program = session.compile();
-  load_checkpoint(checkpoint, *program);
+  load_checkpoint(checkpoint, *program, CheckpointUse::weights);
   Evaluation result = evaluate(*program, session.data.test, session.experiment.training.eval_batch_size);
   const auto& class_names = session.data.test.class_names;
   print_evaluation(console, result, class_names);

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "runner/cli/layer_table.h"
 #include "runner/cli/run_output.h"
 #include "runner/graph/memory_estimate.h"
@@ -10,6 +12,7 @@
 #include "runner/report/environment.h"
 #include "runner/report/report.h"
 #include "runner/train/checkpoint.h"
+#include "runner/train/epoch_checkpoints.h"
 #include "runner/train/trainer.h"
 #include "runner/util/digest.h"
 
@@ -44,17 +47,97 @@ std::filesystem::path checkpoint_path(const Experiment& experiment,
   return path.is_absolute() ? path : run_dir / path;
 }
 
+// Loads the checkpoint to resume from and says what it is; a checkpoint saved by another config
+// is allowed (a run extended to more epochs is the usual case) but its differences are named.
+CheckpointInfo resume_from(RunContext& c) {
+  CheckpointInfo info = load_checkpoint(c.request.resume, c.program, CheckpointUse::resume);
+  c.console.line(
+      fmt::format("resuming from {} after epoch {}", info.path.string(), info.epochs_done));
+  if (!info.config_sha256.empty() && info.config_sha256 != c.config_sha) {
+    std::string what =
+        info.config.is_null()
+            ? "the file does not say how"
+            : fmt::format(
+                  "{}",
+                  fmt::join(config_differences(info.config, c.session.experiment.resolved), "; "));
+    c.console.warning(fmt::format("{} was saved by another config ({})", info.path.string(), what));
+  }
+  return info;
+}
+
+nlohmann::json resumed_from_json(const CheckpointInfo& info) {
+  return {{"path", info.path.string()},
+          {"sha256", info.file_sha256},
+          {"epochs_done", info.epochs_done},
+          {"config_sha256", info.config_sha256}};
+}
+
+// Saves the program after each epoch (when checkpoint.path is set), and the last epoch's state
+// whenever training ends; returns the report's checkpoint block (null without a path).
+nlohmann::json finish_checkpoints(RunContext& c, EpochCheckpoints* checkpoints,
+                                  const TrainingOutcome& outcome) {
+  if (!checkpoints) {
+    if (outcome.status == "interrupted") {
+      c.console.warning("no checkpoint.path is set, so this run cannot be resumed");
+    }
+    return nullptr;
+  }
+  checkpoints->flush();
+  nlohmann::json block = {{"path", checkpoints->path().string()},
+                          {"epochs_done", std::max(0, checkpoints->saved_epochs())}};
+  if (!checkpoints->error().empty()) {
+    block["error"] = checkpoints->error();
+    c.console.warning(fmt::format("checkpoint not saved: {}", checkpoints->error()));
+  } else if (checkpoints->saved_epochs() >= 0 && outcome.status != "completed") {
+    c.console.warning(
+        fmt::format("checkpoint: {} holds epoch {}; continue with: runner run {} "
+                    "--resume {}",
+                    checkpoints->path().string(), checkpoints->saved_epochs(),
+                    c.session.experiment.source_file, checkpoints->path().string()));
+  }
+  return block;
+}
+
+// As the tutorial does: load the saved weights into a fresh model and test again.
+void check_reload(RunContext& c, const Evaluation& final_evaluation, nlohmann::json& block) {
+  auto reloaded = c.session.compile();
+  const std::filesystem::path path = block["path"].get<std::string>();
+  load_checkpoint(path, *reloaded, CheckpointUse::weights);
+  const Experiment& experiment = c.session.experiment;
+  Evaluation again = evaluate(*reloaded, c.session.data.test, experiment.training.eval_batch_size);
+  bool same = again.correct == final_evaluation.correct;
+  c.console.line(fmt::format("checkpoint: {} (reloaded: test accuracy {:.2f} %, {})", path.string(),
+                             100 * again.accuracy(), same ? "same as before saving" : "DIFFERENT"));
+  block["reloaded_test_accuracy"] = again.accuracy();
+  block["reload_matches"] = same;
+}
+
 nlohmann::json train_report(RunContext& c) {
   const Experiment& experiment = c.session.experiment;
   TrainingPlan plan;
+  std::optional<CheckpointInfo> resumed;
   if (!c.request.resume.empty()) {
-    plan.first_epoch = load_checkpoint(c.request.resume, c.program);
-    c.console.line(fmt::format("resuming from {} after epoch {}", c.request.resume.string(),
-                               plan.first_epoch));
+    resumed = resume_from(c);
+    plan.first_epoch = resumed->epochs_done;
   }
   c.open_run_directory();
 
-  TrainingOutcome outcome = train(experiment, c.program, c.session.data, c.console, plan);
+  std::optional<EpochCheckpoints> checkpoints;
+  if (!experiment.checkpoint.path.empty()) {
+    checkpoints.emplace(checkpoint_path(experiment, c.run_dir), experiment, c.config_sha);
+    plan.after_epoch = [&](int epochs_done) { checkpoints->epoch_done(c.program, epochs_done); };
+  }
+  TrainingOutcome outcome;
+  if (plan.first_epoch >= experiment.training.epochs) {
+    c.console.line(
+        fmt::format("nothing left to train: the checkpoint has {} epoch(s) done, the "
+                    "config asks for {}; evaluating it",
+                    plan.first_epoch, experiment.training.epochs));
+    outcome.final_evaluation =
+        evaluate(c.program, c.session.data.test, experiment.training.eval_batch_size);
+  } else {
+    outcome = train(experiment, c.program, c.session.data, c.console, plan);
+  }
   const auto& class_names = c.session.data.test.class_names;
   nlohmann::json report = c.head();
   report["status"] = outcome.status;
@@ -62,30 +145,19 @@ nlohmann::json train_report(RunContext& c) {
   report["throughput"] = throughput_json(outcome, c.session.graph.flops_per_sample());
   report["step_time"] = step_time_json(outcome, experiment.training.batch_size);
   report["cpu"] = cpu_json(outcome, c.session.threads);
+  if (resumed) report["resumed_from"] = resumed_from_json(*resumed);
   if (!outcome.error.empty()) report["error"] = outcome.error;
+  nlohmann::json checkpoint = finish_checkpoints(c, checkpoints ? &*checkpoints : nullptr, outcome);
   if (outcome.status == "completed") {
     print_evaluation(c.console, outcome.final_evaluation, class_names);
     report["metrics"] = metrics_json(outcome.final_evaluation, class_names);
-    if (!experiment.checkpoint.path.empty()) {
-      auto path = checkpoint_path(experiment, c.run_dir);
-      save_checkpoint(path, c.program, experiment, static_cast<int>(experiment.training.epochs),
-                      c.config_sha);
-      // As the tutorial does: load the saved weights into a fresh model and test again.
-      auto reloaded = c.session.compile();
-      load_checkpoint(path, *reloaded);
-      Evaluation again =
-          evaluate(*reloaded, c.session.data.test, experiment.training.eval_batch_size);
-      bool same = again.correct == outcome.final_evaluation.correct;
-      c.console.line(fmt::format("checkpoint: {} (reloaded: test accuracy {:.2f} %, {})",
-                                 path.string(), 100 * again.accuracy(),
-                                 same ? "same as before saving" : "DIFFERENT"));
-      report["checkpoint"] = {{"path", path.string()},
-                              {"reloaded_test_accuracy", again.accuracy()},
-                              {"reload_matches", same}};
+    if (checkpoint.is_object() && !checkpoint.contains("error")) {
+      check_reload(c, outcome.final_evaluation, checkpoint);
     }
   } else {
     c.console.warning(fmt::format("run {}: {}", outcome.status, outcome.error));
   }
+  if (!checkpoint.is_null()) report["checkpoint"] = checkpoint;
   return report;
 }
 
@@ -153,6 +225,11 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
 
   ExperimentResult result;
   result.exit_code = exit_code_for(report["status"]);
+  // The training completed but the checkpoint asked for is not on disk: the report says why.
+  if (result.exit_code == 0 && report.contains("checkpoint") &&
+      report["checkpoint"].contains("error")) {
+    result.exit_code = 1;
+  }
   result.report_path = write_report(context.run_dir, report);
   result.report = std::move(report);
   return result;

@@ -87,7 +87,9 @@ struct BackendSpec {
 };
 
 struct CheckpointSpec {
-  std::string path;  // empty: no checkpoint
+  std::string path;  // empty: no checkpoint; relative: inside the run folder
+  int every_epochs = 1;  // also saved after every N-th epoch (0: only at the end)
+  bool allow_outside_run_folder = false;  // an absolute path must be allowed explicitly
 };
 
 struct Experiment {

@@ -2,6 +2,7 @@
 // cannot express. The document is expected to be validated; a wrong type is still a UserError.
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <limits>
 #include <map>
 
@@ -219,6 +220,42 @@ TrainingSpec read_training(const Fields& f) {
   return t;
 }
 
+// Names the run writes in its folder: a checkpoint must not overwrite them.
+bool is_reserved_in_run_folder(const std::filesystem::path& relative) {
+  const std::string first = relative.begin()->string();
+  return first.rfind("report.json", 0) == 0 || first.rfind("metrics", 0) == 0;
+}
+
+// A relative checkpoint path stays inside the run folder; an absolute one is allowed only by
+// allow_outside_run_folder (a shared path would let runs and sweep points overwrite each other).
+CheckpointSpec read_checkpoint(const Fields& f) {
+  CheckpointSpec c;
+  c.path = f.text("path", "");
+  c.every_epochs = f.integer("every_epochs", c.every_epochs);
+  c.allow_outside_run_folder = f.flag("allow_outside_run_folder", false);
+  if (c.path.empty()) return c;
+  const std::filesystem::path path = std::filesystem::path(c.path).lexically_normal();
+  auto refuse = [&](const std::string& why) {
+    throw_user_error(f.where("path"), fmt::format("found '{}', {}", c.path, why));
+  };
+  if (!path.has_filename() || path.filename() == "." || path.filename() == "..") {
+    refuse("expected a file name (e.g. model.safetensors)");
+  }
+  if (path.is_absolute()) {
+    if (!c.allow_outside_run_folder) {
+      refuse(
+          "expected a path inside the run folder (an absolute path needs "
+          "checkpoint.allow_outside_run_folder: true)");
+    }
+    return c;
+  }
+  if (*path.begin() == "..") refuse("expected a path inside the run folder (no '..' above it)");
+  if (is_reserved_in_run_folder(path)) {
+    refuse("expected a name the run does not write itself (report.json, metrics*)");
+  }
+  return c;
+}
+
 }  // namespace
 
 Experiment resolve_experiment(const ConfigDocument& doc) {
@@ -240,7 +277,7 @@ Experiment resolve_experiment(const ConfigDocument& doc) {
   e.dataset = read_dataset(top.child("dataset"));
   e.model = read_model(top.child("model"), doc);
   e.training = read_training(top.child("training"));
-  e.checkpoint.path = top.child("checkpoint").text("path", "");
+  e.checkpoint = read_checkpoint(top.child("checkpoint"));
   Fields backend = top.child("backend");
   e.backend.deterministic = backend.flag("deterministic", e.backend.deterministic);
   e.backend.cuda_graph = backend.flag("cuda_graph", e.backend.cuda_graph);

@@ -3,19 +3,100 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+#include <set>
+
 #include "runner/train/safetensors.h"
 #include "runner/util/errors.h"
 
 namespace runner {
+namespace {
 
 inline constexpr const char* kOptimizerPrefix = "optimizer.";
+inline constexpr int kMaxEpochsDone = 1'000'000;  // the schema's training.epochs maximum
+
+bool is_optimizer_tensor(const std::string& name) {
+  return name.rfind(kOptimizerPrefix, 0) == 0;
+}
+
+std::set<std::string> names_of(const std::vector<HostTensor>& tensors) {
+  std::set<std::string> names;
+  for (const auto& t : tensors) names.insert(t.name);
+  return names;
+}
+
+// Tensors of the file the program does not have: an error, not silently ignored.
+void refuse_unknown(const std::filesystem::path& path, const std::vector<HostTensor>& given,
+                    const std::set<std::string>& known, const char* what) {
+  for (const auto& t : given) {
+    if (known.count(t.name)) continue;
+    std::vector<std::string> list(known.begin(), known.end());
+    if (list.size() > 12) list.resize(12), list.push_back("...");
+    throw UserError(
+        fmt::format("{}: does not fit this model: tensor '{}' is not one of its {} "
+                    "({})",
+                    path.string(), t.name, what, fmt::join(list, ", ")));
+  }
+}
+
+int read_epochs_done(const std::filesystem::path& path,
+                     const std::map<std::string, std::string>& metadata) {
+  auto it = metadata.find("epochs_done");
+  if (it == metadata.end()) return 0;
+  const std::string& text = it->second;
+  int value = -1;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value < 0 ||
+      value > kMaxEpochsDone) {
+    throw UserError(fmt::format(
+        "{}: metadata epochs_done: found '{}', expected a whole number "
+        "from 0 to {}",
+        path.string(), text.size() > 24 ? text.substr(0, 20) + "..." : text, kMaxEpochsDone));
+  }
+  return value;
+}
+
+nlohmann::json read_config(const std::filesystem::path& path,
+                           const std::map<std::string, std::string>& metadata) {
+  auto it = metadata.find("config");
+  if (it == metadata.end()) return nullptr;
+  nlohmann::json config = nlohmann::json::parse(it->second, nullptr, false);
+  if (config.is_discarded() || !config.is_object()) {
+    throw UserError(fmt::format("{}: metadata config: not the JSON of a config", path.string()));
+  }
+  return config;
+}
+
+// Leaf values by field path, for config_differences.
+void flatten(const nlohmann::json& value, const std::string& path,
+             std::map<std::string, std::string>& out) {
+  if (value.is_object() && !value.empty()) {
+    for (const auto& [key, child] : value.items()) {
+      flatten(child, path.empty() ? key : path + "." + key, out);
+    }
+  } else if (value.is_array() && !value.empty() && (value[0].is_object() || value[0].is_array())) {
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      flatten(value[i], fmt::format("{}[{}]", path, i), out);
+    }
+  } else {
+    out[path] = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+}
+
+}  // namespace
 
 void save_checkpoint(const std::filesystem::path& path, const Program& program,
-                     const Experiment& experiment, int epochs_done, const std::string& config_sha256) {
+                     const Experiment& experiment, int epochs_done,
+                     const std::string& config_sha256) {
+  save_safetensors(path, make_checkpoint(program, experiment, epochs_done, config_sha256));
+}
+
+Checkpoint make_checkpoint(const Program& program, const Experiment& experiment, int epochs_done,
+                           const std::string& config_sha256) {
   Checkpoint checkpoint;
   checkpoint.tensors = program.parameters();
   for (auto& t : program.optimizer_state()) {
-    if (t.name.rfind(kOptimizerPrefix, 0) != 0) t.name = kOptimizerPrefix + t.name;
+    if (!is_optimizer_tensor(t.name)) t.name = kOptimizerPrefix + t.name;
     checkpoint.tensors.push_back(std::move(t));
   }
   checkpoint.metadata = {{"format", "runner"},
@@ -23,29 +104,66 @@ void save_checkpoint(const std::filesystem::path& path, const Program& program,
                          {"epochs_done", std::to_string(epochs_done)},
                          {"seed", std::to_string(experiment.seed)},
                          {"optimizer", experiment.training.optimizer.type},
-                         {"config_sha256", config_sha256}};
-  save_safetensors(path, checkpoint);
+                         {"config_sha256", config_sha256},
+                         {"config", experiment.resolved.dump(
+                                        -1, ' ', false, nlohmann::json::error_handler_t::replace)}};
+  return checkpoint;
 }
 
-int load_checkpoint(const std::filesystem::path& path, Program& program) {
+CheckpointInfo load_checkpoint(const std::filesystem::path& path, Program& program,
+                               CheckpointUse use) {
   Checkpoint checkpoint = load_safetensors(path);
+  CheckpointInfo info;
+  info.path = path;
+  info.file_sha256 = checkpoint.sha256;
+  info.epochs_done = read_epochs_done(path, checkpoint.metadata);
+  info.config = read_config(path, checkpoint.metadata);
+  if (auto it = checkpoint.metadata.find("config_sha256"); it != checkpoint.metadata.end()) {
+    info.config_sha256 = it->second;
+  }
+
   std::vector<HostTensor> params, state;
   for (auto& t : checkpoint.tensors) {
-    if (t.name.rfind(kOptimizerPrefix, 0) == 0) {
+    if (!is_optimizer_tensor(t.name)) {
+      params.push_back(std::move(t));
+    } else if (use == CheckpointUse::resume) {
       if (t.name != "optimizer.step") t.name = t.name.substr(std::string(kOptimizerPrefix).size());
       state.push_back(std::move(t));
-    } else {
-      params.push_back(std::move(t));
     }
   }
+  refuse_unknown(path, params, names_of(program.parameters()), "parameters");
+  if (!state.empty())
+    refuse_unknown(path, state, names_of(program.optimizer_state()), "optimizer buffers");
   try {
     program.load_parameters(params);
     if (!state.empty()) program.load_optimizer_state(state);
   } catch (const UserError& e) {
     throw UserError(fmt::format("{}: does not fit this model: {}", path.string(), e.what()));
   }
-  auto it = checkpoint.metadata.find("epochs_done");
-  return it == checkpoint.metadata.end() ? 0 : std::stoi(it->second);
+  return info;
+}
+
+std::vector<std::string> config_differences(const nlohmann::json& saved,
+                                            const nlohmann::json& current, std::size_t limit) {
+  std::map<std::string, std::string> a, b;
+  flatten(saved, "", a);
+  flatten(current, "", b);
+  std::set<std::string> paths;
+  for (const auto& [path, v] : a) paths.insert(path);
+  for (const auto& [path, v] : b) paths.insert(path);
+  std::vector<std::string> out;
+  for (const std::string& path : paths) {
+    auto x = a.find(path), y = b.find(path);
+    std::string before = x == a.end() ? "(absent)" : x->second;
+    std::string after = y == b.end() ? "(absent)" : y->second;
+    if (before == after) continue;
+    if (out.size() == limit) {
+      out.push_back("...");
+      break;
+    }
+    out.push_back(fmt::format("{}: {} -> {}", path, before, after));
+  }
+  return out;
 }
 
 }  // namespace runner

@@ -17,7 +17,10 @@ struct Evaluation {
   std::vector<std::int64_t> class_correct, class_total;
   double accuracy() const { return count ? static_cast<double>(correct) / count : 0.0; }
   double class_accuracy(int k) const {
-    return class_total[k] ? static_cast<double>(class_correct[k]) / class_total[k] : 0.0;
+    const auto i = static_cast<std::size_t>(k);
+    return i < class_total.size() && class_total[i]
+               ? static_cast<double>(class_correct[i]) / class_total[i]
+               : 0.0;
   }
 };
 

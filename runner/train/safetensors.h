@@ -15,11 +15,14 @@ namespace runner {
 struct Checkpoint {
   std::vector<HostTensor> tensors;
   std::map<std::string, std::string> metadata;
+  std::string sha256;  // of the file's bytes, when read
 };
 
 // Writes atomically (temporary file, then rename).
 void save_safetensors(const std::filesystem::path& path, const Checkpoint& checkpoint);
-// Reads F32 tensors; a corrupt or truncated file is a UserError naming the file and the problem.
+// Reads F32 tensors; a corrupt or truncated file (a key given twice, a shape that is not whole
+// numbers, offsets that overlap or leave gaps, metadata that is not text) is a UserError naming
+// the file, the tensor and the problem.
 Checkpoint load_safetensors(const std::filesystem::path& path);
 
 }  // namespace runner

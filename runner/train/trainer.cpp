@@ -109,11 +109,11 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
                     "{:.1f} s, {:.0f} images/s",
                     record.epoch, record.train_loss, record.test_loss, 100 * record.test_accuracy,
                     record.seconds, record.images_per_second));
+    if (plan.after_epoch) plan.after_epoch(epoch + 1);
   }
   outcome.data_wait_seconds = feed.waited_seconds();
   outcome.step_seconds = clock.seconds();
-  outcome.train_images_per_second =
-      clock.total() > 0 ? images_after_warmup / clock.total() : 0.0;
+  outcome.train_images_per_second = clock.total() > 0 ? images_after_warmup / clock.total() : 0.0;
   console.end_progress();
   return outcome;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,9 @@ struct TrainingOutcome {
 
 struct TrainingPlan {
   int first_epoch = 0;  // 0-based; > 0 when resuming from a checkpoint
+  // Called after each completed epoch (evaluated, not diverged) with the epochs done so far:
+  // where checkpoints are taken.
+  std::function<void(int epochs_done)> after_epoch;
 };
 
 TrainingOutcome train(const Experiment& experiment, Program& program, const DatasetSplits& data,

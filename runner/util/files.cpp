@@ -66,12 +66,15 @@ std::string read_regular_file(const std::filesystem::path& path, std::size_t max
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UserError(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
-  std::string bytes(max_bytes + 1, '\0');  // one more: a file that grew since is caught too
-  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  bytes.resize(static_cast<std::size_t>(in.gcount()));
-  if (bytes.size() > max_bytes) {
-    throw UserError(fmt::format("{}: is more than {} bytes, expected {} of at most that size",
-                                path.string(), max_bytes, what));
+  std::string bytes;
+  bytes.reserve(error ? 0 : static_cast<std::size_t>(size));
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    bytes.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (bytes.size() > max_bytes) {  // it grew since, or its size was unknown
+      throw UserError(fmt::format("{}: is more than {} bytes, expected {} of at most that size",
+                                  path.string(), max_bytes, what));
+    }
   }
   return bytes;
 }

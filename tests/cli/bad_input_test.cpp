@@ -173,7 +173,8 @@ void prepare_files(const BadInput& c, const TempDir& tmp, std::string& arguments
   if (c.name == "checkpoint_of_another_model") {
     std::string other = replace(kBase, "out_channels: 4, kernel: 3}", "out_channels: 3, kernel: 3}");
     other = replace(other, "name: bad_input", "name: other");
-    other += "checkpoint: {path: " + (tmp / "other.safetensors").string() + "}\n";
+    other += "checkpoint: {path: " + (tmp / "other.safetensors").string() +
+             ", allow_outside_run_folder: true}\n";
     auto file = tmp.write("other.yaml", other);
     auto result = run_runner(file.string() + " --quiet --output " + (tmp / "out").string());
     ASSERT_EQ(result.exit_code, 0) << result.output;

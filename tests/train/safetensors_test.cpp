@@ -1,0 +1,122 @@
+// Safetensors files that are not what the runner writes: each is a UserError naming the file and
+// the tensor or field, never a truncated read, a silently kept duplicate or a raw JSON message.
+#include "runner/train/safetensors.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+
+#include "runner/util/errors.h"
+#include "test_support.h"
+
+namespace runner {
+namespace {
+
+// A file of `header` (JSON text) followed by `data_bytes` zero bytes.
+std::filesystem::path write_raw(const testing::TempDir& dir, const std::string& header,
+                                std::size_t data_bytes) {
+  std::string file(8, '\0');
+  std::uint64_t length = header.size();
+  std::memcpy(file.data(), &length, 8);
+  file += header + std::string(data_bytes, '\0');
+  auto path = dir / "c.safetensors";
+  std::ofstream(path, std::ios::binary) << file;
+  return path;
+}
+
+std::string load_error(const std::filesystem::path& path) {
+  try {
+    load_safetensors(path);
+  } catch (const UserError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+struct Corrupt {
+  std::string name, header;
+  std::size_t data_bytes;
+  std::string expected;
+};
+
+class CorruptSafetensors : public ::testing::TestWithParam<Corrupt> {};
+
+TEST_P(CorruptSafetensors, IsAUserErrorNamingTheProblem) {
+  const Corrupt& c = GetParam();
+  testing::TempDir dir;
+  std::string message = load_error(write_raw(dir, c.header, c.data_bytes));
+  EXPECT_NE(message.find("c.safetensors: not a valid safetensors checkpoint"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find(c.expected), std::string::npos) << message;
+}
+
+const char* kW = R"("w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]})";
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, CorruptSafetensors,
+    ::testing::Values(
+        Corrupt{"duplicate_name", std::string("{") + kW + ", " + kW + "}", 8,
+                "tensor 'w' is given twice"},
+        Corrupt{"fractional_shape",
+                R"({"w": {"dtype": "F32", "shape": [2.5], "data_offsets": [0, 8]}})", 8,
+                "tensor 'w': shape [2.5] holds 2.5, expected whole numbers >= 0"},
+        Corrupt{"negative_shape",
+                R"({"w": {"dtype": "F32", "shape": [-2], "data_offsets": [0, 8]}})", 8, "holds -2"},
+        Corrupt{
+            "element_count_overflow",
+            R"({"w": {"dtype": "F32", "shape": [4294967296, 4294967296, 16], "data_offsets": [0, 8]}})",
+            8, "holds more values than a checkpoint can"},
+        Corrupt{"dtype_not_a_string",
+                R"({"w": {"dtype": 5, "shape": [2], "data_offsets": [0, 8]}})", 8,
+                "tensor 'w': dtype 5, expected \"F32\""},
+        Corrupt{"dtype_f16", R"({"w": {"dtype": "F16", "shape": [2], "data_offsets": [0, 4]}})", 4,
+                "dtype \"F16\""},
+        Corrupt{"metadata_not_a_string",
+                std::string(R"({"__metadata__": {"epochs_done": 3}, )") + kW + "}", 8,
+                "__metadata__ 'epochs_done' is 3, expected a string"},
+        Corrupt{"offsets_not_numbers",
+                R"({"w": {"dtype": "F32", "shape": [2], "data_offsets": ["0", 8]}})", 8,
+                "data_offsets [\"0\",8] is not a pair of whole numbers"},
+        Corrupt{"overlapping_tensors",
+                std::string("{") + kW +
+                    R"(, "v": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}})",
+                12, "tensor 'v' starts at data byte 4, expected 8"},
+        Corrupt{"gap_after_the_tensors", std::string("{") + kW + "}", 16,
+                "the tensors cover 8 of the 16 data bytes"},
+        Corrupt{"offsets_beyond_the_data",
+                R"({"w": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}})", 8,
+                "do not fit its shape or the 8 data bytes"},
+        Corrupt{"header_not_an_object", "[1, 2]", 0, "the header is not a JSON object"}),
+    [](const auto& info) { return info.param.name; });
+
+TEST(Safetensors, HeaderLengthBeyondTheFileIsRefused) {
+  testing::TempDir dir;
+  auto path = dir / "c.safetensors";
+  std::string file(8, '\xff');  // a length of 2^64 - 1
+  std::ofstream(path, std::ios::binary) << file << "{}";
+  EXPECT_NE(load_error(path).find("header of 18446744073709551615 bytes"), std::string::npos);
+}
+
+TEST(Safetensors, ADeviceOrFolderIsRefusedWithoutReadingForever) {
+  EXPECT_NE(load_error("/dev/zero").find("/dev/zero: is not a regular file"), std::string::npos);
+  testing::TempDir dir;
+  EXPECT_NE(load_error(dir.path()).find("is a folder"), std::string::npos);
+}
+
+TEST(Safetensors, WhatIsSavedLoadsBackWithItsHash) {
+  testing::TempDir dir;
+  Checkpoint saved;
+  saved.tensors = {{"a", {2, 1}, {1.f, 2.f}}, {"b", {0}, {}}, {"c", {}, {3.f}}};
+  saved.metadata = {{"epochs_done", "2"}};
+  save_safetensors(dir / "ok.safetensors", saved);
+  Checkpoint loaded = load_safetensors(dir / "ok.safetensors");
+  ASSERT_EQ(loaded.tensors.size(), 3u);
+  EXPECT_EQ(loaded.tensors[0].values, (std::vector<float>{1.f, 2.f}));
+  EXPECT_EQ(loaded.tensors[2].values, std::vector<float>{3.f});
+  EXPECT_EQ(loaded.metadata, saved.metadata);
+  EXPECT_EQ(loaded.sha256.size(), 64u);
+}
+
+}  // namespace
+}  // namespace runner
