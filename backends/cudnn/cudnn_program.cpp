@@ -9,6 +9,7 @@
 #include <map>
 
 #include "backends/common/host_math.h"
+#include "backends/common/label_check.h"
 #include "backends/common/tensor_lookup.h"
 #include "backends/cudnn/cuda_check.h"
 #include "runner/util/errors.h"
@@ -111,12 +112,7 @@ bool CudnnProgram::hold_training_set(const HostImageSet& set) {
   if (train_slots_[0]) throw std::logic_error("hold_training_set after the first training step");
   asked_to_hold_ = set.images;
   if (!options_.dataset_on_device || set.count < 1) return false;
-  for (std::int64_t i = 0; i < set.count; ++i) {
-    if (set.labels[i] < 0 || set.labels[i] >= graph_.classes) {
-      throw UserError(fmt::format("label {} of training image {} is outside 0..{}", set.labels[i],
-                                  i, graph_.classes - 1));
-    }
-  }
+  check_labels(set.labels, set.count, graph_.classes, "training image {}");
   if (set.count > std::numeric_limits<std::int32_t>::max()) return false;  // rows are int32
   const std::size_t image_bytes = static_cast<std::size_t>(set.count) * graph_.input.elements();
   const std::size_t label_bytes = static_cast<std::size_t>(set.count) * sizeof(std::int32_t);
@@ -214,12 +210,7 @@ void CudnnProgram::check_batch(const Net& net, const TrainBatch& batch) const {
                                         : "a batch needs images");
   }
   if (!batch.labels) return;
-  for (int i = 0; i < count; ++i) {
-    if (batch.labels[i] < 0 || batch.labels[i] >= graph_.classes) {
-      throw UserError(fmt::format("label {} of image {} in a batch is outside 0..{}",
-                                  batch.labels[i], i, graph_.classes - 1));
-    }
-  }
+  check_labels(batch.labels, count, graph_.classes, "image {} of a batch");
 }
 
 void CudnnProgram::train_step(const TrainBatch& batch) {

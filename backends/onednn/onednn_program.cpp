@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 
+#include "backends/common/label_check.h"
 #include "backends/common/tensor_lookup.h"
 #include "runner/util/errors.h"
 
@@ -98,6 +99,7 @@ void OnednnProgram::step(const TrainBatch& batch, RunList run_list, RunHost run_
   }
   const std::uint8_t* images = batch.images;
   const std::int32_t* labels = batch.labels;
+  check_labels(labels, count, graph_.classes, "image {} of a batch");
   for (int start = 0; start < count; start += chunk) {
     const int n = std::min(chunk, count - start);
     const std::size_t offset = static_cast<std::size_t>(start) * graph_.input.elements();

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "backends/layer_support.h"
+#include "runner/cli/data_fit_check.h"
 #include "runner/cli/host_memory_check.h"
 #include "runner/cli/layer_table.h"
 #include "runner/config/load_config.h"
@@ -46,6 +47,7 @@ void Session::open(Console& console) {
   console.line(fmt::format("device: {} ({}), backend {}, {} threads", device.device, device.name,
                            device.backend, threads));
   data = load_dataset(experiment.dataset);
+  check_data_fits_model(data, graph);
   console.line(fmt::format("data: {}, {} training and {} test images of {}", experiment.dataset.name,
                            data.train.size(), data.test.size(), graph.input.str()));
 }

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <fstream>
+#include <sstream>
 
 #include "runner/data/error_location.h"
 #include "runner/util/errors.h"
@@ -19,6 +19,9 @@ const std::vector<std::string>& standard_class_names() {
       "airplane", "automobile", "bird", "cat", "deer", "dog", "frog", "horse", "ship", "truck"};
   return names;
 }
+
+// The official batches are 30 MB; a file 10 times larger is not one of them.
+constexpr std::size_t kMaxCifar10FileBytes = std::size_t{300} << 20;
 
 Dataset empty_split(const std::vector<std::string>& class_names) {
   Dataset split;
@@ -61,7 +64,7 @@ std::vector<std::string> read_cifar10_class_names(const std::filesystem::path& r
   std::filesystem::path file = root / "batches.meta.txt";
   std::error_code ignored;
   if (!std::filesystem::exists(file, ignored)) return standard_class_names();
-  std::ifstream in(file);
+  std::istringstream in(read_regular_file(file, 1 << 20, "a list of class names, one per line"));
   std::vector<std::string> names;
   std::string line;
   while (std::getline(in, line)) {
@@ -77,7 +80,7 @@ std::vector<std::string> read_cifar10_class_names(const std::filesystem::path& r
 }
 
 void append_cifar10_file(const std::filesystem::path& file, Dataset& out) {
-  const std::string bytes = read_file(file);
+  const std::string bytes = read_regular_file(file, kMaxCifar10FileBytes, "a CIFAR-10 binary batch");
   if (bytes.size() % kCifar10RecordBytes != 0) {
     throw_user_error(
         at_file(file),
@@ -120,6 +123,8 @@ DatasetSplits load_cifar10(const std::filesystem::path& root) {
   }
   const auto class_names = read_cifar10_class_names(root);
   DatasetSplits splits{empty_split(class_names), empty_split(class_names)};
+  splits.train.source = root.string();
+  splits.test.source = (root / kCifar10TestFile).string();
   std::uintmax_t train_bytes = 0;
   for (const auto& name : cifar10_train_files())
     train_bytes += std::filesystem::file_size(root / name);

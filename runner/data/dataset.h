@@ -11,6 +11,7 @@ namespace runner {
 
 struct Dataset {
   std::string name;
+  std::string source;  // the file or folder it was read from, for messages ("synthetic": none)
   int channels = 0, height = 0, width = 0;
   std::vector<std::string> class_names;
   std::vector<std::uint8_t> images;  // (N, C, H, W), row-major

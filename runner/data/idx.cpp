@@ -66,6 +66,7 @@ Dataset read_idx_split(const std::filesystem::path& root, const std::string& pre
   auto labels_file = find_idx_file(root / (prefix + "-labels-idx1-ubyte"), hint);
   Dataset split;
   split.name = dataset_name;
+  split.source = images_file.string();
   split.class_names = idx_class_names(dataset_name);
   IdxImages images = read_idx_images(images_file);
   split.labels = read_idx_labels(labels_file, split.classes());

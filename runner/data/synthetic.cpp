@@ -34,6 +34,7 @@ Dataset make_split(const SyntheticSpec& spec, const std::vector<std::uint8_t>& p
                    int count, std::uint64_t seed) {
   Dataset split;
   split.name = "synthetic";
+  split.source = "dataset.synthetic";
   split.channels = spec.channels;
   split.height = spec.height;
   split.width = spec.width;
