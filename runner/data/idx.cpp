@@ -4,9 +4,12 @@
 #include <fmt/format.h>
 #include <zlib.h>
 
+#include <algorithm>
+
 #include "runner/data/error_location.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
+#include "runner/util/process_stats.h"
 
 namespace runner {
 namespace {
@@ -39,14 +42,19 @@ void check_idx_header(const std::filesystem::path& file, const std::string& byte
   check_size(header_bytes);
 }
 
+// `found` is at most one byte more than `expected`: reading stops there.
 void check_payload_size(const std::filesystem::path& file, std::size_t found, std::size_t expected,
                         const std::string& header) {
   if (found == expected) return;
   const char* unzipped = file.extension() == ".gz" ? " (after gunzip)" : "";
-  throw_user_error(
-      at_file(file),
-      fmt::format("{}: found {} bytes{}, expected {} bytes as its header says ({})",
-                  found < expected ? "truncated" : "too long", found, unzipped, expected, header));
+  if (found < expected) {
+    throw_user_error(at_file(file), fmt::format("truncated: found {} bytes{}, expected {} bytes as "
+                                                "its header says ({})",
+                                                found, unzipped, expected, header));
+  }
+  throw_user_error(at_file(file), fmt::format("too long: more than the {} bytes{} its header "
+                                              "declares ({})",
+                                              expected, unzipped, header));
 }
 
 std::string idx_download_hint(const std::filesystem::path& root, const std::string& name) {
@@ -94,56 +102,118 @@ std::filesystem::path find_idx_file(const std::filesystem::path& base, const std
                    fmt::format("IDX file not found (nor {})", gz.filename().string()), hint);
 }
 
-std::string read_maybe_gzipped(const std::filesystem::path& file) {
-  if (file.extension() != ".gz") return read_file(file);
-  gzFile in = gzopen(file.c_str(), "rb");
-  if (!in) throw_user_error(at_file(file), "cannot open for reading");
-  gzbuffer(in, 1 << 20);
+ByteReader::ByteReader(const std::filesystem::path& file) : file_(file) {
+  gzipped_ = file.extension() == ".gz";
+  if (gzipped_) {
+    gz_ = gzopen(file.c_str(), "rb");
+    if (!gz_) throw_user_error(at_file(file), "cannot open for reading");
+    gzbuffer(static_cast<gzFile>(gz_), 1 << 20);
+  } else {
+    plain_.open(file, std::ios::binary);
+    if (!plain_) throw_user_error(at_file(file), "cannot open for reading");
+  }
+}
+
+ByteReader::~ByteReader() {
+  if (gz_) gzclose_r(static_cast<gzFile>(gz_));
+}
+
+std::size_t ByteReader::read(std::size_t n, std::string& out) {
+  const std::size_t before = out.size();
+  std::vector<char> chunk(std::min<std::size_t>(n, 1 << 20));
+  while (out.size() - before < n) {
+    const std::size_t want = std::min(chunk.size(), n - (out.size() - before));
+    std::size_t got = 0;
+    if (gzipped_) {
+      int r = gzread(static_cast<gzFile>(gz_), chunk.data(), static_cast<unsigned>(want));
+      if (r < 0) {
+        int status = Z_OK;
+        std::string message = gzerror(static_cast<gzFile>(gz_), &status);
+        throw_user_error(at_file(file_),
+                         fmt::format("corrupt gzip stream after {} bytes: {}", out.size(), message),
+                         "download the file again");
+      }
+      got = static_cast<std::size_t>(r);
+    } else {
+      plain_.read(chunk.data(), static_cast<std::streamsize>(want));
+      got = static_cast<std::size_t>(plain_.gcount());
+    }
+    if (got == 0) {
+      if (gzipped_) {  // the end of the file: was it the end of the stream too?
+        int status = Z_OK;
+        std::string message = gzerror(static_cast<gzFile>(gz_), &status);
+        if (status != Z_OK && status != Z_STREAM_END) {
+          throw_user_error(
+              at_file(file_),
+              fmt::format("corrupt gzip stream after {} bytes: {}", out.size(), message),
+              "download the file again");
+        }
+      }
+      break;
+    }
+    out.append(chunk.data(), got);
+  }
+  return out.size() - before;
+}
+
+namespace {
+
+// Reads the header, checks it, then exactly the payload it declares and one byte more (to tell
+// a longer file): a file, or a gzip bomb, is never read beyond what its header promises, and
+// a header promising more than the machine's memory is refused before anything is allocated.
+template <typename PayloadBytes>
+std::string read_declared(const std::filesystem::path& file, std::uint32_t magic,
+                          std::size_t header_bytes, const char* what, PayloadBytes payload_bytes) {
+  ByteReader reader(file);
   std::string bytes;
-  std::vector<char> chunk(1 << 20);
-  int n = 0;
-  while ((n = gzread(in, chunk.data(), static_cast<unsigned>(chunk.size()))) > 0) {
-    bytes.append(chunk.data(), static_cast<std::size_t>(n));
+  reader.read(header_bytes, bytes);
+  check_idx_header(file, bytes, magic, header_bytes, what);
+  auto [payload, described] = payload_bytes(bytes);
+  const auto memory =
+      static_cast<std::uint64_t>(std::max<std::int64_t>(physical_memory_bytes(), 0));
+  if (memory > 0 && payload > memory) {
+    throw_user_error(at_file(file), fmt::format("its header declares {} ({} bytes), more than this "
+                                                "machine's {} bytes of memory",
+                                                described, payload, memory));
   }
-  int status = Z_OK;
-  std::string message = gzerror(in, &status);
-  gzclose_r(in);
-  if (n < 0 || (status != Z_OK && status != Z_STREAM_END)) {
-    throw_user_error(at_file(file),
-                     fmt::format("corrupt gzip stream after {} bytes: {}", bytes.size(), message),
-                     "download the file again");
-  }
+  bytes.reserve(header_bytes + payload + 1);
+  reader.read(payload + 1, bytes);
+  check_payload_size(file, bytes.size(), header_bytes + payload, described);
   return bytes;
 }
 
+}  // namespace
+
 IdxImages read_idx_images(const std::filesystem::path& file) {
-  const std::string bytes = read_maybe_gzipped(file);
   constexpr std::size_t header_bytes = 16;
-  check_idx_header(file, bytes, kIdxImagesMagic, header_bytes, "images");
-  const std::size_t count = read_big_endian(bytes, 4);
-  const std::size_t rows = read_big_endian(bytes, 8);
-  const std::size_t cols = read_big_endian(bytes, 12);
-  if (rows == 0 || cols == 0 || rows > 4096 || cols > 4096) {  // also keeps the product in range
-    throw_user_error(at_file(file),
-                     fmt::format("found images of {}x{}, expected 1x1 to 4096x4096", rows, cols));
-  }
-  check_payload_size(file, bytes.size(), header_bytes + count * rows * cols,
-                     fmt::format("{} images of {}x{}", count, rows, cols));
-  // The size check bounds every dimension by the file size, so these casts cannot overflow.
+  const std::string bytes =
+      read_declared(file, kIdxImagesMagic, header_bytes, "images", [&](const std::string& header) {
+        const std::uint64_t count = read_big_endian(header, 4);
+        const std::uint64_t rows = read_big_endian(header, 8);
+        const std::uint64_t cols = read_big_endian(header, 12);
+        if (rows == 0 || cols == 0 || rows > 4096 || cols > 4096) {  // keeps products in range
+          throw_user_error(at_file(file), fmt::format("found images of {}x{}, expected 1x1 to "
+                                                      "4096x4096",
+                                                      rows, cols));
+        }
+        return std::pair{count * rows * cols, fmt::format("{} images of {}x{}", count, rows, cols)};
+      });
   IdxImages images;
-  images.count = static_cast<int>(count);
-  images.rows = static_cast<int>(rows);
-  images.cols = static_cast<int>(cols);
+  images.count = static_cast<int>(read_big_endian(bytes, 4));
+  images.rows = static_cast<int>(read_big_endian(bytes, 8));
+  images.cols = static_cast<int>(read_big_endian(bytes, 12));
   images.pixels.assign(bytes.begin() + header_bytes, bytes.end());
   return images;
 }
 
 std::vector<std::int32_t> read_idx_labels(const std::filesystem::path& file, int classes) {
-  const std::string bytes = read_maybe_gzipped(file);
   constexpr std::size_t header_bytes = 8;
-  check_idx_header(file, bytes, kIdxLabelsMagic, header_bytes, "labels");
-  const std::size_t count = read_big_endian(bytes, 4);
-  check_payload_size(file, bytes.size(), header_bytes + count, fmt::format("{} labels", count));
+  const std::string bytes =
+      read_declared(file, kIdxLabelsMagic, header_bytes, "labels", [](const std::string& header) {
+        const std::uint64_t count = read_big_endian(header, 4);
+        return std::pair{count, fmt::format("{} labels", count)};
+      });
+  const std::size_t count = bytes.size() - header_bytes;
   std::vector<std::int32_t> labels(count);
   for (std::size_t i = 0; i < count; ++i) {
     const auto label = static_cast<std::uint8_t>(bytes[header_bytes + i]);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -24,10 +25,26 @@ struct IdxImages {
 std::filesystem::path find_idx_file(const std::filesystem::path& base,
                                     const std::string& hint = "");
 
-// A whole file's bytes, gunzipped (zlib) when its name ends in ".gz".
-std::string read_maybe_gzipped(const std::filesystem::path& file);
+// Bytes of a file, gunzipped (zlib) when its name ends in ".gz", read as far as asked.
+class ByteReader {
+ public:
+  explicit ByteReader(const std::filesystem::path& file);  // a UserError when it cannot be opened
+  ~ByteReader();
+  ByteReader(const ByteReader&) = delete;
+  ByteReader& operator=(const ByteReader&) = delete;
+  // Appends up to `n` more bytes to `out`; returns how many (fewer at the end of the file). A
+  // corrupt gzip stream is a UserError naming the file.
+  std::size_t read(std::size_t n, std::string& out);
 
-// Parse one IDX file, checking the magic number and that the size matches the header exactly.
+ private:
+  std::filesystem::path file_;
+  bool gzipped_ = false;
+  void* gz_ = nullptr;  // gzFile
+  std::ifstream plain_;
+};
+
+// Parse one IDX file, checking the magic number and that the size matches the header exactly;
+// never reads (or gunzips) more than one byte past what the header declares.
 IdxImages read_idx_images(const std::filesystem::path& file);
 std::vector<std::int32_t> read_idx_labels(const std::filesystem::path& file, int classes);
 

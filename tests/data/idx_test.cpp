@@ -130,13 +130,41 @@ TEST(Idx, CutGzipStreamIsAnError) {
   EXPECT_NE(message.find("corrupt gzip stream"), std::string::npos) << message;
 }
 
+// Issue 11: a gzip bomb was gunzipped whole before its header was read. Now the header comes
+// first and reading stops one byte past what it declares.
+TEST(Idx, GzipBombIsRefusedAfterTheDeclaredBytes) {
+  TempDir dir;
+  write_idx_folder(dir.path(), 3, 2, true);
+  // 2 labels declared, 200 MB of zeros after them (a few hundred KB compressed).
+  testing::write_gzip(dir / "t10k-labels-idx1-ubyte.gz",
+                      testing::idx_labels(std::string(2, '\1')) + std::string(200 << 20, '\0'));
+  std::string message = error_of(dir.path());
+  EXPECT_NE(message.find("t10k-labels-idx1-ubyte.gz: too long: more than the 10 bytes (after "
+                         "gunzip) its header declares"),
+            std::string::npos)
+      << message;
+}
+
+TEST(Idx, AHeaderDeclaringMoreThanTheMachinesMemoryIsRefusedFirst) {
+  TempDir dir;
+  write_idx_folder(dir.path(), 3, 2, false);
+  std::ofstream(dir / "train-images-idx3-ubyte", std::ios::binary)
+      << testing::idx_images(-1, 4096, 4096, "");  // 2^32 - 1 images of 4096x4096
+  std::string message = error_of(dir.path());
+  EXPECT_NE(message.find("its header declares 4294967295 images of 4096x4096"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("more than this machine's"), std::string::npos) << message;
+}
+
 TEST(Idx, TooLongFileIsAnError) {
   TempDir dir;
   write_idx_folder(dir.path(), 3, 2, false);
   std::ofstream(dir / "t10k-labels-idx1-ubyte", std::ios::binary)
       << testing::idx_labels(random_bytes(2, 6, 10)) << "x";
-  EXPECT_NE(error_of(dir.path()).find("too long: found 11 bytes, expected 10 bytes"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(dir.path()).find("too long: more than the 10 bytes its header declares (2 labels)"),
+      std::string::npos)
+      << error_of(dir.path());
 }
 
 TEST(Idx, BadMagicNumber) {
