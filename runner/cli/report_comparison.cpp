@@ -30,6 +30,7 @@ std::string text(const json& value) {
 std::vector<MetricComparison> compare_reports(const json& original, const json& rerun) {
   std::vector<std::string> exact = {"/status",
                                     "/config_sha256",
+                                    "/data/sha256",
                                     "/metrics/test_accuracy",
                                     "/metrics/test_loss",
                                     "/checkpoint/reloaded_test_accuracy",

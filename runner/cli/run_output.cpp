@@ -35,6 +35,7 @@ nlohmann::json report_head(const Session& session, const std::string& mode,
       {"backend", session.device.backend},
       {"environment", environment_json(session.device, session.threads)},
       {"model", model_json(session.graph)},
+      {"data", session.data_fingerprint},
       {"started_at", started_at},
   };
 }

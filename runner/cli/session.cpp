@@ -1,10 +1,10 @@
 // Shared set-up of the commands that run a model.
 #include "runner/cli/session.h"
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "backends/layer_support.h"
 #include "runner/cli/data_fit_check.h"
@@ -12,6 +12,7 @@
 #include "runner/cli/layer_table.h"
 #include "runner/config/load_config.h"
 #include "runner/data/dataset_geometry.h"
+#include "runner/data/fingerprint.h"
 #include "runner/util/process_stats.h"
 
 namespace runner {
@@ -48,8 +49,12 @@ void Session::open(Console& console) {
                            device.backend, threads));
   data = load_dataset(experiment.dataset);
   check_data_fits_model(data, graph);
-  console.line(fmt::format("data: {}, {} training and {} test images of {}", experiment.dataset.name,
-                           data.train.size(), data.test.size(), graph.input.str()));
+  auto files = fingerprint_files(data.files);
+  check_known_dataset(experiment.dataset, files);
+  data_fingerprint = data_json(experiment.dataset, files);
+  console.line(fmt::format("data: {}, {} training and {} test images of {}",
+                           experiment.dataset.name, data.train.size(), data.test.size(),
+                           graph.input.str()));
 }
 
 CompileOptions Session::compile_options() const {

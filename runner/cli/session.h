@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@ struct Session {
   DeviceInfo device;
   int threads = 1;
   DatasetSplits data;
+  nlohmann::json data_fingerprint;  // the report's `data` block: the files read and their hashes
 
   // Loads and validates the config and builds the graph (nothing allocated yet).
   static Session prepare(const SessionOptions& options, Console& console);

@@ -130,8 +130,15 @@ DatasetSplits load_cifar10(const std::filesystem::path& root) {
     train_bytes += std::filesystem::file_size(root / name);
   splits.train.images.reserve(train_bytes / kCifar10RecordBytes * kCifar10ImageBytes);
   splits.train.labels.reserve(train_bytes / kCifar10RecordBytes);
-  for (const auto& name : cifar10_train_files()) append_cifar10_file(root / name, splits.train);
+  for (const auto& name : cifar10_train_files()) {
+    append_cifar10_file(root / name, splits.train);
+    splits.files.push_back(root / name);
+  }
   append_cifar10_file(root / kCifar10TestFile, splits.test);
+  splits.files.push_back(root / kCifar10TestFile);
+  if (std::filesystem::exists(root / "batches.meta.txt", ignored)) {
+    splits.files.push_back(root / "batches.meta.txt");
+  }
   return splits;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@ struct Dataset {
 struct DatasetSplits {
   Dataset train;
   Dataset test;
+  std::vector<std::filesystem::path> files;  // every file read, for the data's fingerprint
 };
 
 // Loads both splits as the spec says (downloading CIFAR-10 first when asked), applying the

@@ -242,6 +242,11 @@ DatasetSplits load_idx(const std::filesystem::path& root, const std::string& dat
   }
   DatasetSplits splits{read_idx_split(root, "train", dataset_name),
                        read_idx_split(root, "t10k", dataset_name)};
+  for (const char* prefix : {"train", "t10k"}) {
+    for (const char* kind : {"-images-idx3-ubyte", "-labels-idx1-ubyte"}) {
+      splits.files.push_back(find_idx_file(root / (std::string(prefix) + kind)));
+    }
+  }
   if (splits.train.height != splits.test.height || splits.train.width != splits.test.width) {
     throw_user_error(at_file(root),
                      fmt::format("train images are {}x{} but test images {}x{}, expected the "

@@ -1,13 +1,12 @@
 // SHA-256 and MD5 through OpenSSL's EVP interface.
 #include "runner/util/digest.h"
 
+#include <fmt/format.h>
 #include <openssl/evp.h>
 
 #include <fstream>
 #include <memory>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "runner/util/errors.h"
 
@@ -41,16 +40,24 @@ std::string sha256_hex(std::string_view bytes) {
   return digest.hex();
 }
 
-std::string md5_hex_of_file(const std::filesystem::path& path) {
+static std::string hex_digest_of_file(const std::filesystem::path& path, const EVP_MD* type) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UserError(fmt::format("{}: cannot open for checksum", path.string()));
-  Digest digest(EVP_md5());
+  Digest digest(type);
   std::vector<char> buffer(1 << 20);
   while (in) {
     in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
     digest.update(buffer.data(), static_cast<std::size_t>(in.gcount()));
   }
   return digest.hex();
+}
+
+std::string md5_hex_of_file(const std::filesystem::path& path) {
+  return hex_digest_of_file(path, EVP_md5());
+}
+
+std::string sha256_hex_of_file(const std::filesystem::path& path) {
+  return hex_digest_of_file(path, EVP_sha256());
 }
 
 }  // namespace runner

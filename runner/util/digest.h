@@ -9,5 +9,6 @@ namespace runner {
 
 std::string sha256_hex(std::string_view bytes);
 std::string md5_hex_of_file(const std::filesystem::path& path);
+std::string sha256_hex_of_file(const std::filesystem::path& path);
 
 }  // namespace runner

@@ -1,0 +1,128 @@
+// File fingerprints, their cache ($XDG_CACHE_HOME or ~/.cache, runner/data-fingerprints.json:
+// the data folders themselves may be read-only, like /usr/share/datasets) and known datasets.
+#include "runner/data/fingerprint.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <mutex>
+
+#include "runner/util/digest.h"
+#include "runner/util/errors.h"
+#include "runner/util/files.h"
+
+namespace runner {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path cache_file() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
+    return fs::path(xdg) / "runner" / "data-fingerprints.json";
+  }
+  if (const char* home = std::getenv("HOME"); home && *home) {
+    return fs::path(home) / ".cache" / "runner" / "data-fingerprints.json";
+  }
+  return {};
+}
+
+// The cache: absolute path -> {bytes, mtime, sha256}. Unreadable or foreign content is ignored.
+nlohmann::json read_cache(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) return nlohmann::json::object();
+  nlohmann::json cache = nlohmann::json::parse(in, nullptr, false);
+  return cache.is_object() ? cache : nlohmann::json::object();
+}
+
+std::string cache_key(const fs::path& file) {
+  std::error_code error;
+  fs::path absolute = fs::absolute(file, error);
+  return (error ? file : absolute).lexically_normal().string();
+}
+
+std::int64_t modified_ns(const fs::path& file) {
+  std::error_code error;
+  auto time = fs::last_write_time(file, error);
+  return error ? 0 : static_cast<std::int64_t>(time.time_since_epoch().count());
+}
+
+// Fashion-MNIST as Debian's dataset-fashion-mnist ships it (gzipped IDX), hashed here.
+const std::map<std::string, std::string>& known_files() {
+  static const std::map<std::string, std::string> known = {
+      {"b0564c3eedabfbf835052cff8503ea422014ce006caf5b757f851416ee8300c7", "fashion_mnist"},
+      {"0ae29f65d86684f32d1b9c85147786c547b9c6aebcaf235f0400a0cce308b056", "fashion_mnist"},
+      {"cc1d090a38ace84dfa1aa66e3ada7c336ef481a96936906477e6dd344da56eaa", "fashion_mnist"},
+      {"8d3605d196f4be44669e46906da9733c8131fef761fdbfec72c424d5222f1a05", "fashion_mnist"},
+  };
+  return known;
+}
+
+}  // namespace
+
+std::vector<FileFingerprint> fingerprint_files(const std::vector<fs::path>& files) {
+  static std::mutex mutex;  // sweep points in threads share the cache file
+  std::lock_guard lock(mutex);
+  const fs::path cache_path = cache_file();
+  nlohmann::json cache = cache_path.empty() ? nlohmann::json::object() : read_cache(cache_path);
+  bool changed = false;
+  std::vector<FileFingerprint> out;
+  for (const fs::path& file : files) {
+    FileFingerprint print;
+    print.path = file.string();
+    std::error_code error;
+    print.bytes = fs::file_size(file, error);
+    const std::string key = cache_key(file);
+    const std::int64_t modified = modified_ns(file);
+    const nlohmann::json& hit = cache.contains(key) ? cache[key] : nlohmann::json();
+    if (hit.is_object() && hit.value("bytes", std::uintmax_t{0}) == print.bytes &&
+        hit.value("modified_ns", std::int64_t{0}) == modified && hit.contains("sha256") &&
+        hit["sha256"].is_string()) {
+      print.sha256 = hit["sha256"].get<std::string>();
+    } else {
+      print.sha256 = sha256_hex_of_file(file);
+      cache[key] = {{"bytes", print.bytes}, {"modified_ns", modified}, {"sha256", print.sha256}};
+      changed = true;
+    }
+    out.push_back(std::move(print));
+  }
+  if (changed && !cache_path.empty()) {
+    try {
+      write_json_atomically(cache_path, cache);
+    } catch (const std::exception&) {  // a read-only home: hash again next time
+    }
+  }
+  return out;
+}
+
+nlohmann::json data_json(const DatasetSpec& spec, const std::vector<FileFingerprint>& files) {
+  nlohmann::json list = nlohmann::json::array();
+  std::string summary;
+  for (const auto& f : files) {
+    const std::string name = fs::path(f.path).filename().string();
+    list.push_back({{"path", f.path}, {"bytes", f.bytes}, {"sha256", f.sha256}});
+    summary += fmt::format("{} {} {}\n", name, f.bytes, f.sha256);
+  }
+  nlohmann::json data = {{"name", spec.name}, {"files", list}};
+  if (spec.name == "synthetic") {  // no files: the generator's settings are the data
+    const SyntheticSpec& s = spec.synthetic;
+    summary = fmt::format("synthetic {} {} {} {} {} {}\n", s.channels, s.height, s.width, s.classes,
+                          s.train_count, s.test_count);
+  } else {
+    data["root"] = spec.root;
+  }
+  data["sha256"] = sha256_hex(summary);
+  return data;
+}
+
+void check_known_dataset(const DatasetSpec& spec, const std::vector<FileFingerprint>& files) {
+  for (const auto& f : files) {
+    auto it = known_files().find(f.sha256);
+    if (it == known_files().end() || it->second == spec.name) continue;
+    throw UserError(fmt::format("{}: these are {}'s files, but dataset.name is {}", f.path,
+                                it->second, spec.name));
+  }
+}
+
+}  // namespace runner
