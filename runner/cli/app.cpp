@@ -171,6 +171,9 @@ int run_cli(int argc, char** argv) {
   } catch (const UserError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;
+  } catch (const Interrupted& e) {
+    std::cerr << e.what() << "\n";
+    return 130;
   } catch (const std::bad_alloc&) {
     // The memory plan is checked before a run; this is what it could not foresee.
     std::cerr << "error: out of host memory (std::bad_alloc): lower training.batch_size, "

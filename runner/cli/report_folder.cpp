@@ -4,11 +4,13 @@
 #include <fmt/format.h>
 #include <sys/wait.h>
 
+#include <csignal>
 #include <cstdlib>
 
 #include "runner/cli/commands.h"
 #include "runner/sweep/summary.h"
 #include "runner/sweep/summary_files.h"
+#include "runner/util/interrupt.h"
 
 namespace runner {
 namespace {
@@ -19,8 +21,15 @@ std::string shell_quote(const std::string& text) {
   return out + "'";
 }
 
+// The command's exit code. std::system ignores SIGINT here while the child runs: a child (or
+// its shell) ended by Ctrl-C is recorded as this process's interrupt.
 int shell(const std::string& command) {
   int status = std::system(command.c_str());
+  const bool killed_by_ctrl_c =
+      status != -1 && ((WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) ||
+                       (WIFEXITED(status) && WEXITSTATUS(status) == 130));
+  if (killed_by_ctrl_c) request_interrupt();
+  throw_if_interrupted("drawing the plots");
   return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -53,6 +62,9 @@ nlohmann::json report_folder(const std::filesystem::path& dir, Console& console)
   nlohmann::json summary = summarize_folder(dir);
   write_summary_files(dir, summary);
   console.line(summary_markdown(summary));
+  for (const auto& bad : summary.value("unreadable_reports", nlohmann::json::array())) {
+    console.warning(fmt::format("left out: {}", bad["error"].get<std::string>()));
+  }
   plot_folder(dir, console);
   console.result(fmt::format("summary: {}", (dir / "summary.md").string()));
   return summary;
@@ -60,8 +72,8 @@ nlohmann::json report_folder(const std::filesystem::path& dir, Console& console)
 
 int report_command(const std::filesystem::path& dir, bool quiet) {
   Console console(quiet);
-  report_folder(dir, console);
-  return 0;
+  nlohmann::json summary = report_folder(dir, console);
+  return summary.contains("unreadable_reports") ? 2 : 0;  // the summary of the rest is written
 }
 
 }  // namespace runner

@@ -5,7 +5,6 @@
 #include <csignal>
 #include <cstdlib>
 #include <map>
-#include <regex>
 #include <thread>
 
 #include "runner/cli/commands.h"
@@ -16,6 +15,7 @@
 #include "runner/sweep/sweep_plan.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
+#include "runner/util/folder_lock.h"
 #include "runner/util/interrupt.h"
 #include "runner/util/process_stats.h"
 
@@ -28,10 +28,20 @@ SweepSpec sweep_spec(const SweepOptions& options) {
     spec = read_sweep_file(options.file);
   } else {
     spec.base_config = options.file;
-    nlohmann::json config = read_config(options.file, {}).json;
+    // The config's name names the sweep's folder: it is checked as the schema would before
+    // anything is written (a name like ../../x must not write above the output folder).
+    ConfigDocument doc = read_config(options.file, {});
+    const nlohmann::json& config = doc.json;
     std::string name = config.is_object() && config.contains("name") && config["name"].is_string()
                            ? config["name"].get<std::string>()
                            : options.file.stem().string();
+    if (!is_safe_name(name)) validate_config(doc);  // says which field and what was expected
+    if (!is_safe_name(name)) {
+      throw UserError(
+          fmt::format("{}: name: found '{}', expected letters, digits, '_', '.' and "
+                      "'-' (it names the sweep's folder)",
+                      options.file.string(), name));
+    }
     spec.name = name + "-sweep";
   }
   for (const auto& text : options.grid) set_axis(spec.grid, parse_axis(text, "--grid"));
@@ -43,12 +53,11 @@ SweepSpec sweep_spec(const SweepOptions& options) {
   if (options.profile_steps >= 0) spec.benchmark.profile_steps = options.profile_steps;
   if (options.seed >= 0) spec.seed = static_cast<std::uint64_t>(options.seed);
   if (!options.name.empty()) {
-    static const std::regex pattern("[A-Za-z0-9][A-Za-z0-9_.-]*");
-    if (!std::regex_match(options.name, pattern)) {
-      throw UserError(
-          fmt::format("--name: found '{}', expected letters, digits, '_', '.' and '-' "
-                      "(it names the sweep's folder)",
-                      options.name));
+    if (!is_safe_name(options.name)) {
+      throw UserError(fmt::format(
+          "--name: found '{}', expected 1 to 100 letters, digits, '_', '.' and '-' "
+          "(it names the sweep's folder)",
+          options.name.size() > 120 ? options.name.substr(0, 100) + "..." : options.name));
     }
     spec.name = options.name;
   }
@@ -93,6 +102,7 @@ int sweep_command(const SweepOptions& options) {
   Console console(options.quiet);
   SweepSpec spec = sweep_spec(options);
   const std::filesystem::path dir = spec.output / spec.name;
+  FolderLock lock(dir, "sweep");  // held until the sweep ends, summary included
   std::filesystem::path base = spec.base_config;
   if (base.empty()) {  // an embedded config: a file next to the results, so each report names one
     base = dir / "base_config.yaml";

@@ -7,8 +7,11 @@
 #include <fstream>
 
 #include "runner/report/environment.h"
+#include "runner/report/read_report.h"
 #include "runner/sweep/sweep_plan.h"
 #include "runner/util/errors.h"
+#include "runner/util/files.h"
+#include "runner/util/interrupt.h"
 
 namespace runner {
 namespace {
@@ -26,6 +29,31 @@ json read_json(const std::filesystem::path& path) {
   if (!in) return nullptr;
   json parsed = json::parse(in, nullptr, /*allow_exceptions=*/false);
   return parsed.is_discarded() ? json() : parsed;
+}
+
+// A report's summary row; a file that is not a report (corrupt, edited, another tool's JSON) is
+// recorded in `unreadable` with the reason and left out, so one bad file does not hide the rest.
+// Reports are read leniently (not against the whole schema): older runners wrote fewer fields.
+json row_or_note(const std::filesystem::path& path, json& unreadable) {
+  auto note = [&](const std::string& why) {
+    unreadable.push_back({{"report", path.string()}, {"error", path.string() + ": " + why}});
+    return json();
+  };
+  std::string text;
+  try {
+    text = read_regular_file(path, kMaxReportBytes, "a JSON report");
+  } catch (const UserError& error) {
+    unreadable.push_back({{"report", path.string()}, {"error", error.what()}});
+    return nullptr;
+  }
+  json report = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (report.is_discarded() || !report.is_object()) return note("not a JSON report");
+  try {
+    return summary_row(report, path.string());
+  } catch (const json::exception& error) {  // a field of the wrong type
+    std::string what = error.what();
+    return note("not a report of this runner (" + what.substr(what.find("] ") + 2) + ")");
+  }
 }
 
 json final_loss(const json& report) {
@@ -80,8 +108,7 @@ json summary_row(const json& report, const std::string& report_path) {
   row["step_time_p90_seconds"] = at(report, "/step_time/p90_seconds");
   row["cpu_utilisation"] = at(report, "/cpu/utilisation");
   json gpu_percent = at(report, "/gpu/utilisation/mean_gpu_percent");
-  row["gpu_utilisation"] =
-      gpu_percent.is_number() ? json(gpu_percent.get<double>() / 100) : json();
+  row["gpu_utilisation"] = gpu_percent.is_number() ? json(gpu_percent.get<double>() / 100) : json();
   row["gpu_memory_bytes"] = at(report, "/gpu/device_memory_bytes");
   row["threads"] = at(report, "/environment/threads");
   row["peak_memory_bytes"] = at(report, "/memory/peak_rss_bytes");
@@ -125,36 +152,45 @@ json summarize_folder(const std::filesystem::path& dir) {
         "{}: not a folder; expected a sweep folder (e.g. results/sweeps/<name>)", dir.string()));
   }
   json rows = json::array();
+  json unreadable = json::array();
   json manifest = read_json(dir / kSweepManifest);
   std::string name = dir.filename().string();
   if (manifest.is_object()) {
     name = manifest.value("name", name);
     for (const json& point : manifest["points"]) {
+      throw_if_interrupted("summarising the sweep");
       auto path = dir / point["id"].get<std::string>() / "report.json";
-      json report = read_json(path);
-      rows.push_back(report.is_object() ? summary_row(report, path.string()) : missing_row(point));
+      std::error_code ignored;
+      json row = std::filesystem::exists(path, ignored) ? row_or_note(path, unreadable) : json();
+      rows.push_back(row.is_object() ? row : missing_row(point));
     }
   } else {
     std::vector<std::filesystem::path> paths;
     for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+      throw_if_interrupted("looking for reports");
       if (entry.path().filename() == "report.json") paths.push_back(entry.path());
     }
     std::sort(paths.begin(), paths.end());
     for (const auto& path : paths) {
-      json report = read_json(path);
-      if (report.is_object()) rows.push_back(summary_row(report, path.string()));
+      throw_if_interrupted("summarising the reports");
+      json row = row_or_note(path, unreadable);
+      if (row.is_object()) rows.push_back(std::move(row));
     }
+    if (rows.empty() && !unreadable.empty())
+      throw UserError(unreadable[0]["error"].get<std::string>());
     if (rows.empty()) {
       throw UserError(fmt::format("{}: no {} and no report.json below it; expected a sweep folder",
                                   dir.string(), kSweepManifest));
     }
   }
   add_speedups(rows);
-  return {{"schema_version", 1},
-          {"sweep", name},
-          {"directory", dir.string()},
-          {"created_at", timestamp_now()},
-          {"points", rows}};
+  json summary = {{"schema_version", 1},
+                  {"sweep", name},
+                  {"directory", dir.string()},
+                  {"created_at", timestamp_now()},
+                  {"points", rows}};
+  if (!unreadable.empty()) summary["unreadable_reports"] = unreadable;
+  return summary;
 }
 
 }  // namespace runner

@@ -17,7 +17,9 @@ nlohmann::json summary_row(const nlohmann::json& report, const std::string& repo
 void add_speedups(nlohmann::json& rows);
 
 // The summary of a folder: the points of its sweep.json in order (a point without a report is
-// "missing"), or without one every report.json below it. No reports at all is a UserError.
+// "missing"), or without one every report.json below it. A report that is not valid against
+// its schema is left out and listed in "unreadable_reports" (file and reason). No reports at
+// all is a UserError.
 nlohmann::json summarize_folder(const std::filesystem::path& dir);
 
 }  // namespace runner

@@ -1,4 +1,5 @@
 // Planning a sweep: configs, graphs and memory estimates, before anything runs.
+#include "runner/util/interrupt.h"
 #include "runner/sweep/sweep_plan.h"
 
 #include <fmt/format.h>
@@ -101,8 +102,10 @@ std::vector<PlannedPoint> plan_sweep(const SweepSpec& spec,
           ? base["seed"].get<std::uint64_t>()
           : 0;
   std::vector<PlannedPoint> plan;
-  for (SweepPoint& point : expand_points(spec, base_seed))
+  for (SweepPoint& point : expand_points(spec, base_seed)) {
+    throw_if_interrupted("planning the sweep");
     plan.push_back(plan_point(spec, base_config, point));
+  }
   return plan;
 }
 

@@ -3,9 +3,12 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 #include "runner/config/yaml_to_json.h"
 #include "runner/util/digest.h"
 #include "runner/util/errors.h"
+#include "runner/util/interrupt.h"
 #include "runner/util/random.h"
 
 namespace runner {
@@ -101,10 +104,19 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec, std::uint64_t base_
   }
 
   std::size_t count = 1;
-  for (const Axis& axis : axes) count *= axis.rows.size();
+  for (const Axis& axis : axes) {
+    if (__builtin_mul_overflow(count, axis.rows.size(), &count) || count > kMaxSweepPoints) {
+      throw UserError(
+          fmt::format("sweep: the grid has more than {} points; split it into "
+                      "several sweeps",
+                      kMaxSweepPoints));
+    }
+  }
   const bool own_seeds = !spec.seed && !sets_seed(spec);
   std::vector<SweepPoint> points;
+  std::map<std::string, int> index_of_id;
   for (std::size_t n = 0; n < count; ++n) {
+    throw_if_interrupted("expanding the sweep's grid");
     SweepPoint point;
     point.index = static_cast<int>(n);
     std::size_t rest = n;
@@ -129,12 +141,10 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec, std::uint64_t base_
       point.overrides.push_back(
           fmt::format("seed={}", derive_seed(base_seed, stream) & 0x7fffffffu));
     }
-    for (const SweepPoint& earlier : points) {
-      if (earlier.id == point.id) {
-        throw UserError(fmt::format(
-            "sweep: points {} and {} are the same ({}); give each value of an axis once",
-            earlier.index + 1, point.index + 1, point.id));
-      }
+    if (auto [earlier, fresh] = index_of_id.emplace(point.id, point.index); !fresh) {
+      throw UserError(
+          fmt::format("sweep: points {} and {} are the same ({}); give each value of an axis once",
+                      earlier->second + 1, point.index + 1, point.id));
     }
     points.push_back(std::move(point));
   }

@@ -32,8 +32,19 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view b
 }
 
 void write_json_atomically(const std::filesystem::path& path, const nlohmann::json& value) {
-  write_file_atomically(
-      path, value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  write_file_atomically(path,
+                        value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+}
+
+bool is_safe_name(std::string_view name) {
+  auto alnum = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  };
+  if (name.empty() || name.size() > 100 || !alnum(name[0])) return false;
+  for (char c : name) {
+    if (!alnum(c) && c != '_' && c != '.' && c != '-') return false;
+  }
+  return true;
 }
 
 std::string read_file(const std::filesystem::path& path) {

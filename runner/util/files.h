@@ -17,6 +17,10 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view b
 // command line may hold any bytes) is written with U+FFFD in its place instead of failing.
 void write_json_atomically(const std::filesystem::path& path, const nlohmann::json& value);
 
+// A name that is safe as one path component: 1 to 100 letters, digits, '_', '.' and '-', not
+// starting with '.' or '-' (so never "..", an option or a hidden file). Names runs and sweeps.
+bool is_safe_name(std::string_view name);
+
 // Reads a whole file; throws UserError naming the file when it cannot be read.
 std::string read_file(const std::filesystem::path& path);
 

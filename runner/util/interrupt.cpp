@@ -1,10 +1,10 @@
 // SIGINT/SIGTERM to a flag polled between training steps.
 #include "runner/util/interrupt.h"
 
-#include <csignal>
 #include <unistd.h>
 
 #include <atomic>
+#include <csignal>
 
 namespace runner {
 namespace {
@@ -22,7 +22,15 @@ void install_interrupt_handler() {
   std::signal(SIGTERM, on_signal);
 }
 
-bool interrupt_requested() { return requested.load(std::memory_order_relaxed); }
-void request_interrupt() { requested = true; }
+bool interrupt_requested() {
+  return requested.load(std::memory_order_relaxed);
+}
+void request_interrupt() {
+  requested = true;
+}
+
+void throw_if_interrupted(const char* doing) {
+  if (interrupt_requested()) throw Interrupted(std::string("interrupted while ") + doing);
+}
 
 }  // namespace runner

@@ -2,10 +2,25 @@
 // boundary (so its report and checkpoint are still written); a second one ends the process.
 #pragma once
 
+#include <stdexcept>
+#include <string>
+
 namespace runner {
 
 void install_interrupt_handler();
 bool interrupt_requested();
-void request_interrupt();  // for tests
+// Records an interrupt that arrived another way: a child process (the plot script) that died
+// of SIGINT, since std::system ignores the signal in this process while the child runs.
+void request_interrupt();
+
+// Thrown by long loops outside the training steps (planning, summaries, plots) once Ctrl-C is
+// pressed; `runner` prints what was interrupted and exits with 130.
+class Interrupted : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws Interrupted("interrupted while <doing>") when an interrupt was requested.
+void throw_if_interrupted(const char* doing);
 
 }  // namespace runner

@@ -1,0 +1,48 @@
+// flock(2) on a lock file: advisory, released by the kernel on exit or crash.
+#include "runner/util/folder_lock.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include "runner/util/errors.h"
+
+namespace runner {
+
+FolderLock::FolderLock(const std::filesystem::path& folder, const std::string& what) {
+  std::error_code error;
+  std::filesystem::create_directories(folder, error);
+  const std::filesystem::path file = folder / ".lock";
+  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) {
+    throw UserError(fmt::format("{}: cannot create the {} lock: {}", file.string(), what,
+                                std::strerror(errno)));
+  }
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    char holder[32] = {};
+    ssize_t n = ::pread(fd_, holder, sizeof holder - 1, 0);
+    std::string pid = n > 0 ? std::string(holder, static_cast<std::size_t>(n)) : "?";
+    while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' ')) pid.pop_back();
+    ::close(fd_);
+    fd_ = -1;
+    throw UserError(
+        fmt::format("{}: another {} (process {}) is writing into this folder; wait "
+                    "for it to finish, or give this one another --name",
+                    folder.string(), what, pid));
+  }
+  const std::string pid = std::to_string(::getpid()) + "\n";
+  if (::ftruncate(fd_, 0) == 0) {
+    [[maybe_unused]] ssize_t written = ::pwrite(fd_, pid.data(), pid.size(), 0);
+  }
+}
+
+FolderLock::~FolderLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+}
+
+}  // namespace runner

@@ -1,0 +1,24 @@
+// An exclusive lock on a folder (flock on <folder>/.lock, which records the holder's PID), so
+// that two sweeps writing into one folder do not run the same points and overwrite each other.
+// The kernel releases it when the process ends, however it ends.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace runner {
+
+class FolderLock {
+ public:
+  // Creates the folder if needed and takes the lock; a UserError naming the folder and the PID
+  // holding it when another process has it. `what` names the user of the folder ("sweep").
+  FolderLock(const std::filesystem::path& folder, const std::string& what);
+  ~FolderLock();
+  FolderLock(const FolderLock&) = delete;
+  FolderLock& operator=(const FolderLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace runner
