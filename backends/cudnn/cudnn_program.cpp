@@ -160,6 +160,7 @@ void CudnnProgram::build_train_steps() {
   train_steps_.add("optimizer update",
                    [=](cudaStream_t stream) { kernels::begin_step(scalars, constants, stream); });
   for (const Parameter& p : params_.parameters()) {
+    if (!p.spec.trainable) continue;  // buffers are updated by their layer's forward pass
     float* value = p.value;
     const float* grad = p.gradient;
     const std::size_t n = p.elements;
@@ -302,7 +303,7 @@ std::vector<HostTensor> CudnnProgram::optimizer_state() const {
   select_device();
   std::vector<HostTensor> tensors;
   for (const Parameter& p : params_.parameters()) {
-    for (std::size_t k = 0; k < state_names_.size(); ++k) {
+    for (std::size_t k = 0; k < p.state.size(); ++k) {
       tensors.push_back(params_.download(p, p.state[k], p.spec.name + "." + state_names_[k]));
     }
   }
@@ -314,7 +315,7 @@ void CudnnProgram::load_optimizer_state(const std::vector<HostTensor>& tensors) 
   select_device();
   TensorLookup index(tensors);
   for (const Parameter& p : params_.parameters()) {
-    for (std::size_t k = 0; k < state_names_.size(); ++k) {
+    for (std::size_t k = 0; k < p.state.size(); ++k) {
       params_.upload(p, p.state[k], index.require(p.spec.name + "." + state_names_[k]));
     }
   }

@@ -26,6 +26,7 @@ Parameter& ParamStore::get(const ParamSpec& spec) {
 void ParamStore::allocate_state(int count) {
   for (Parameter& p : parameters_) {
     p.state.clear();
+    if (!p.spec.trainable) continue;  // a buffer: the optimizer never touches it
     for (int i = 0; i < count; ++i) {
       p.state.push_back(memory_.array<float>(p.elements, p.spec.name + " optimizer state"));
     }

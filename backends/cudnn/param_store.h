@@ -27,7 +27,7 @@ class ParamStore {
 
   // The parameter named by `spec`, allocated (value and gradient) on first use.
   Parameter& get(const ParamSpec& spec);
-  // Allocates `count` zeroed optimizer buffers per parameter.
+  // Allocates `count` zeroed optimizer buffers per trainable parameter (none for buffers).
   void allocate_state(int count);
 
   std::vector<Parameter>& parameters() { return parameters_; }

@@ -76,6 +76,7 @@ void OnednnProgram::sum_gradients(bool first_chunk) {
 void OnednnProgram::update_parameters() {
   optimizer_.begin_step();
   for (Parameter& p : params_.parameters()) {
+    if (!p.spec.trainable) continue;  // buffers are updated by their layer's forward pass
     for (std::size_t k = 0; k < p.state.size(); ++k) state_pointers_[k] = data_of(p.state[k]);
     std::size_t i = static_cast<std::size_t>(&p - params_.parameters().data());
     const float* grad =
@@ -166,7 +167,7 @@ std::vector<HostTensor> OnednnProgram::optimizer_state() const {
   std::vector<HostTensor> tensors;
   const auto& names = optimizer_.state_names();
   for (const Parameter& p : params_.parameters()) {
-    for (std::size_t k = 0; k < names.size(); ++k) {
+    for (std::size_t k = 0; k < p.state.size(); ++k) {
       tensors.push_back(params_.download(p, p.state[k], p.spec.name + "." + names[k]));
     }
   }
@@ -178,7 +179,7 @@ void OnednnProgram::load_optimizer_state(const std::vector<HostTensor>& tensors)
   TensorLookup index(tensors);
   const auto& names = optimizer_.state_names();
   for (const Parameter& p : params_.parameters()) {
-    for (std::size_t k = 0; k < names.size(); ++k) {
+    for (std::size_t k = 0; k < p.state.size(); ++k) {
       params_.upload(p, p.state[k], index.require(p.spec.name + "." + names[k]));
     }
   }

@@ -72,6 +72,7 @@ dnnl::memory ParamStore::gradient(const std::string& name, const dnnl::memory::d
 void ParamStore::allocate_state(int count) {
   for (Parameter& p : parameters_) {
     p.state.clear();
+    if (!p.spec.trainable) continue;  // a buffer: the optimizer never touches it
     for (int i = 0; i < count; ++i) {
       p.state.emplace_back(p.value.get_desc(), engine_);
       zero(p.state.back());

@@ -32,7 +32,7 @@ class ParamStore {
   // the master layout, a reorder into the master gradient is appended to `steps`.
   dnnl::memory gradient(const std::string& name, const dnnl::memory::desc& md, StepList& steps);
 
-  // Allocates `count` zeroed optimizer buffers per parameter.
+  // Allocates `count` zeroed optimizer buffers per trainable parameter (none for buffers).
   void allocate_state(int count);
 
   std::vector<Parameter>& parameters() { return parameters_; }

@@ -37,11 +37,24 @@ struct LayerAttrs {
   bool bias = true;
 };
 
+// How a persistent tensor starts (backends/common/initial_parameters.cpp).
+enum class ParamInit {
+  fan_in_uniform,  // PyTorch's default for conv and linear: U(-1/sqrt(fan_in), 1/sqrt(fan_in))
+  zeros,
+  ones,
+  kaiming_normal,  // N(0, 2/fan_out), fan_out = dims[0] x the kernel (torchvision's ResNets)
+};
+
+// A persistent tensor of a layer: a parameter, or a buffer (trainable false: batch norm's
+// running statistics) that checkpoints save and that gets no gradient and no optimizer update.
 struct ParamSpec {
   std::string name;                 // "conv1.weight"
   std::vector<std::int64_t> dims;   // PyTorch order: (O, I, kH, kW), (O, I) or (O)
   std::int64_t fan_in = 0;          // for PyTorch's default initialisation bound 1/sqrt(fan_in)
+  ParamInit init = ParamInit::fan_in_uniform;
+  bool trainable = true;
   std::int64_t elements() const;
+  std::int64_t fan_out() const;  // dims[0] times the kernel's elements (dims[2:])
 };
 
 inline constexpr int kDataInput = -1;  // the `inputs` index that means the dataset's images

@@ -107,4 +107,10 @@ std::int64_t ParamSpec::elements() const {
   return n;
 }
 
+std::int64_t ParamSpec::fan_out() const {
+  std::int64_t n = dims.empty() ? 1 : dims[0];
+  for (std::size_t k = 2; k < dims.size(); ++k) n *= dims[k];
+  return n;
+}
+
 }  // namespace runner

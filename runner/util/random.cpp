@@ -1,6 +1,7 @@
 // Portable seeded randomness for shuffling and parameter initialisation.
 #include "runner/util/random.h"
 
+#include <cmath>
 #include <numeric>
 
 namespace runner {
@@ -16,6 +17,12 @@ std::uint64_t Random::below(std::uint64_t bound) {
     }
   }
   return static_cast<std::uint64_t>(product >> 64);
+}
+
+double Random::normal() {
+  const double u1 = 1.0 - next_unit();  // (0, 1]: log stays finite
+  const double u2 = next_unit();
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
 }
 
 std::uint64_t derive_seed(std::uint64_t base, std::uint64_t stream) {

@@ -22,6 +22,8 @@ class Random {
   double uniform(double low, double high) { return low + (high - low) * next_unit(); }
   // Uniform integer in [0, bound), without modulo bias (Lemire's method).
   std::uint64_t below(std::uint64_t bound);
+  // Standard normal (Box-Muller on two uniforms; one value per call, the same on every platform).
+  double normal();
 
  private:
   std::uint64_t state_;
