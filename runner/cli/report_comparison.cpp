@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 namespace runner {
 namespace {
@@ -57,7 +58,9 @@ std::vector<MetricComparison> compare_reports(const json& original, const json& 
   std::vector<MetricComparison> rows;
   for (const auto& pointer : exact) {
     json a = at(original, pointer), b = at(rerun, pointer);
-    if (!a.is_null() || !b.is_null()) rows.push_back({pointer, a, b, true});
+    // Reports written before data fingerprints have no /data: shown, not required.
+    const bool required = !(pointer == "/data/sha256" && a.is_null());
+    if (!a.is_null() || !b.is_null()) rows.push_back({pointer, a, b, required});
   }
   for (const auto& pointer : reference) {
     json a = at(original, pointer), b = at(rerun, pointer);
@@ -88,6 +91,41 @@ std::string comparison_table(const std::vector<MetricComparison>& rows) {
 bool reproduces(const std::vector<MetricComparison>& rows) {
   return std::all_of(rows.begin(), rows.end(),
                      [](const MetricComparison& r) { return !r.exact || r.equal(); });
+}
+
+std::vector<std::string> data_differences(const json& original, const json& rerun) {
+  const json before = at(original, "/data/files"), after = at(rerun, "/data/files");
+  if (!before.is_array() || !after.is_array()) return {};
+  auto by_path = [](const json& files) {  // path -> the file's entry
+    std::map<std::string, json> out;
+    for (const auto& f : files) {
+      if (f.is_object() && f.contains("path") && f["path"].is_string()) {
+        out[f["path"].get<std::string>()] = f;
+      }
+    }
+    return out;
+  };
+  auto describe = [](const json& f) {
+    return fmt::format("{} bytes, sha256 {}", f.value("bytes", json()).dump(),
+                       text(f.value("sha256", json())));
+  };
+  const auto a = by_path(before), b = by_path(after);
+  std::vector<std::string> lines;
+  for (const auto& [path, f] : a) {
+    auto it = b.find(path);
+    if (it == b.end()) {
+      lines.push_back(fmt::format("{}: read by the original run only", path));
+    } else if (f.value("bytes", json()) != it->second.value("bytes", json()) ||
+               f.value("sha256", json()) != it->second.value("sha256", json())) {
+      lines.push_back(fmt::format("{}: {} then, {} now", path, describe(f), describe(it->second)));
+    }
+  }
+  for (const auto& [path, f] : b) {
+    if (!a.count(path)) {
+      lines.push_back(fmt::format("{}: read by the rerun only", path));
+    }
+  }
+  return lines;
 }
 
 }  // namespace runner

@@ -26,4 +26,9 @@ std::string comparison_table(const std::vector<MetricComparison>& rows);
 // True when every exact metric is equal.
 bool reproduces(const std::vector<MetricComparison>& rows);
 
+// One line per data file whose size or SHA-256 differs between the reports' `data` blocks (or
+// that only one of them read); empty when both read the same bytes, or a report has no block.
+std::vector<std::string> data_differences(const nlohmann::json& original,
+                                          const nlohmann::json& rerun);
+
 }  // namespace runner

@@ -8,8 +8,8 @@
 #include "runner/cli/commands.h"
 #include "runner/cli/experiment_run.h"
 #include "runner/cli/report_comparison.h"
-#include "runner/util/errors.h"
 #include "runner/report/read_report.h"
+#include "runner/util/errors.h"
 #include "runner/util/files.h"
 
 namespace runner {
@@ -82,9 +82,15 @@ int reproduce_command(const ReproduceOptions& options) {
   auto rows = compare_reports(original, rerun.report);
   bool same = reproduces(rows);
   console.result(comparison_table(rows));
+  const auto changed_files = data_differences(original, rerun.report);
+  if (!changed_files.empty()) {
+    console.result("the data differs from the original run's:");
+    for (const auto& line : changed_files) console.result("  " + line);
+  }
   std::string device = original.value("device", "");
   console.result(fmt::format("{}: {} (rerun report: {})", same ? "reproduced" : "NOT reproduced",
-                             same              ? "every exact metric matches"
+                             same                     ? "every exact metric matches"
+                             : !changed_files.empty() ? "the rerun read other data"
                              : device == "cpu" ? "a deterministic CPU rerun should match exactly"
                                                : "GPU runs need not match to the last bit",
                              rerun.report_path.string()));

@@ -26,6 +26,26 @@ int resolve_threads(int configured) {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
+namespace {
+
+// Data larger than the memory the process may have (a ulimit, a container) fails to allocate:
+// say how much it needs instead of a bare std::bad_alloc.
+DatasetSplits load_dataset_or_say_its_size(const Experiment& experiment, const Graph& graph) {
+  try {
+    return load_dataset(experiment.dataset);
+  } catch (const std::bad_alloc&) {
+    const std::int64_t bytes = planned_dataset_bytes(experiment.dataset, graph.input);
+    throw UserError(fmt::format(
+        "{}: out of memory loading the {} dataset, which needs about {} bytes ({:.1f} GiB) "
+        "(lower dataset.train_limit, dataset.test_limit or the synthetic sizes, or allow the "
+        "process more memory)",
+        experiment.source_file, experiment.dataset.name, bytes,
+        static_cast<double>(bytes) / (1ll << 30)));
+  }
+}
+
+}  // namespace
+
 Session Session::prepare(const SessionOptions& options, Console& console) {
   Session session;
   session.experiment = load_experiment(options.config, options.overrides);
@@ -47,7 +67,7 @@ void Session::open(Console& console) {
   check_backend_layer_support(graph, device.backend);  // auto may have chosen the GPU
   console.line(fmt::format("device: {} ({}), backend {}, {} threads", device.device, device.name,
                            device.backend, threads));
-  data = load_dataset(experiment.dataset);
+  data = load_dataset_or_say_its_size(experiment, graph);
   check_data_fits_model(data, graph);
   auto files = fingerprint_files(data.files);
   check_known_dataset(experiment.dataset, files);

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "runner/data/error_location.h"
+#include "runner/data/regular_file.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
 
@@ -54,8 +55,7 @@ std::vector<std::string> missing_cifar10_files(const std::filesystem::path& root
   std::vector<std::string> wanted = cifar10_train_files();
   wanted.push_back(kCifar10TestFile);
   for (const auto& name : wanted) {
-    std::error_code ignored;
-    if (!std::filesystem::is_regular_file(root / name, ignored)) missing.push_back(name);
+    if (!regular_data_file_exists(root / name, "a CIFAR-10 binary batch")) missing.push_back(name);
   }
   return missing;
 }
@@ -80,7 +80,8 @@ std::vector<std::string> read_cifar10_class_names(const std::filesystem::path& r
 }
 
 void append_cifar10_file(const std::filesystem::path& file, Dataset& out) {
-  const std::string bytes = read_regular_file(file, kMaxCifar10FileBytes, "a CIFAR-10 binary batch");
+  const std::string bytes =
+      read_regular_file(file, kMaxCifar10FileBytes, "a CIFAR-10 binary batch");
   if (bytes.size() % kCifar10RecordBytes != 0) {
     throw_user_error(
         at_file(file),

@@ -23,7 +23,8 @@ inline constexpr const char* kCifar10TestFile = "test_batch.bin";
 // The hint of every "missing" error: the official URL, the folder to unpack into, download: true.
 std::string cifar10_by_hand_hint(const std::filesystem::path& root);
 
-// Names of the record files absent from `root` (batches.meta.txt is optional, so never listed).
+// Names of the record files absent from `root` (batches.meta.txt is optional, so never listed);
+// one that is there but not a regular file (a FIFO, a device) is a UserError naming it.
 std::vector<std::string> missing_cifar10_files(const std::filesystem::path& root);
 
 // Class names from root/batches.meta.txt (one per line, empty lines skipped), or the standard

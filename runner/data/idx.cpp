@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "runner/data/error_location.h"
+#include "runner/data/regular_file.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
 #include "runner/util/process_stats.h"
@@ -93,11 +94,10 @@ Dataset read_idx_split(const std::filesystem::path& root, const std::string& pre
 }  // namespace
 
 std::filesystem::path find_idx_file(const std::filesystem::path& base, const std::string& hint) {
-  std::error_code ignored;
-  if (std::filesystem::is_regular_file(base, ignored)) return base;
+  if (regular_data_file_exists(base, "an IDX file")) return base;
   std::filesystem::path gz = base;
   gz += ".gz";
-  if (std::filesystem::is_regular_file(gz, ignored)) return gz;
+  if (regular_data_file_exists(gz, "a gzipped IDX file")) return gz;
   throw_user_error(at_file(base),
                    fmt::format("IDX file not found (nor {})", gz.filename().string()), hint);
 }
@@ -111,6 +111,9 @@ ByteReader::ByteReader(const std::filesystem::path& file) : file_(file) {
   } else {
     plain_.open(file, std::ios::binary);
     if (!plain_) throw_user_error(at_file(file), "cannot open for reading");
+    std::error_code ignored;
+    plain_bytes_ = std::filesystem::file_size(file, ignored);
+    if (ignored) plain_bytes_ = 0;
   }
 }
 
@@ -175,6 +178,10 @@ std::string read_declared(const std::filesystem::path& file, std::uint32_t magic
     throw_user_error(at_file(file), fmt::format("its header declares {} ({} bytes), more than this "
                                                 "machine's {} bytes of memory",
                                                 described, payload, memory));
+  }
+  if (reader.plain_bytes() > 0 && reader.plain_bytes() < header_bytes + payload) {
+    // A plain file shorter than its header says: refused before allocating what it declares.
+    check_payload_size(file, reader.plain_bytes(), header_bytes + payload, described);
   }
   bytes.reserve(header_bytes + payload + 1);
   reader.read(payload + 1, bytes);

@@ -35,12 +35,15 @@ class ByteReader {
   // Appends up to `n` more bytes to `out`; returns how many (fewer at the end of the file). A
   // corrupt gzip stream is a UserError naming the file.
   std::size_t read(std::size_t n, std::string& out);
+  // The size of a plain file, known before reading; 0 for a gzipped one (known only by reading).
+  std::uintmax_t plain_bytes() const { return plain_bytes_; }
 
  private:
   std::filesystem::path file_;
   bool gzipped_ = false;
   void* gz_ = nullptr;  // gzFile
   std::ifstream plain_;
+  std::uintmax_t plain_bytes_ = 0;
 };
 
 // Parse one IDX file, checking the magic number and that the size matches the header exactly;

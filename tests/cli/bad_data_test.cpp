@@ -92,7 +92,55 @@ TEST(BadData, ACifarFileThatIsAFifoIsNotReadForever) {
   write_cifar10_folder(tmp / "data", {2, 2, 2, 2, 2, 2}, 1);
   std::filesystem::remove(tmp / "data" / "data_batch_3.bin");
   ASSERT_EQ(run_command("mkfifo " + (tmp / "data" / "data_batch_3.bin").string()).exit_code, 0);
-  expect_refused(run_on(tmp, "cifar10"), {"data_batch_3.bin: CIFAR-10 file not found"});
+  expect_refused(run_on(tmp, "cifar10"),
+                 {"data_batch_3.bin: is not a regular file (a FIFO, a socket or a device), "
+                  "expected a CIFAR-10 binary batch"});
+}
+
+TEST(BadData, AnIdxFileThatIsAFifoIsNotReadForever) {
+  TempDir tmp;
+  write_idx(tmp, 4, 28, 28);
+  std::filesystem::remove(tmp / "data" / "train-labels-idx1-ubyte");
+  ASSERT_EQ(run_command("mkfifo " + (tmp / "data" / "train-labels-idx1-ubyte").string()).exit_code,
+            0);
+  expect_refused(run_on(tmp, "mnist"),
+                 {"train-labels-idx1-ubyte: is not a regular file (a FIFO, a socket or a device), "
+                  "expected an IDX file"});
+}
+
+TEST(BadData, AnIdxFileLinkedToDevZeroIsRefused) {
+  TempDir tmp;
+  write_idx(tmp, 4, 28, 28);
+  std::filesystem::remove(tmp / "data" / "t10k-images-idx3-ubyte");
+  std::filesystem::create_symlink("/dev/zero", tmp / "data" / "t10k-images-idx3-ubyte.gz");
+  expect_refused(run_on(tmp, "mnist"),
+                 {"t10k-images-idx3-ubyte.gz: is not a regular file (a FIFO, a socket or a "
+                  "device), expected a gzipped IDX file"});
+}
+
+// Synthetic data of 2 GB, within the machine's memory (so it validates) but not within the
+// process's 1 GB address space: the failed allocation says what the dataset needs.
+TEST(BadData, DataLargerThanTheProcessMayAllocateSaysHowMuchItNeeds) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer reserves more address space than the limit";
+#endif
+  TempDir tmp;
+  auto config = tmp.write("config.yaml", R"(name: big_data
+device: cpu
+dataset:
+  name: synthetic
+  workers: 0
+  synthetic: {channels: 1, height: 1000, width: 1000, classes: 4, train_count: 2000, test_count: 10}
+model:
+  layers:
+    - {name: flat, type: flatten}
+    - {name: fc, type: linear, out_features: 4}
+training: {epochs: 1, batch_size: 2, optimizer: {type: sgd, lr: 0.01}}
+)");
+  auto result = run_command("ulimit -v 1000000 && " + std::string(RUNNER_BINARY) + " " +
+                            config.string() + " --output " + (tmp / "out").string());
+  expect_refused(result, {"config.yaml: out of memory loading the synthetic dataset, which needs "
+                          "about 2010002010 bytes (1.9 GiB)"});
 }
 
 }  // namespace

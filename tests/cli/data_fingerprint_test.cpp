@@ -71,7 +71,29 @@ TEST(DataFingerprint, ReproduceSaysWhenTheDataChanged) {
   auto again = run_runner("reproduce " + report + " --output " + (tmp / "out").string());
   EXPECT_EQ(again.exit_code, 1) << again.output;
   EXPECT_NE(again.output.find("/data/sha256"), std::string::npos) << again.output;
-  EXPECT_NE(again.output.find("NOT reproduced"), std::string::npos) << again.output;
+  EXPECT_NE(again.output.find("NOT reproduced: the rerun read other data"), std::string::npos)
+      << again.output;
+  // Each changed file is named with its size and hash then and now; the labels are unchanged.
+  EXPECT_NE(again.output.find("the data differs from the original run's:"), std::string::npos)
+      << again.output;
+  const std::string images = (tmp / "data" / "train-images-idx3-ubyte").string();
+  EXPECT_NE(again.output.find(images + ": 3152 bytes, sha256 "), std::string::npos) << again.output;
+  EXPECT_EQ(again.output.find("train-labels-idx1-ubyte:"), std::string::npos) << again.output;
+}
+
+TEST(DataFingerprint, AReportWrittenBeforeFingerprintsStillReproduces) {
+  TempDir tmp;
+  write_idx(tmp / "data", 7);
+  auto first = run_runner(config(tmp) + " --quiet --output " + (tmp / "out").string());
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  nlohmann::json report = report_of(first);
+  report.erase("data");
+  std::ofstream(tmp / "old.json") << report.dump();
+  auto again = run_runner("reproduce " + (tmp / "old.json").string() + " --output " +
+                          (tmp / "out").string());
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(again.output.find("reproduced: every exact metric matches"), std::string::npos)
+      << again.output;
 }
 
 TEST(DataFingerprint, FashionMnistFilesNamedMnistAreRefused) {
