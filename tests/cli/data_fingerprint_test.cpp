@@ -107,5 +107,24 @@ TEST(DataFingerprint, FashionMnistFilesNamedMnistAreRefused) {
       << result.output;
 }
 
+TEST(DataFingerprint, GunzippedFashionMnistFilesNamedMnistAreRefused) {
+  const std::filesystem::path debian = "/usr/share/datasets/fashion-mnist";
+  if (!std::filesystem::exists(debian)) GTEST_SKIP() << "Debian's dataset-fashion-mnist is absent";
+  TempDir tmp;
+  ASSERT_EQ(run_command("mkdir -p " + (tmp / "data").string() + " && for f in " + debian.string() +
+                        "/*.gz; do gunzip -c $f > " + (tmp / "data").string() +
+                        "/$(basename $f .gz); done")
+                .exit_code,
+            0);
+  auto result =
+      run_runner((source_dir() / "configs" / "lenet_fashion_mnist.yaml").string() +
+                 " --set dataset.name=mnist --set dataset.root=" + (tmp / "data").string() +
+                 " --output " + (tmp / "out").string());
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("these are fashion_mnist's files, but dataset.name is mnist"),
+            std::string::npos)
+      << result.output;
+}
+
 }  // namespace
 }  // namespace runner::testing
