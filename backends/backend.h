@@ -128,6 +128,7 @@ struct DeviceInfo {
   std::string backend;                         // "onednn" or "cudnn"
   std::string device;                          // "cpu" or "cuda:0"
   std::string name;                            // CPU model or GPU name
+  std::int64_t memory_bytes = 0;               // the device's memory (the machine's, for the CPU)
   std::map<std::string, std::string> details;  // ISA, threads, library versions, memory, ...
 };
 

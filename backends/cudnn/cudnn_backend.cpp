@@ -21,6 +21,7 @@ DeviceInfo CudnnBackend::info() const {
   for (const GpuDevice& d : gpus.devices) {
     if (d.index != device_) continue;
     info.name = d.name;
+    info.memory_bytes = static_cast<std::int64_t>(d.memory_bytes);
     info.details["memory"] = format_bytes(d.memory_bytes);
     info.details["compute_capability"] = fmt::format("{}.{}", d.major, d.minor);
     info.details["multiprocessors"] = std::to_string(d.multiprocessors);

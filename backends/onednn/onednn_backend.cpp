@@ -10,6 +10,7 @@
 
 #include "backends/onednn/onednn_program.h"
 #include "runner/util/errors.h"
+#include "runner/util/process_stats.h"
 
 namespace runner::onednn {
 
@@ -50,6 +51,7 @@ DeviceInfo OnednnBackend::info() const {
   info.backend = "onednn";
   info.device = "cpu";
   info.name = cpu_model();
+  info.memory_bytes = physical_memory_bytes();
   info.details["isa"] = effective_isa();
   info.details["onednn_version"] = onednn_version();
   info.details["cores"] = std::to_string(std::thread::hardware_concurrency());

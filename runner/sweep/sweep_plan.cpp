@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <map>
 
 #include "backends/backend.h"
@@ -23,34 +22,25 @@ struct DeviceProbe {
   std::string problem;      // why the device is not usable
 };
 
-// "80.00 GiB" (a backend's details["memory"]) in bytes; 0 when it does not read as a size.
-std::int64_t parse_bytes(const std::string& text) {
-  double value = 0;
-  char unit[8] = {};
-  if (std::sscanf(text.c_str(), "%lf %7s", &value, unit) != 2) return 0;
-  std::string u = unit;
-  double scale = u == "GiB"   ? 1024.0 * 1024 * 1024
-                 : u == "MiB" ? 1024.0 * 1024
-                 : u == "KiB" ? 1024.0
-                              : 1.0;
-  return static_cast<std::int64_t>(value * scale);
-}
-
-// Opens the device's backend once per device name: its memory, or why it cannot be used.
-DeviceProbe probe_device(const std::string& device) {
-  static std::map<std::string, DeviceProbe> probed;
-  auto it = probed.find(device);
-  if (it != probed.end()) return it->second;
-  DeviceProbe probe;
-  try {
-    DeviceInfo info = make_backend(device, nullptr)->info();
-    probe.memory =
-        info.device == "cpu" ? physical_memory_bytes() : parse_bytes(info.details["memory"]);
-  } catch (const UserError& error) {
-    probe.problem = error.what();
+// Opens each device's backend once per plan: its memory, or why it cannot be used. A plan's own
+// cache, so that a device that appears or goes away between sweeps (or tests) is seen.
+class DeviceProbes {
+ public:
+  const DeviceProbe& operator()(const std::string& device) {
+    auto it = probed_.find(device);
+    if (it != probed_.end()) return it->second;
+    DeviceProbe probe;
+    try {
+      probe.memory = make_backend(device, nullptr)->info().memory_bytes;
+    } catch (const UserError& error) {
+      probe.problem = error.what();
+    }
+    return probed_[device] = probe;
   }
-  return probed[device] = probe;
-}
+
+ private:
+  std::map<std::string, DeviceProbe> probed_;
+};
 
 std::string run_settings(const SweepSpec& spec) {
   if (spec.mode != "benchmark") return spec.mode;
@@ -59,7 +49,7 @@ std::string run_settings(const SweepSpec& spec) {
 }
 
 PlannedPoint plan_point(const SweepSpec& spec, const std::filesystem::path& base,
-                        SweepPoint point) {
+                        SweepPoint point, DeviceProbes& probe_device) {
   PlannedPoint planned;
   planned.point = std::move(point);
   try {
@@ -77,7 +67,7 @@ PlannedPoint plan_point(const SweepSpec& spec, const std::filesystem::path& base
     planned.memory = estimate_training_memory(graph, experiment.training.batch_size,
                                               experiment.training.eval_batch_size,
                                               experiment.training.optimizer);
-    DeviceProbe probe = probe_device(experiment.device);
+    const DeviceProbe& probe = probe_device(experiment.device);
     planned.device_memory = probe.memory;
     planned.device_problem = probe.problem;
     planned.point_sha = sha256_hex(experiment.resolved.dump() + "\n" + run_settings(spec));
@@ -102,9 +92,10 @@ std::vector<PlannedPoint> plan_sweep(const SweepSpec& spec,
           ? base["seed"].get<std::uint64_t>()
           : 0;
   std::vector<PlannedPoint> plan;
+  DeviceProbes probes;
   for (SweepPoint& point : expand_points(spec, base_seed)) {
     throw_if_interrupted("planning the sweep");
-    plan.push_back(plan_point(spec, base_config, point));
+    plan.push_back(plan_point(spec, base_config, point, probes));
   }
   return plan;
 }

@@ -37,6 +37,7 @@ TEST(DeviceSelection, CpuIsAlwaysTheOnednnBackend) {
   auto backend = make_backend("cpu", &note);
   EXPECT_EQ(backend->info().backend, "onednn");
   EXPECT_EQ(backend->info().device, "cpu");
+  EXPECT_GT(backend->info().memory_bytes, 0);  // as a number, for the sweep's memory plan
   EXPECT_TRUE(note.empty()) << note;
 }
 
