@@ -5,6 +5,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "runner/data/error_location.h"
 #include "runner/data/regular_file.h"
@@ -161,6 +162,14 @@ std::size_t ByteReader::read(std::size_t n, std::string& out) {
 
 namespace {
 
+// Counts are held as int (a split's size), so a header may declare at most INT_MAX records.
+void check_record_count(const std::filesystem::path& file, std::uint64_t count, const char* what) {
+  constexpr std::uint64_t kMax = std::numeric_limits<std::int32_t>::max();
+  if (count <= kMax) return;
+  throw_user_error(at_file(file), fmt::format("its header declares {} {}, expected at most {}",
+                                              count, what, kMax));
+}
+
 // Reads the header, checks it, then exactly the payload it declares and one byte more (to tell
 // a longer file): a file, or a gzip bomb, is never read beyond what its header promises, and
 // a header promising more than the machine's memory is refused before anything is allocated.
@@ -198,6 +207,7 @@ IdxImages read_idx_images(const std::filesystem::path& file) {
         const std::uint64_t count = read_big_endian(header, 4);
         const std::uint64_t rows = read_big_endian(header, 8);
         const std::uint64_t cols = read_big_endian(header, 12);
+        check_record_count(file, count, "images");
         if (rows == 0 || cols == 0 || rows > 4096 || cols > 4096) {  // keeps products in range
           throw_user_error(at_file(file), fmt::format("found images of {}x{}, expected 1x1 to "
                                                       "4096x4096",
@@ -216,8 +226,9 @@ IdxImages read_idx_images(const std::filesystem::path& file) {
 std::vector<std::int32_t> read_idx_labels(const std::filesystem::path& file, int classes) {
   constexpr std::size_t header_bytes = 8;
   const std::string bytes =
-      read_declared(file, kIdxLabelsMagic, header_bytes, "labels", [](const std::string& header) {
+      read_declared(file, kIdxLabelsMagic, header_bytes, "labels", [&](const std::string& header) {
         const std::uint64_t count = read_big_endian(header, 4);
+        check_record_count(file, count, "labels");
         return std::pair{count, fmt::format("{} labels", count)};
       });
   const std::size_t count = bytes.size() - header_bytes;

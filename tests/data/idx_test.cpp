@@ -149,11 +149,22 @@ TEST(Idx, AHeaderDeclaringMoreThanTheMachinesMemoryIsRefusedFirst) {
   TempDir dir;
   write_idx_folder(dir.path(), 3, 2, false);
   std::ofstream(dir / "train-images-idx3-ubyte", std::ios::binary)
-      << testing::idx_images(-1, 4096, 4096, "");  // 2^32 - 1 images of 4096x4096
+      << testing::idx_images(0x7fffffff, 4096, 4096, "");  // 2^31 - 1 images of 4096x4096
   std::string message = error_of(dir.path());
-  EXPECT_NE(message.find("its header declares 4294967295 images of 4096x4096"), std::string::npos)
+  EXPECT_NE(message.find("its header declares 2147483647 images of 4096x4096"), std::string::npos)
       << message;
   EXPECT_NE(message.find("more than this machine's"), std::string::npos) << message;
+}
+
+TEST(Idx, ACountBeyondWhatASplitHoldsIsRefused) {
+  TempDir dir;
+  write_idx_folder(dir.path(), 3, 2, false);
+  std::ofstream(dir / "train-images-idx3-ubyte", std::ios::binary)
+      << testing::idx_images(-1, 1, 1, "");  // 2^32 - 1 images of 1x1: 4 GB, an int overflows
+  std::string message = error_of(dir.path());
+  EXPECT_NE(message.find("its header declares 4294967295 images, expected at most 2147483647"),
+            std::string::npos)
+      << message;
 }
 
 TEST(Idx, TooLongFileIsAnError) {
