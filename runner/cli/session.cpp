@@ -12,6 +12,7 @@
 #include "runner/cli/layer_table.h"
 #include "runner/config/load_config.h"
 #include "runner/data/dataset_geometry.h"
+#include "runner/data/dataset_size.h"
 #include "runner/data/fingerprint.h"
 #include "runner/util/process_stats.h"
 
@@ -30,11 +31,11 @@ namespace {
 
 // Data larger than the memory the process may have (a ulimit, a container) fails to allocate:
 // say how much it needs instead of a bare std::bad_alloc.
-DatasetSplits load_dataset_or_say_its_size(const Experiment& experiment, const Graph& graph) {
+DatasetSplits load_dataset_or_say_its_size(const Experiment& experiment) {
   try {
     return load_dataset(experiment.dataset);
   } catch (const std::bad_alloc&) {
-    const std::int64_t bytes = planned_dataset_bytes(experiment.dataset, graph.input);
+    const std::int64_t bytes = planned_dataset_records(experiment.dataset).bytes();
     throw UserError(fmt::format(
         "{}: out of memory loading the {} dataset, which needs about {} bytes ({:.1f} GiB) "
         "(lower dataset.train_limit, dataset.test_limit or the synthetic sizes, or allow the "
@@ -67,7 +68,7 @@ void Session::open(Console& console) {
   check_backend_layer_support(graph, device.backend);  // auto may have chosen the GPU
   console.line(fmt::format("device: {} ({}), backend {}, {} threads", device.device, device.name,
                            device.backend, threads));
-  data = load_dataset_or_say_its_size(experiment, graph);
+  data = load_dataset_or_say_its_size(experiment);
   check_data_fits_model(data, graph);
   auto files = fingerprint_files(data.files);
   check_known_dataset(experiment.dataset, files);

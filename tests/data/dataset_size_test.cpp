@@ -1,0 +1,98 @@
+// The dataset's size in memory, known before loading: from the spec, the IDX headers and the
+// CIFAR-10 files' sizes, after the limits; what loading then holds agrees.
+#include "runner/data/dataset_size.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <limits>
+
+#include "data/data_files.h"
+#include "runner/data/dataset.h"
+#include "test_support.h"
+
+namespace runner {
+namespace {
+
+std::int64_t loaded_bytes(const DatasetSplits& splits) {
+  std::int64_t bytes = 0;
+  for (const Dataset* split : {&splits.train, &splits.test}) {
+    bytes += static_cast<std::int64_t>(split->images.size() + 4 * split->labels.size());
+  }
+  return bytes;
+}
+
+TEST(DatasetSize, SyntheticFromItsSettingsAfterTheLimits) {
+  DatasetSpec spec;
+  spec.name = "synthetic";
+  spec.synthetic = {2, 5, 7, 3, 40, 9};
+  spec.train_limit = 30;
+  DatasetRecords records = planned_dataset_records(spec);
+  EXPECT_EQ(records.train, 30);
+  EXPECT_EQ(records.test, 9);
+  EXPECT_EQ(records.image_bytes, 70);
+  EXPECT_EQ(records.bytes(), 39 * 74);
+  EXPECT_EQ(records.bytes(), loaded_bytes(load_dataset(spec)));
+}
+
+TEST(DatasetSize, IdxFromTheHeadersOfGzippedFiles) {
+  testing::TempDir dir;
+  for (auto [split, count] : {std::pair{"train", 5}, std::pair{"t10k", 3}}) {
+    testing::write_gzip(dir / (std::string(split) + "-images-idx3-ubyte.gz"),
+                        testing::idx_images(count, 28, 28, std::string(count * 784, '\x20')));
+    testing::write_gzip(dir / (std::string(split) + "-labels-idx1-ubyte.gz"),
+                        testing::idx_labels(std::string(count, '\x01')));
+  }
+  DatasetSpec spec;
+  spec.name = "mnist";
+  spec.root = dir.path().string();
+  DatasetRecords records = planned_dataset_records(spec);
+  EXPECT_EQ(records.train, 5);
+  EXPECT_EQ(records.test, 3);
+  EXPECT_EQ(records.bytes(), loaded_bytes(load_dataset(spec)));
+}
+
+TEST(DatasetSize, IdxHeadersDeclaringHugeImagesCountWhatLoadingWouldRead) {
+  testing::TempDir dir;
+  std::ofstream(dir / "train-images-idx3-ubyte", std::ios::binary)
+      << testing::idx_images(1'000'000, 4096, 4096, "");
+  DatasetSpec spec;
+  spec.name = "fashion_mnist";
+  spec.root = dir.path().string();
+  DatasetRecords records = planned_dataset_records(spec);
+  EXPECT_EQ(records.train, 1'000'000);
+  EXPECT_EQ(records.test, 10'000);  // missing: the official count
+  EXPECT_EQ(records.image_bytes, 4096 * 4096);
+  EXPECT_EQ(records.bytes(), std::int64_t{1'010'000} * (4096 * 4096 + 4));
+}
+
+TEST(DatasetSize, CifarFromTheFilesSizes) {
+  testing::TempDir dir;
+  testing::write_cifar10_folder(dir.path(), {3, 1, 0, 2, 5, 4}, 11);
+  DatasetSpec spec;
+  spec.name = "cifar10";
+  spec.root = dir.path().string();
+  spec.test_limit = 2;
+  DatasetRecords records = planned_dataset_records(spec);
+  EXPECT_EQ(records.train, 11);
+  EXPECT_EQ(records.test, 2);
+  EXPECT_EQ(records.bytes(), loaded_bytes(load_dataset(spec)));
+}
+
+TEST(DatasetSize, MissingFilesCountAsTheOfficialDataset) {
+  DatasetSpec spec;
+  spec.name = "cifar10";
+  spec.root = "/nonexistent";
+  DatasetRecords records = planned_dataset_records(spec);
+  EXPECT_EQ(records.train, 50'000);
+  EXPECT_EQ(records.test, 10'000);
+  EXPECT_EQ(records.bytes(), 60'000 * (3072 + 4));
+}
+
+TEST(DatasetSize, OverflowSaturates) {
+  DatasetRecords records{std::numeric_limits<std::int64_t>::max() / 2, 10, 4096};
+  EXPECT_EQ(records.bytes(), std::numeric_limits<std::int64_t>::max());
+}
+
+}  // namespace
+}  // namespace runner
