@@ -39,10 +39,11 @@ def run_runner(args, batch, width, steps):
             "peak_rss_bytes": report["memory"]["peak_rss_bytes"]}
 
 
-def run_pytorch(args, batch, width, steps):
+def run_pytorch(args, batch, width, steps, math="strict"):
+    """math strict: FP32 like the runner (the headline ratio); default: PyTorch as shipped (TF32)."""
     command = [args.python, str(ROOT / "scripts" / "pytorch_lenet.py"), "--batch-size", str(batch),
                "--width", str(width), "--threads", str(args.threads), "--device", args.device,
-               "--steps", str(steps), "--warmup-steps", "20"]
+               "--steps", str(steps), "--warmup-steps", "20", "--math", math]
     out = subprocess.run(command, capture_output=True, text=True)
     if out.returncode != 0:
         return {"error": (out.stdout + out.stderr).strip().splitlines()[-1:]}
@@ -67,22 +68,31 @@ def better(a, b):
     return a if a["images_per_second"] >= b["images_per_second"] else b
 
 
+def default_math(point):
+    """The columns against PyTorch's default math (GPU points), else empty ones."""
+    d = point.get("pytorch_default_math")
+    if not d or "error" in d:
+        return " | "
+    return f"{d['images_per_second']:,.0f} | {point['ratio_to_default_math']:.2f}x"
+
+
 def markdown(result):
-    rows = ["| device | width | batch | runner img/s | PyTorch img/s | ratio | runner step ms p10/p50/p90 "
+    rows = ["| device | width | batch | runner img/s | PyTorch img/s (FP32) | ratio | runner step ms p10/p50/p90 "
             "| PyTorch step ms p10/p50/p90 | runner peak MB | PyTorch peak MB | of attainable FP32 "
-            "| mean loss runner / PyTorch |", "|" + "---|" * 12]
+            "| mean loss runner / PyTorch | PyTorch img/s (its defaults: TF32) | ratio to defaults |",
+            "|" + "---|" * 14]
     ms = lambda m: "/".join(f"{1e3 * m[k]:.2f}" for k in ("step_seconds_p10", "step_seconds_p50", "step_seconds_p90"))
     for p in result["points"]:
         r, t = p["runner"], p["pytorch"]
         if "error" in r or "error" in t:
-            rows.append(f"| {p['device']} | {p['width']} | {p['batch_size']} | {r.get('error', '')} | {t.get('error', '')} |" + " |" * 7)
+            rows.append(f"| {p['device']} | {p['width']} | {p['batch_size']} | {r.get('error', '')} | {t.get('error', '')} |" + " |" * 9)
             continue
         peak = result["attainable_flops_per_second"]
         fraction = f"{100 * r['achieved_flops_per_second'] / peak:.1f} %" if peak else "n/a"
         rows.append(f"| {p['device']} | {p['width']} | {p['batch_size']} | {r['images_per_second']:,.0f} "
                     f"| {t['images_per_second']:,.0f} | {p['ratio']:.2f}x | {ms(r)} | {ms(t)} "
                     f"| {r['peak_rss_bytes'] / 2**20:.0f} | {t['peak_rss_bytes'] / 2**20:.0f} | {fraction} "
-                    f"| {r['mean_loss']:.3f} / {t['mean_loss']:.3f} |")
+                    f"| {r['mean_loss']:.3f} / {t['mean_loss']:.3f} | {default_math(p)} |")
     return "\n".join(rows) + "\n"
 
 
@@ -93,7 +103,8 @@ def main():
                           ROOT / "build" / "runner")
     parser.add_argument("--runner", type=Path, default=default_runner)
     parser.add_argument("--config", type=Path, default=ROOT / "configs" / "bench" / "lenet_cifar_synthetic.yaml")
-    parser.add_argument("--python", default="/usr/bin/python3", help="the Python that has torch")
+    parser.add_argument("--python", default=sys.executable,
+                        help="the Python that has torch (default: the one running this script)")
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--batch-sizes", type=int, nargs="+", default=[4, 32, 128, 512])
     parser.add_argument("--widths", type=float, nargs="+", default=[1, 4])
@@ -112,12 +123,20 @@ def main():
         for batch in args.batch_sizes:
             steps = max(20, args.images // batch)
             runner, torch = {"error": ["not run"]}, {"error": ["not run"]}
+            torch_default = {"error": ["not run"]}
             for repeat in range(args.repeats):  # runner, PyTorch, runner, PyTorch, ...
                 runner = better(runner, run_runner(args, batch, width, steps))
                 torch = better(torch, run_pytorch(args, batch, width, steps))
+                if args.device != "cpu":  # TF32 exists only on the GPU
+                    torch_default = better(torch_default, run_pytorch(args, batch, width, steps, "default"))
             point = {"device": args.device, "width": width, "batch_size": batch, "runner": runner, "pytorch": torch}
             if "error" not in runner and "error" not in torch:
                 point["ratio"] = runner["images_per_second"] / torch["images_per_second"]
+            if args.device != "cpu":
+                point["pytorch_default_math"] = torch_default
+                if "error" not in runner and "error" not in torch_default:
+                    point["ratio_to_default_math"] = (runner["images_per_second"]
+                                                      / torch_default["images_per_second"])
             result["points"].append(point)
             print(f"width {width:g} batch {batch}: runner {runner.get('images_per_second', 0):,.0f} img/s, "
                   f"PyTorch {torch.get('images_per_second', 0):,.0f} img/s", file=sys.stderr)
@@ -128,7 +147,10 @@ def main():
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
     peak = result["attainable_flops_per_second"]
     header = (f"# runner vs PyTorch, {result['date']}, {result['host']}\n\n{cpu}, {args.threads} threads, "
-              f"device {args.device}" + (f", attainable FP32 {peak / 1e9:.1f} GFLOP/s" if peak else "") + "\n\n")
+              f"device {args.device}" + (f", attainable FP32 {peak / 1e9:.1f} GFLOP/s" if peak else "") + "\n\n"
+              "The ratio compares like with like: PyTorch with TF32 off (strict FP32, as the runner "
+              "computes). On a GPU the last two columns are PyTorch as its users run it (its "
+              "defaults: TF32 convolutions).\n\n")
     stem.with_suffix(".md").write_text(header + table)
     print(header + table)
 

@@ -74,7 +74,13 @@ def main():
     parser.add_argument("--warmup-steps", type=int, default=20)
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--device", default="cpu")
+    parser.add_argument("--math", choices=["strict", "default"], default="strict",
+                        help="strict: FP32 everywhere, as the runner computes (TF32 off); "
+                             "default: PyTorch's defaults as its users run it (TF32 convolutions)")
     args = parser.parse_args()
+    if args.math == "strict":
+        torch.backends.cudnn.allow_tf32 = False
+        torch.backends.cuda.matmul.allow_tf32 = False
     if args.threads:
         torch.set_num_threads(args.threads)
     torch.manual_seed(0)
@@ -117,6 +123,7 @@ def main():
     step_times.sort()
     print(json.dumps({
         "peer": "pytorch", "torch_version": torch.__version__, "threads": torch.get_num_threads(),
+        "math": args.math, "cudnn_allow_tf32": torch.backends.cudnn.allow_tf32,
         "device": str(device), "batch_size": args.batch_size, "width": args.width, "steps": steps,
         "images_per_second": steps * args.batch_size / elapsed,
         "step_seconds_p10": step_times[len(step_times) // 10],
