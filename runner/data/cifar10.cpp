@@ -123,7 +123,7 @@ DatasetSplits load_cifar10(const std::filesystem::path& root) {
                      cifar10_by_hand_hint(root));
   }
   const auto class_names = read_cifar10_class_names(root);
-  DatasetSplits splits{empty_split(class_names), empty_split(class_names)};
+  DatasetSplits splits{empty_split(class_names), empty_split(class_names), {}};
   splits.train.source = root.string();
   splits.test.source = (root / kCifar10TestFile).string();
   std::uintmax_t train_bytes = 0;

@@ -70,7 +70,7 @@ std::string idx_download_hint(const std::filesystem::path& root, const std::stri
 }
 
 Dataset read_idx_split(const std::filesystem::path& root, const std::string& prefix,
-                       const std::string& dataset_name) {
+                       const std::string& dataset_name, IdxImageSize expected) {
   const std::string hint = idx_download_hint(root, dataset_name);
   auto images_file = find_idx_file(root / (prefix + "-images-idx3-ubyte"), hint);
   auto labels_file = find_idx_file(root / (prefix + "-labels-idx1-ubyte"), hint);
@@ -78,7 +78,7 @@ Dataset read_idx_split(const std::filesystem::path& root, const std::string& pre
   split.name = dataset_name;
   split.source = images_file.string();
   split.class_names = idx_class_names(dataset_name);
-  IdxImages images = read_idx_images(images_file);
+  IdxImages images = read_idx_images(images_file, expected);
   split.labels = read_idx_labels(labels_file, split.classes());
   if (static_cast<std::size_t>(images.count) != split.labels.size()) {
     throw_user_error(at_file(labels_file),
@@ -200,7 +200,7 @@ std::string read_declared(const std::filesystem::path& file, std::uint32_t magic
 
 }  // namespace
 
-IdxImages read_idx_images(const std::filesystem::path& file) {
+IdxImages read_idx_images(const std::filesystem::path& file, IdxImageSize expected) {
   constexpr std::size_t header_bytes = 16;
   const std::string bytes =
       read_declared(file, kIdxImagesMagic, header_bytes, "images", [&](const std::string& header) {
@@ -212,6 +212,14 @@ IdxImages read_idx_images(const std::filesystem::path& file) {
           throw_user_error(at_file(file), fmt::format("found images of {}x{}, expected 1x1 to "
                                                       "4096x4096",
                                                       rows, cols));
+        }
+        if (expected.rows > 0 &&
+            (rows != std::uint64_t(expected.rows) || cols != std::uint64_t(expected.cols))) {
+          throw_user_error(at_file(file),
+                           fmt::format("the images are 1x{}x{} (channels x height x width), but "
+                                       "the model's input is 1x{}x{}, as the config's dataset "
+                                       "implies",
+                                       rows, cols, expected.rows, expected.cols));
         }
         return std::pair{count * rows * cols, fmt::format("{} images of {}x{}", count, rows, cols)};
       });
@@ -252,14 +260,16 @@ std::vector<std::string> idx_class_names(const std::string& dataset_name) {
   return {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
 }
 
-DatasetSplits load_idx(const std::filesystem::path& root, const std::string& dataset_name) {
+DatasetSplits load_idx(const std::filesystem::path& root, const std::string& dataset_name,
+                       IdxImageSize expected) {
   std::error_code ignored;
   if (!std::filesystem::is_directory(root, ignored)) {
     throw_user_error(at_file(root), fmt::format("{} folder not found", dataset_name),
                      idx_download_hint(root, dataset_name));
   }
-  DatasetSplits splits{read_idx_split(root, "train", dataset_name),
-                       read_idx_split(root, "t10k", dataset_name)};
+  DatasetSplits splits{read_idx_split(root, "train", dataset_name, expected),
+                       read_idx_split(root, "t10k", dataset_name, expected),
+                       {}};
   for (const char* prefix : {"train", "t10k"}) {
     for (const char* kind : {"-images-idx3-ubyte", "-labels-idx1-ubyte"}) {
       splits.files.push_back(find_idx_file(root / (std::string(prefix) + kind)));

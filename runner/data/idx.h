@@ -48,13 +48,19 @@ class ByteReader {
 
 // Parse one IDX file, checking the magic number and that the size matches the header exactly;
 // never reads (or gunzips) more than one byte past what the header declares.
-IdxImages read_idx_images(const std::filesystem::path& file);
+// `expected`: the rows x cols the model takes (from the config's dataset), checked in the header so
+// that images of another size are refused before they are read; {0, 0} takes any size.
+struct IdxImageSize {
+  int rows = 0, cols = 0;
+};
+IdxImages read_idx_images(const std::filesystem::path& file, IdxImageSize expected = {});
 std::vector<std::int32_t> read_idx_labels(const std::filesystem::path& file, int classes);
 
 // "0".."9" for mnist, "T-shirt/top".."Ankle boot" for fashion_mnist.
 std::vector<std::string> idx_class_names(const std::string& dataset_name);
 
 // Reads train-* and t10k-* from `root`; `dataset_name` is mnist or fashion_mnist.
-DatasetSplits load_idx(const std::filesystem::path& root, const std::string& dataset_name);
+DatasetSplits load_idx(const std::filesystem::path& root, const std::string& dataset_name,
+                       IdxImageSize expected = {});
 
 }  // namespace runner

@@ -4,6 +4,7 @@
 
 #include "runner/data/cifar10.h"
 #include "runner/data/dataset.h"
+#include "runner/data/dataset_geometry.h"
 #include "runner/data/download.h"
 #include "runner/data/error_location.h"
 #include "runner/data/idx.h"
@@ -38,7 +39,8 @@ DatasetSplits load_by_name(const DatasetSpec& spec) {
   }
   if (spec.name == "fashion_mnist" || spec.name == "mnist") {
     check_root(spec);
-    return load_idx(spec.root, spec.name);
+    const Shape image = dataset_geometry(spec).image;  // what the graph was built for
+    return load_idx(spec.root, spec.name, {image.h, image.w});
   }
   const std::vector<std::string> known = {"cifar10", "fashion_mnist", "mnist", "synthetic"};
   std::string hint = fmt::format("known datasets: {}", fmt::join(known, ", "));

@@ -66,7 +66,8 @@ DatasetSplits make_synthetic(const SyntheticSpec& spec, std::uint64_t seed) {
   Random random(derive_seed(seed, kPrototypes));
   for (auto& pixel : prototypes) pixel = static_cast<std::uint8_t>(random.below(256));
   return {make_split(spec, prototypes, spec.train_count, derive_seed(seed, kTrain)),
-          make_split(spec, prototypes, spec.test_count, derive_seed(seed, kTest))};
+          make_split(spec, prototypes, spec.test_count, derive_seed(seed, kTest)),
+          {}};
 }
 
 }  // namespace runner

@@ -57,8 +57,8 @@ void expect_refused(const CommandResult& result, const std::vector<std::string>&
 TEST(BadData, IdxImagesOfAnotherShapeThanTheModelsInput) {
   TempDir tmp;
   write_idx(tmp, 4, 1, 1);
-  expect_refused(run_on(tmp, "mnist"), {"train-images-idx3-ubyte: the training images are 1x1x1",
-                                        "model's input is 1x28x28"});
+  expect_refused(run_on(tmp, "mnist"),
+                 {"train-images-idx3-ubyte: the images are 1x1x1", "model's input is 1x28x28"});
 }
 
 TEST(BadData, AnEmptyIdxSplit) {

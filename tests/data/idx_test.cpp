@@ -150,7 +150,7 @@ TEST(Idx, AHeaderDeclaringMoreThanTheMachinesMemoryIsRefusedFirst) {
   write_idx_folder(dir.path(), 3, 2, false);
   std::ofstream(dir / "train-images-idx3-ubyte", std::ios::binary)
       << testing::idx_images(0x7fffffff, 4096, 4096, "");  // 2^31 - 1 images of 4096x4096
-  std::string message = error_of(dir.path());
+  std::string message = error_of(dir.path());  // the reader, asked for no particular size
   EXPECT_NE(message.find("its header declares 2147483647 images of 4096x4096"), std::string::npos)
       << message;
   EXPECT_NE(message.find("more than this machine's"), std::string::npos) << message;
@@ -165,6 +165,21 @@ TEST(Idx, ACountBeyondWhatASplitHoldsIsRefused) {
   EXPECT_NE(message.find("its header declares 4294967295 images, expected at most 2147483647"),
             std::string::npos)
       << message;
+}
+
+TEST(Idx, ImagesOfAnotherSizeThanTheModelsAreRefusedAtTheHeader) {
+  TempDir dir;
+  std::ofstream(dir / "images", std::ios::binary)
+      << testing::idx_images(1'000'000, 2, 2, "");  // no payload: refused before reading it
+  try {
+    read_idx_images(dir / "images", {28, 28});
+    FAIL() << "no error";
+  } catch (const UserError& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find((dir / "images").string() + ": the images are 1x2x2"), std::string::npos)
+        << message;
+    EXPECT_NE(message.find("the model's input is 1x28x28"), std::string::npos) << message;
+  }
 }
 
 TEST(Idx, TooLongFileIsAnError) {
