@@ -68,6 +68,7 @@ struct ProgramFacts {
   std::vector<std::string> algorithms;    // one per convolution pass: "conv1 forward: FFT"
   std::int64_t device_memory_bytes = -1;  // device memory the program holds; -1: not a GPU
   bool training_set_on_device = false;    // batches gathered on the device (hold_training_set)
+  std::string cuda_graph_fallback;        // why steps ran eagerly after a failed capture ("": none)
 };
 
 class Program {

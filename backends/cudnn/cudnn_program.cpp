@@ -89,8 +89,13 @@ std::unique_ptr<BatchSlot> CudnnProgram::make_slot(const Net& net, const HeldSet
 
 BatchSlot& CudnnProgram::next_train_slot() {
   if (!train_slots_[0]) {
+    // Both slots are made before either is kept: a failed allocation of the second (out of
+    // memory) must not leave the first published and the second null for a retried step.
     const HeldSet* held = held_ ? &*held_ : nullptr;
-    for (auto& slot : train_slots_) slot = make_slot(*train_, held);
+    auto first = make_slot(*train_, held);
+    auto second = make_slot(*train_, held);
+    train_slots_[0] = std::move(first);
+    train_slots_[1] = std::move(second);
   }
   BatchSlot& slot = *train_slots_[next_slot_];
   next_slot_ ^= 1;
@@ -224,13 +229,20 @@ void CudnnProgram::train_step(const TrainBatch& batch) {
     slot.load.run(stream);
     train_steps_.run(stream);
   };
-  // The first step runs eagerly: libraries load their kernels then, not while capturing.
-  if (options_.cuda_graph && steps_run_ > 0) {
-    if (!slot.graph.ready()) slot.graph.capture(stream, enqueue);
-    slot.graph.launch(stream);
-  } else {
-    enqueue();
+  // The first step runs eagerly: libraries load their kernels then, not while capturing. A
+  // capture that fails (a library call that cannot be captured, instantiation out of memory)
+  // leaves this program on eager steps, and its facts say why; nothing ran while capturing.
+  bool replayed = false;
+  if (options_.cuda_graph && steps_run_ > 0 && graph_fallback_.empty()) {
+    try {
+      if (!slot.graph.ready()) slot.graph.capture(stream, enqueue);
+      slot.graph.launch(stream);
+      replayed = true;
+    } catch (const LibraryError& error) {
+      graph_fallback_ = error.what();
+    }
   }
+  if (!replayed) enqueue();
   slot.release(stream);
   ++steps_run_;
   ++step_;
@@ -331,7 +343,8 @@ void CudnnProgram::load_optimizer_state(const std::vector<HostTensor>& tensors) 
 }
 
 ProgramFacts CudnnProgram::facts() const {
-  return {algorithms_, static_cast<std::int64_t>(memory_.total_bytes()), held_.has_value()};
+  return {algorithms_, static_cast<std::int64_t>(memory_.total_bytes()), held_.has_value(),
+          graph_fallback_};
 }
 
 }  // namespace runner::cudnn

@@ -69,6 +69,7 @@ class CudnnProgram : public Program {
   std::optional<HeldSet> held_;                  // the training set, once held
   const std::uint8_t* asked_to_hold_ = nullptr;  // the host set hold_training_set was given
   std::array<std::unique_ptr<BatchSlot>, 2> train_slots_;  // taking turns
+  std::string graph_fallback_;  // why training steps run eagerly after a failed capture
   std::unique_ptr<BatchSlot> eval_slot_;
   int next_slot_ = 0;
 

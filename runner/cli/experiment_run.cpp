@@ -211,6 +211,9 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
   nlohmann::json report =
       request.mode == RunMode::train ? train_report(context) : benchmark_report(context);
   const DeviceUtilization utilisation = monitor ? monitor->stop() : DeviceUtilization{};
+  if (auto why = program->facts().cuda_graph_fallback; !why.empty()) {
+    console.warning(fmt::format("the training steps ran without a CUDA graph: {}", why));
+  }
   if (auto gpu = gpu_json(program->facts(), &utilisation); !gpu.is_null()) report["gpu"] = gpu;
 
   MemoryEstimate estimate =

@@ -101,6 +101,7 @@ nlohmann::json gpu_json(const ProgramFacts& facts, const DeviceUtilization* util
   nlohmann::json gpu = {{"algorithms", facts.algorithms},
                         {"device_memory_bytes", facts.device_memory_bytes},
                         {"training_set_on_device", facts.training_set_on_device}};
+  if (!facts.cuda_graph_fallback.empty()) gpu["cuda_graph_fallback"] = facts.cuda_graph_fallback;
   if (utilisation && utilisation->available) {
     const DeviceUtilization& u = *utilisation;
     gpu["utilisation"] = {{"samples", u.samples},

@@ -1,6 +1,8 @@
 // conv2d on cuDNN: forward, backward data and backward filter with algorithms chosen once by
-// cuDNN's heuristics (FMA math only; deterministic ones when asked); bias by cuDNN's tensor add.
+// cuDNN's heuristics (FP32 math only; deterministic ones when asked); bias by cuDNN's tensor add.
 #include <fmt/format.h>
+
+#include <optional>
 
 #include "backends/cudnn/build_context.h"
 #include "backends/cudnn/cuda_check.h"
@@ -30,22 +32,39 @@ const char* name_of(cudnnConvolutionBwdFilterAlgo_t a) {
 // can ask for gigabytes at large batches).
 constexpr std::size_t kWorkspaceLimit = std::size_t{1} << 30;
 
-// The first (fastest by cuDNN's estimate) usable result: supported, FMA math, deterministic when
-// asked, preferring one whose workspace stays under kWorkspaceLimit.
-template <typename Perf>
-Perf pick(const std::vector<Perf>& results, int returned, bool deterministic, const char* pass,
-          const std::string& layer) {
-  const Perf* fallback = nullptr;
+// Tensor-op math rounds inputs to TF32 or half precision; every other math type (FMA, default)
+// computes in FP32 as the CPU reference does.
+bool is_fp32_math(cudnnMathType_t math) {
+  return math != CUDNN_TENSOR_OP_MATH && math != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
+}
+
+template <typename Algo>
+struct Choice {
+  Algo algo{};
+  std::size_t workspace = 0;
+};
+
+// Walks cuDNN's candidates in its order (fastest by its estimate first), as PyTorch's v7 path
+// does: skips those not supported, not FP32 math, not deterministic when asked, or whose
+// workspace size cannot be had for this shape (`workspace(algo, &bytes)` fails); prefers the
+// first whose workspace stays under kWorkspaceLimit, else the first usable one.
+template <typename Perf, typename WorkspaceQuery>
+auto choose(const std::vector<Perf>& results, int returned, bool deterministic,
+            WorkspaceQuery workspace, const char* pass, const std::string& layer) {
+  using Algo = decltype(Perf{}.algo);
+  std::optional<Choice<Algo>> fallback;
   for (int i = 0; i < returned; ++i) {
     const Perf& p = results[i];
-    if (p.status != CUDNN_STATUS_SUCCESS || p.mathType != CUDNN_FMA_MATH) continue;
+    if (p.status != CUDNN_STATUS_SUCCESS || !is_fp32_math(p.mathType)) continue;
     if (deterministic && p.determinism != CUDNN_DETERMINISTIC) continue;
-    if (p.memory <= kWorkspaceLimit) return p;
-    if (!fallback) fallback = &p;
+    std::size_t bytes = 0;
+    if (workspace(p.algo, &bytes) != CUDNN_STATUS_SUCCESS) continue;
+    if (bytes <= kWorkspaceLimit) return Choice<Algo>{p.algo, bytes};
+    if (!fallback) fallback = Choice<Algo>{p.algo, bytes};
   }
   if (fallback) return *fallback;
-  throw LibraryError(fmt::format("cuDNN offers no {}float {} algorithm for {}",
-                                 deterministic ? "deterministic " : "", pass, layer));
+  throw LibraryError(fmt::format("cuDNN offers no {}FP32 {} algorithm for {} ({} candidates)",
+                                 deterministic ? "deterministic " : "", pass, layer, returned));
 }
 
 class Conv2d : public CudnnLayer {
@@ -77,11 +96,15 @@ class Conv2d : public CudnnLayer {
     CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithm_v7(
         handle, x_.cudnn(), filter_->get(), conv_->get(), y.cudnn(),
         static_cast<int>(results.size()), &returned, results.data()));
-    const auto algo = pick(results, returned, ctx.deterministic, "forward", node.name).algo;
-    std::size_t bytes = 0;
-    CUDNN_CHECK(cudnnGetConvolutionForwardWorkspaceSize(handle, x_.cudnn(), filter_->get(),
-                                                        conv_->get(), y.cudnn(), algo, &bytes));
-    ctx.workspace->request(bytes);
+    const auto chosen = choose(
+        results, returned, ctx.deterministic,
+        [&](cudnnConvolutionFwdAlgo_t algo, std::size_t* bytes) {
+          return cudnnGetConvolutionForwardWorkspaceSize(handle, x_.cudnn(), filter_->get(),
+                                                         conv_->get(), y.cudnn(), algo, bytes);
+        },
+        "forward", node.name);
+    const auto algo = chosen.algo;
+    ctx.workspace->request(chosen.workspace);
     ctx.algorithms->push_back(fmt::format("{} forward: {}", node.name, name_of(algo)));
 
     const Libraries* libs = ctx.libs;
@@ -118,12 +141,15 @@ class Conv2d : public CudnnLayer {
     CUDNN_CHECK(cudnnGetConvolutionBackwardFilterAlgorithm_v7(
         handle, x.cudnn(), dy.cudnn(), conv, filter, static_cast<int>(filter_results.size()),
         &returned, filter_results.data()));
-    const auto filter_algo =
-        pick(filter_results, returned, ctx.deterministic, "backward filter", node.name).algo;
-    std::size_t bytes = 0;
-    CUDNN_CHECK(cudnnGetConvolutionBackwardFilterWorkspaceSize(handle, x.cudnn(), dy.cudnn(), conv,
-                                                               filter, filter_algo, &bytes));
-    ctx.workspace->request(bytes);
+    const auto filter_choice = choose(
+        filter_results, returned, ctx.deterministic,
+        [&](cudnnConvolutionBwdFilterAlgo_t algo, std::size_t* bytes) {
+          return cudnnGetConvolutionBackwardFilterWorkspaceSize(handle, x.cudnn(), dy.cudnn(), conv,
+                                                                filter, algo, bytes);
+        },
+        "backward filter", node.name);
+    const auto filter_algo = filter_choice.algo;
+    ctx.workspace->request(filter_choice.workspace);
     ctx.algorithms->push_back(
         fmt::format("{} backward filter: {}", node.name, name_of(filter_algo)));
 
@@ -147,11 +173,15 @@ class Conv2d : public CudnnLayer {
     CUDNN_CHECK(cudnnGetConvolutionBackwardDataAlgorithm_v7(
         handle, filter, dy.cudnn(), conv, dx.cudnn(), static_cast<int>(data_results.size()),
         &returned, data_results.data()));
-    const auto data_algo =
-        pick(data_results, returned, ctx.deterministic, "backward data", node.name).algo;
-    CUDNN_CHECK(cudnnGetConvolutionBackwardDataWorkspaceSize(handle, filter, dy.cudnn(), conv,
-                                                             dx.cudnn(), data_algo, &bytes));
-    ctx.workspace->request(bytes);
+    const auto data_choice = choose(
+        data_results, returned, ctx.deterministic,
+        [&](cudnnConvolutionBwdDataAlgo_t algo, std::size_t* bytes) {
+          return cudnnGetConvolutionBackwardDataWorkspaceSize(handle, filter, dy.cudnn(), conv,
+                                                              dx.cudnn(), algo, bytes);
+        },
+        "backward data", node.name);
+    const auto data_algo = data_choice.algo;
+    ctx.workspace->request(data_choice.workspace);
     ctx.algorithms->push_back(fmt::format("{} backward data: {}", node.name, name_of(data_algo)));
     const float* weights = weights_;
     ctx.backward->add(node.name + " backward data", [=](cudaStream_t) {
