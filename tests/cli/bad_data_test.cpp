@@ -123,6 +123,10 @@ TEST(BadData, AnIdxFileLinkedToDevZeroIsRefused) {
 TEST(BadData, DataLargerThanTheProcessMayAllocateSaysHowMuchItNeeds) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "AddressSanitizer reserves more address space than the limit";
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  GTEST_SKIP() << "AddressSanitizer reserves more address space than the limit";
+#endif
 #endif
   TempDir tmp;
   auto config = tmp.write("config.yaml", R"(name: big_data
@@ -135,7 +139,7 @@ model:
   layers:
     - {name: flat, type: flatten}
     - {name: fc, type: linear, out_features: 4}
-training: {epochs: 1, batch_size: 2, optimizer: {type: sgd, lr: 0.01}}
+training: {epochs: 1, batch_size: 2, threads: 1, optimizer: {type: sgd, lr: 0.01}}
 )");
   auto result = run_command("ulimit -v 1000000 && " + std::string(RUNNER_BINARY) + " " +
                             config.string() + " --output " + (tmp / "out").string());
