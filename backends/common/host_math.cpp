@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "backends/common/optimizer_math.h"
+
 namespace runner {
 
 ByteNormalizer::ByteNormalizer(const Normalization& normalize, int channels) {
@@ -54,37 +56,24 @@ double softmax_cross_entropy(const float* logits, const std::int32_t* labels, in
 Optimizer::Optimizer(const OptimizerSpec& spec) : spec_(spec), state_names_(spec.state_names()) {}
 
 void Optimizer::update(float* value, const float* grad, float* const* state, std::size_t n) const {
-  const float lr = static_cast<float>(spec_.lr);
+  namespace om = optimizer_math;
+  const om::StepFactors factors =
+      om::step_factors(step_, spec_.lr, spec_.beta1, spec_.beta2,
+                       static_cast<float>(spec_.momentum), static_cast<float>(1 - spec_.dampening));
   const float decay = static_cast<float>(spec_.weight_decay);
   if (spec_.type == "adam") {
-    const float b1 = static_cast<float>(spec_.beta1), b2 = static_cast<float>(spec_.beta2);
-    const double t = static_cast<double>(step_);
-    const float step_size = static_cast<float>(spec_.lr / (1 - std::pow(spec_.beta1, t)));
-    const float inv_sqrt_bias2 = static_cast<float>(1 / std::sqrt(1 - std::pow(spec_.beta2, t)));
-    const float eps = static_cast<float>(spec_.eps);
-    float* m = state[0];
-    float* v = state[1];
+    const om::Adam adam{decay, static_cast<float>(spec_.beta1), static_cast<float>(spec_.beta2),
+                        static_cast<float>(spec_.eps)};
     for (std::size_t i = 0; i < n; ++i) {
-      float g = grad[i] + decay * value[i];
-      m[i] = b1 * m[i] + (1 - b1) * g;
-      v[i] = b2 * v[i] + (1 - b2) * g * g;
-      value[i] -= step_size * m[i] / (std::sqrt(v[i]) * inv_sqrt_bias2 + eps);
+      om::adam_step(value[i], grad[i], state[0][i], state[1][i], adam, factors);
     }
     return;
   }
-  if (spec_.momentum == 0) {
-    for (std::size_t i = 0; i < n; ++i) value[i] -= lr * (grad[i] + decay * value[i]);
-    return;
-  }
-  const float momentum = static_cast<float>(spec_.momentum);
-  // PyTorch: the first step copies the gradient into the buffer, later steps apply dampening.
-  const float keep = step_ <= 1 ? 0.f : momentum;
-  const float add = step_ <= 1 ? 1.f : static_cast<float>(1 - spec_.dampening);
-  float* buffer = state[0];
+  const om::Sgd sgd{static_cast<float>(spec_.lr), decay, static_cast<float>(spec_.momentum),
+                    spec_.nesterov};
+  float* buffer = spec_.momentum == 0 ? nullptr : state[0];
   for (std::size_t i = 0; i < n; ++i) {
-    float d = grad[i] + decay * value[i];
-    buffer[i] = keep * buffer[i] + add * d;
-    value[i] -= lr * (spec_.nesterov ? d + momentum * buffer[i] : buffer[i]);
+    om::sgd_step(value[i], grad[i], buffer ? buffer + i : nullptr, sgd, factors);
   }
 }
 

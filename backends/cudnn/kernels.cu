@@ -82,45 +82,25 @@ __global__ void softmax_cross_entropy_kernel(const float* logits, const std::int
 
 __global__ void begin_step_kernel(StepScalars* s, OptimizerConstants c) {
   s->step += 1;
-  const double t = static_cast<double>(s->step);
-  s->adam_step_size = static_cast<float>(c.lr / (1 - pow(c.beta1, t)));
-  s->adam_inv_sqrt_bias2 = static_cast<float>(1 / sqrt(1 - pow(c.beta2, t)));
-  // PyTorch: the first step copies the gradient into the buffer, later steps apply dampening.
-  const bool first = s->step <= 1;
-  s->sgd_keep = first ? 0.f : c.momentum;
-  s->sgd_add = first ? 1.f : c.one_minus_dampening;
+  s->factors = optimizer_math::step_factors(s->step, c.lr, c.beta1, c.beta2, c.momentum,
+                                            c.one_minus_dampening);
 }
 
 __global__ void sgd_kernel(float* value, const float* grad, float* buffer, std::size_t n,
                            SgdSettings s, const StepScalars* scalars) {
-  const float keep = scalars->sgd_keep, add = scalars->sgd_add;
+  const optimizer_math::StepFactors f = scalars->factors;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    const float v = value[i];
-    const float d = grad[i] + s.weight_decay * v;
-    if (buffer == nullptr) {
-      value[i] = v - s.lr * d;
-    } else {
-      const float b = keep * buffer[i] + add * d;
-      buffer[i] = b;
-      value[i] = v - s.lr * (s.nesterov ? d + s.momentum * b : b);
-    }
+    optimizer_math::sgd_step(value[i], grad[i], buffer ? buffer + i : nullptr, s, f);
   }
 }
 
 __global__ void adam_kernel(float* value, const float* grad, float* m, float* v, std::size_t n,
                             AdamSettings s, const StepScalars* scalars) {
-  const float step_size = scalars->adam_step_size;
-  const float inv_sqrt_bias2 = scalars->adam_inv_sqrt_bias2;
+  const optimizer_math::StepFactors f = scalars->factors;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    const float x = value[i];
-    const float g = grad[i] + s.weight_decay * x;
-    const float mi = s.beta1 * m[i] + (1 - s.beta1) * g;
-    const float vi = s.beta2 * v[i] + (1 - s.beta2) * g * g;
-    m[i] = mi;
-    v[i] = vi;
-    value[i] = x - step_size * mi / (sqrtf(vi) * inv_sqrt_bias2 + s.eps);
+    optimizer_math::adam_step(value[i], grad[i], m[i], v[i], s, f);
   }
 }
 

@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "backends/common/optimizer_math.h"
+
 namespace runner::cudnn::kernels {
 
 // Where a batch's bytes are on the device: image n of the batch is row rows[n] of `images` (a
@@ -36,11 +38,8 @@ void softmax_cross_entropy(const float* logits, const std::int32_t* labels, cons
 
 // The optimizer's per-step scalars, computed on the device by begin_step.
 struct StepScalars {
-  long long step;             // optimizer steps taken, this one included
-  float adam_step_size;       // lr / (1 - beta1^t)
-  float adam_inv_sqrt_bias2;  // 1 / sqrt(1 - beta2^t)
-  float sgd_keep;             // momentum buffer factor: 0 on the first step, else momentum
-  float sgd_add;              // gradient factor: 1 on the first step, else 1 - dampening
+  long long step;                       // optimizer steps taken, this one included
+  optimizer_math::StepFactors factors;  // what follows from it (backends/common/optimizer_math.h)
 };
 
 struct OptimizerConstants {
@@ -51,17 +50,12 @@ struct OptimizerConstants {
 // Increments scalars->step and recomputes the per-step scalars from it.
 void begin_step(StepScalars* scalars, OptimizerConstants constants, cudaStream_t stream);
 
-struct SgdSettings {
-  float lr, weight_decay, momentum;
-  bool nesterov;
-};
+using SgdSettings = optimizer_math::Sgd;
 // buffer: the momentum buffer, or null without momentum.
 void sgd_update(float* value, const float* grad, float* buffer, std::size_t n, SgdSettings s,
                 const StepScalars* scalars, cudaStream_t stream);
 
-struct AdamSettings {
-  float weight_decay, beta1, beta2, eps;
-};
+using AdamSettings = optimizer_math::Adam;
 void adam_update(float* value, const float* grad, float* exp_avg, float* exp_avg_sq, std::size_t n,
                  AdamSettings s, const StepScalars* scalars, cudaStream_t stream);
 
