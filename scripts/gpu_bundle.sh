@@ -51,9 +51,10 @@ else
 fi
 
 # Libraries the GPU machine provides itself: the C runtime (a bundled one could not match its
-# loader), the C++ runtime (cuDNN needs the system's, at least as new as ours), the driver and
-# the CUDA libraries (they must match the driver and are found by the launcher).
-system_lib='^(linux-vdso|ld-linux|libc\.|libm\.|libpthread\.|libdl\.|librt\.|libresolv\.|libutil\.|libgcc_s\.|libstdc\+\+\.)'
+# loader), the driver and the CUDA libraries (they must match the driver and are found by the
+# launcher). The C++ runtime (libstdc++, libgcc_s) is bundled: ours (GLIBCXX_3.4.30) is newer than
+# what cuDNN needs, so it serves both, on distributions whose own is older (Ubuntu 22.04, RHEL 9).
+system_lib='^(linux-vdso|ld-linux|libc\.|libm\.|libpthread\.|libdl\.|librt\.|libresolv\.|libutil\.)'
 cuda_lib='^(libcuda\.|libcudnn|libcublas|libcudart|libnvidia-|libnvrtc|libnvJitLink)'
 
 rm -rf "$out"
@@ -95,10 +96,23 @@ if [ -n "$data" ]; then
   cp -r "$data" "$out/data/"
 fi
 
+# The newest glibc symbol version the binaries and bundled libraries need: the GPU machine's
+# glibc must be at least that new.
+glibc=$(objdump -T "$out"/bin/* "$out"/lib/* 2> /dev/null | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)
+glibc=${glibc#GLIBC_}
+
 # env.sh: sourced by every launcher. Written with a quoted here-document (nothing expanded now)
-# after one line that records the CUDA libraries the binaries need.
+# after the lines that record the CUDA libraries the binaries need and the glibc they need.
 echo "needed=\"${needed_cuda[*]}\"  # the CUDA libraries the bundled binaries load" > "$out/env.sh"
+echo "glibc_needed=\"$glibc\"  # the newest glibc symbol version the bundle uses" >> "$out/env.sh"
 cat >> "$out/env.sh" << 'END_OF_ENV'
+# A glibc older than the bundle's would fail at load time with a loader message; say it plainly.
+glibc_here=$(getconf GNU_LIBC_VERSION 2> /dev/null | awk '{print $2}')
+if [ -n "$glibc_needed" ] && [ -n "$glibc_here" ] &&
+   [ "$(printf '%s\n%s\n' "$glibc_needed" "$glibc_here" | sort -V | head -1)" != "$glibc_needed" ]; then
+  echo "runner bundle: needs glibc >= $glibc_needed, this machine has $glibc_here: build the bundle on a distribution with an older glibc" >&2
+  exit 127
+fi
 # Sourced by the bundle's launchers: the bundled libraries first, then cuDNN and cuBLAS from this
 # machine ($RUNNER_CUDA_LIBS, the Python environment's nvidia packages, /usr/local/cuda), and the
 # bundled schemas. Made by scripts/gpu_bundle.sh.
@@ -144,10 +158,6 @@ END_OF_LAUNCHER
   chmod +x "$out/$b"
 done
 
-# The newest glibc symbol version the binaries and bundled libraries need: the GPU machine's
-# glibc must be at least that new.
-glibc=$(objdump -T "$out"/bin/* "$out"/lib/* 2> /dev/null | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)
-
 if [ "$archive" = 1 ]; then
   tar -C "$(dirname "$out")" -cJf "$out.tar.xz" "$(basename "$out")"
 fi
@@ -157,6 +167,6 @@ echo "  bin/: ${binaries[*]}; lib/: $(ls "$out/lib" | wc -l) libraries ($(du -sh
      "schemas/, configs/, scripts/${data:+, data/}"
 echo "  $rpath_note"
 echo "  found on the GPU machine by env.sh: ${needed_cuda[*]:-(none: a CPU-only build)}"
-echo "  needs glibc >= ${glibc#GLIBC_} there"
+echo "  needs glibc >= $glibc there (env.sh checks it)"
 if [ "$archive" = 1 ]; then echo "  archive: $out.tar.xz ($(du -sh "$out.tar.xz" | cut -f1))"; fi
 echo "run: $out/runner devices"
