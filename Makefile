@@ -7,16 +7,27 @@ DEBIAN_PACKAGES = build-essential cmake git pkg-config libdnnl-dev libyaml-cpp-d
   libvalijson-dev libcli11-dev libfmt-dev libgtest-dev libgmock-dev libcurl4-openssl-dev \
   libarchive-dev libssl-dev zlib1g-dev dataset-fashion-mnist python3-matplotlib
 BENCH_PACKAGES = python3-torch python3-numpy
+# libFuzzer and the sanitizer runtimes of Debian 12's clang (14).
+FUZZ_PACKAGES = clang libclang-rt-14-dev libfuzzer-14-dev
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
 
-.PHONY: deps setup build demo cifar test bench-deps bench bench-gpu format clean
+.PHONY: deps setup build demo cifar test check-sanitize fuzz-deps fuzz bench-deps bench bench-gpu \
+  format clean
 
-# Installs the Debian packages the runner needs (as root, or through sudo).
-deps:
-	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+# Installs those of the Debian packages $(1) that are missing (as root, or through sudo).
+define install_missing
+	@missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
+endef
+
+# Installs the Debian packages the runner needs.
+deps:
+	$(call install_missing,$(DEBIAN_PACKAGES))
 
 $(BUILD)/Makefile:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
@@ -36,6 +47,24 @@ cifar: setup
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The tests and a short training run built with AddressSanitizer and UndefinedBehaviorSanitizer
+# (CPU backend); fails on any finding (tests/sanitize/check.sh).
+check-sanitize: deps
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Release -DRUNNER_CUDA=OFF -DRUNNER_SANITIZE=ON
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	JOBS=$(JOBS) tests/sanitize/check.sh $(ASAN_BUILD)
+
+fuzz-deps:
+	$(call install_missing,$(FUZZ_PACKAGES))
+
+# Fuzzes the config path (YAML -> JSON -> schema -> experiment -> graph) for FUZZ_SECONDS with
+# libFuzzer; fails on any crash, sanitizer report, timeout or out-of-memory (tests/fuzz).
+fuzz: deps fuzz-deps
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Release \
+	  -DRUNNER_CUDA=OFF -DRUNNER_TESTS=OFF -DRUNNER_FUZZ=ON
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target config_fuzzer
+	tests/fuzz/run_fuzzer.sh $(FUZZ_BUILD)/config_fuzzer $(FUZZ_SECONDS) $(FUZZ_BUILD)/fuzz-run
 
 bench-deps:
 	@SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \

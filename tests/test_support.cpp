@@ -7,6 +7,7 @@
 #include <array>
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 namespace runner::testing {
@@ -24,10 +25,26 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ignored);
 }
 
+namespace {
+
+// With $RUNNER_TEST_SAVE_CONFIGS set to a folder, every YAML file a test writes is copied there:
+// how tests/fuzz/make_seeds.py collects the tests' configs as the fuzzer's seeds.
+void save_config_copy(const std::string& name, const std::string& text) {
+  const char* folder = std::getenv("RUNNER_TEST_SAVE_CONFIGS");
+  if (!folder || !*folder || !name.ends_with(".yaml")) return;
+  static std::atomic<int> counter{0};
+  auto copy = std::filesystem::path(folder) /
+              (std::to_string(::getpid()) + "-" + std::to_string(counter++) + ".yaml");
+  std::ofstream(copy, std::ios::binary) << text;
+}
+
+}  // namespace
+
 std::filesystem::path TempDir::write(const std::string& name, const std::string& text) const {
   auto file = path_ / name;
   std::filesystem::create_directories(file.parent_path());
   std::ofstream(file, std::ios::binary) << text;
+  save_config_copy(name, text);
   return file;
 }
 
