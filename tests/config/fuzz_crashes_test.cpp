@@ -52,7 +52,7 @@ std::string outcome_in_child(const std::string& yaml, const std::string& file) {
   if (child == 0) {
     ::alarm(kSecondsPerInput);
 #if !defined(__SANITIZE_ADDRESS__)  // AddressSanitizer reserves far more address space
-    rlimit memory{std::rlim_t{4} << 30, std::rlim_t{4} << 30};
+    rlimit memory{rlim_t{4} << 30, rlim_t{4} << 30};
     ::setrlimit(RLIMIT_AS, &memory);
 #endif
     try {
@@ -70,10 +70,14 @@ std::string outcome_in_child(const std::string& yaml, const std::string& file) {
   if (child < 0 || ::waitpid(child, &status, 0) != child) return "could not run a child process";
   if (WIFEXITED(status)) {
     switch (WEXITSTATUS(status)) {
-      case 0: return "";
-      case 3: return "an exception other than UserError escaped (its message is above)";
-      case 4: return "a non-std exception escaped";
-      default: return "exited with status " + std::to_string(WEXITSTATUS(status));
+      case 0:
+        return "";
+      case 3:
+        return "an exception other than UserError escaped (its message is above)";
+      case 4:
+        return "a non-std exception escaped";
+      default:
+        return "exited with status " + std::to_string(WEXITSTATUS(status));
     }
   }
   if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
