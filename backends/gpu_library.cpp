@@ -38,8 +38,8 @@ LoadedPlugin open_plugin(const fs::path& path) {
   // Never closed: backends and programs made by it live until the process ends.
   void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!library) {
-    return {nullptr, fmt::format("the GPU backend {} could not be loaded: {}", path.string(),
-                                 dlerror())};
+    return {nullptr,
+            fmt::format("the GPU backend {} could not be loaded: {}", path.string(), dlerror())};
   }
   auto entry = reinterpret_cast<cudnn::GpuPluginEntry>(dlsym(library, cudnn::kGpuPluginEntry));
   const cudnn::GpuPlugin* plugin = entry ? entry() : nullptr;

@@ -1,4 +1,6 @@
 // The runner executable.
 #include "runner/cli/app.h"
 
-int main(int argc, char** argv) { return runner::run_cli(argc, argv); }
+int main(int argc, char** argv) {
+  return runner::run_cli(argc, argv);
+}

@@ -16,10 +16,8 @@ std::unique_ptr<Backend> make_cudnn_backend(int device) {
 
 extern "C" __attribute__((visibility("default"))) const runner::cudnn::GpuPlugin*
 runner_cudnn_plugin() {
-  static const runner::cudnn::GpuPlugin plugin{runner::cudnn::kGpuPluginAbi,
-                                               &runner::cudnn::gpu_inventory,
-                                               &runner::cudnn::kernel_problem,
-                                               &runner::cudnn::make_cudnn_backend,
-                                               &runner::cudnn::layer_kinds};
+  static const runner::cudnn::GpuPlugin plugin{
+      runner::cudnn::kGpuPluginAbi, &runner::cudnn::gpu_inventory, &runner::cudnn::kernel_problem,
+      &runner::cudnn::make_cudnn_backend, &runner::cudnn::layer_kinds};
   return &plugin;
 }

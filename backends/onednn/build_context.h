@@ -3,10 +3,9 @@
 #pragma once
 
 #include <memory>
+#include <oneapi/dnnl/dnnl.hpp>
 #include <string>
 #include <vector>
-
-#include <oneapi/dnnl/dnnl.hpp>
 
 #include "backends/common/layer_factories.h"
 #include "backends/onednn/param_store.h"
@@ -23,7 +22,7 @@ struct BuildContext {
   int batch = 1;
   bool training = true;
   ParamStore* params = nullptr;
-  StepList* refresh = nullptr;   // parameter layout mirrors, run before the forward pass
+  StepList* refresh = nullptr;  // parameter layout mirrors, run before the forward pass
   StepList* forward = nullptr;
   StepList* backward = nullptr;  // training only
   // Set by the net builder for the layer being built: apply ReLU to the output (a post-op or

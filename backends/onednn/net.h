@@ -11,8 +11,8 @@ namespace runner::onednn {
 
 struct Net {
   int batch = 0;
-  dnnl::memory input;   // (N, C, H, W) normalised images, plain layout
-  dnnl::memory logits;  // (N, classes), plain layout
+  dnnl::memory input;        // (N, C, H, W) normalised images, plain layout
+  dnnl::memory logits;       // (N, classes), plain layout
   dnnl::memory logits_grad;  // (N, classes), training only: written by the loss
   StepList refresh, forward, backward;
   std::vector<std::unique_ptr<OnednnLayer>> layers;  // keep what the steps refer to

@@ -1,12 +1,11 @@
 // The oneDNN CPU backend: device facts and compilation (oneDNN errors become LibraryErrors).
 #include "backends/onednn/onednn_backend.h"
 
+#include <fmt/format.h>
 #include <omp.h>
 
 #include <fstream>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "backends/onednn/onednn_program.h"
 #include "runner/util/errors.h"
@@ -17,15 +16,24 @@ namespace runner::onednn {
 std::string effective_isa() {
   using isa = dnnl::cpu_isa;
   switch (dnnl::get_effective_cpu_isa()) {
-    case isa::sse41: return "sse41";
-    case isa::avx: return "avx";
-    case isa::avx2: return "avx2";
-    case isa::avx2_vnni: return "avx2_vnni";
-    case isa::avx512_core: return "avx512_core";
-    case isa::avx512_core_vnni: return "avx512_core_vnni";
-    case isa::avx512_core_bf16: return "avx512_core_bf16";
-    case isa::avx512_core_amx: return "avx512_core_amx";
-    default: return "other";
+    case isa::sse41:
+      return "sse41";
+    case isa::avx:
+      return "avx";
+    case isa::avx2:
+      return "avx2";
+    case isa::avx2_vnni:
+      return "avx2_vnni";
+    case isa::avx512_core:
+      return "avx512_core";
+    case isa::avx512_core_vnni:
+      return "avx512_core_vnni";
+    case isa::avx512_core_bf16:
+      return "avx512_core_bf16";
+    case isa::avx512_core_amx:
+      return "avx512_core_amx";
+    default:
+      return "other";
   }
 }
 

@@ -1,10 +1,10 @@
 // Parameter storage in the layouts oneDNN chose, with plain-layout upload and download.
 #include "backends/onednn/param_store.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "runner/util/errors.h"
 
@@ -24,7 +24,8 @@ void zero(const dnnl::memory& m) {
 
 void copy_layout(const dnnl::engine& engine, const dnnl::memory& from, const dnnl::memory& to) {
   dnnl::stream stream(engine);
-  dnnl::reorder(from, to).execute(stream, const_cast<dnnl::memory&>(from), const_cast<dnnl::memory&>(to));
+  dnnl::reorder(from, to).execute(stream, const_cast<dnnl::memory&>(from),
+                                  const_cast<dnnl::memory&>(to));
   stream.wait();
 }
 

@@ -3,10 +3,9 @@
 // other layouts (refreshed by reorder steps) for primitives that want another one.
 #pragma once
 
+#include <oneapi/dnnl/dnnl.hpp>
 #include <string>
 #include <vector>
-
-#include <oneapi/dnnl/dnnl.hpp>
 
 #include "backends/backend.h"
 #include "backends/onednn/step_list.h"
@@ -15,9 +14,9 @@ namespace runner::onednn {
 
 struct Parameter {
   ParamSpec spec;
-  dnnl::memory::desc plain;  // PyTorch's layout: oihw, oi or x
-  dnnl::memory value;        // master copy
-  dnnl::memory gradient;     // same layout as value
+  dnnl::memory::desc plain;         // PyTorch's layout: oihw, oi or x
+  dnnl::memory value;               // master copy
+  dnnl::memory gradient;            // same layout as value
   std::vector<dnnl::memory> state;  // optimizer buffers, same layout as value
 };
 
@@ -39,7 +38,8 @@ class ParamStore {
   const std::vector<Parameter>& parameters() const { return parameters_; }
 
   // Copies between a buffer in the master layout and plain host values.
-  HostTensor download(const Parameter& p, const dnnl::memory& buffer, const std::string& name) const;
+  HostTensor download(const Parameter& p, const dnnl::memory& buffer,
+                      const std::string& name) const;
   void upload(const Parameter& p, const dnnl::memory& buffer, const HostTensor& tensor) const;
 
  private:

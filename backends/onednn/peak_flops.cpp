@@ -5,9 +5,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <vector>
-
 #include <oneapi/dnnl/dnnl.hpp>
+#include <vector>
 
 namespace runner::onednn {
 
@@ -27,7 +26,8 @@ double measure_peak_flops(int threads, int n) {
     auto start = std::chrono::steady_clock::now();
     matmul.execute(stream, {{DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, c}});
     stream.wait();
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    best = std::min(
+        best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   return 2.0 * n * n * static_cast<double>(n) / best;
 }

@@ -3,11 +3,10 @@
 #pragma once
 
 #include <functional>
+#include <oneapi/dnnl/dnnl.hpp>
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include <oneapi/dnnl/dnnl.hpp>
 
 #include "backends/backend.h"
 
@@ -15,9 +14,12 @@ namespace runner::onednn {
 
 class StepList {
  public:
-  void add(std::string label, dnnl::primitive primitive, std::unordered_map<int, dnnl::memory> args);
+  void add(std::string label, dnnl::primitive primitive,
+           std::unordered_map<int, dnnl::memory> args);
   void add(std::string label, std::function<void()> host_function);
-  void append(const StepList& other) { steps_.insert(steps_.end(), other.steps_.begin(), other.steps_.end()); }
+  void append(const StepList& other) {
+    steps_.insert(steps_.end(), other.steps_.begin(), other.steps_.end());
+  }
   void run(dnnl::stream& stream) const;
   // Runs like run() and adds each step's wall time to `timings` (one entry per label).
   void run_timed(dnnl::stream& stream, std::vector<StepTiming>& timings) const;

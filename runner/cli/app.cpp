@@ -1,15 +1,15 @@
 // Command-line parsing and dispatch.
 #include "runner/cli/app.h"
 
-#include <charconv>
-#include <cstring>
-#include <limits>
-#include <iostream>
-#include <new>
-#include <set>
+#include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
+#include <charconv>
+#include <cstring>
+#include <iostream>
+#include <limits>
+#include <new>
+#include <set>
 
 #include "runner/cli/commands.h"
 #include "runner/report/environment.h"
@@ -21,12 +21,12 @@ namespace {
 
 void add_config_options(CLI::App& command, SessionOptions& options) {
   command.add_option("config", options.config, "experiment config (YAML)")->required();
-  command.add_option("--set", options.overrides,
-                     "override a config value before validation, e.g. training.batch_size=64 "
-                     "(repeatable)")
+  command
+      .add_option("--set", options.overrides,
+                  "override a config value before validation, e.g. training.batch_size=64 "
+                  "(repeatable)")
       ->take_all();
-  command.add_option("--output", options.output, "folder for run reports")
-      ->capture_default_str();
+  command.add_option("--output", options.output, "folder for run reports")->capture_default_str();
   command.add_flag("--quiet,-q", options.quiet, "print only warnings and the report path");
 }
 
@@ -53,25 +53,38 @@ void add_benchmark_options(CLI::App& command, int& warmup_steps, int& steps, int
   command.add_option("--warmup-steps", warmup_steps, "untimed steps first")
       ->check(whole_number(0, kMaxSteps));
   command.add_option("--steps", steps, "timed steps")->check(whole_number(1, kMaxSteps));
-  command.add_option("--profile-steps", profile_steps, "steps timed per layer, one after each timed step")
+  command
+      .add_option("--profile-steps", profile_steps,
+                  "steps timed per layer, one after each timed step")
       ->check(whole_number(0, kMaxSteps));
 }
 
 CLI::App* add_sweep_command(CLI::App& app, SweepOptions& o) {
-  auto* command = app.add_subcommand("sweep", "run a config at many points (batch size, width, device, ...)");
-  command->add_option("file", o.file, "a sweep file (with a sweep: block), or a config to vary with --grid/--zip")
+  auto* command =
+      app.add_subcommand("sweep", "run a config at many points (batch size, width, device, ...)");
+  command
+      ->add_option("file", o.file,
+                   "a sweep file (with a sweep: block), or a config to vary with --grid/--zip")
       ->required();
-  command->add_option("--grid", o.grid, "vary a config path over values: PATH=V1,V2,... (repeatable; all "
-                                        "combinations)")->take_all();
-  command->add_option("--zip", o.zip, "vary paths together: PATH=V1,V2,... (repeatable; equal lengths)")->take_all();
-  command->add_option("--set", o.overrides, "override a config value at every point (repeatable)")->take_all();
+  command
+      ->add_option("--grid", o.grid,
+                   "vary a config path over values: PATH=V1,V2,... (repeatable; all "
+                   "combinations)")
+      ->take_all();
+  command
+      ->add_option("--zip", o.zip,
+                   "vary paths together: PATH=V1,V2,... (repeatable; equal lengths)")
+      ->take_all();
+  command->add_option("--set", o.overrides, "override a config value at every point (repeatable)")
+      ->take_all();
   command->add_option("--mode", o.mode, "benchmark (timed steps only) or train (full training)")
       ->check(CLI::IsMember({"benchmark", "train"}));
   add_benchmark_options(*command, o.warmup_steps, o.steps, o.profile_steps);
   command->add_option("--seed", o.seed, "one seed for every point (else each point its own)")
       ->check(whole_number(0, std::numeric_limits<std::int64_t>::max()));
   command->add_option("--name", o.name, "the sweep's name (its folder)");
-  command->add_option("--output", o.output, "the folder for sweep folders (default results/sweeps)");
+  command->add_option("--output", o.output,
+                      "the folder for sweep folders (default results/sweeps)");
   command->add_flag("--fail-fast", o.fail_fast, "stop at the first point that does not complete");
   command->add_flag("--force", o.force, "rerun every point, also those already done");
   command->add_flag("--dry-run", o.dry_run, "print the plan and stop");
@@ -82,10 +95,11 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& o) {
 
 // `runner CONFIG ...` is short for `runner run CONFIG ...`.
 std::vector<std::string> with_default_command(int argc, char** argv) {
-  static const std::set<std::string> commands = {"run",   "bench",  "sweep",     "report",
-                                                  "validate", "describe", "eval", "devices", "reproduce"};
+  static const std::set<std::string> commands = {
+      "run", "bench", "sweep", "report", "validate", "describe", "eval", "devices", "reproduce"};
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (!args.empty() && args[0][0] != '-' && !commands.count(args[0])) args.insert(args.begin(), "run");
+  if (!args.empty() && args[0][0] != '-' && !commands.count(args[0]))
+    args.insert(args.begin(), "run");
   std::reverse(args.begin(), args.end());  // CLI11 parses a reversed vector
   return args;
 }
@@ -104,11 +118,13 @@ int run_cli(int argc, char** argv) {
   run_cmd->add_option("--resume", run.resume, "continue training from a checkpoint");
 
   SessionOptions validate;
-  auto* validate_cmd = app.add_subcommand("validate", "check a config against the schema and shapes");
+  auto* validate_cmd =
+      app.add_subcommand("validate", "check a config against the schema and shapes");
   add_config_options(*validate_cmd, validate);
 
   SessionOptions describe;
-  auto* describe_cmd = app.add_subcommand("describe", "print each layer's shape, parameters and FLOPs");
+  auto* describe_cmd =
+      app.add_subcommand("describe", "print each layer's shape, parameters and FLOPs");
   add_config_options(*describe_cmd, describe);
 
   SessionOptions eval;
@@ -123,7 +139,8 @@ int run_cli(int argc, char** argv) {
                         "also measure the CPU's attainable FP32 rate (a large oneDNN matmul)");
 
   BenchOptions bench;
-  auto* bench_cmd = app.add_subcommand("bench", "time training steps per layer (like caffe time), write a report");
+  auto* bench_cmd = app.add_subcommand(
+      "bench", "time training steps per layer (like caffe time), write a report");
   add_config_options(*bench_cmd, bench);
   add_benchmark_options(*bench_cmd, bench.benchmark.warmup_steps, bench.benchmark.steps,
                         bench.benchmark.profile_steps);
@@ -133,15 +150,21 @@ int run_cli(int argc, char** argv) {
 
   std::filesystem::path report_dir;
   bool report_quiet = false;
-  auto* report_cmd = app.add_subcommand("report", "summarise a sweep folder: table, summary files, plots");
-  report_cmd->add_option("dir", report_dir, "a sweep folder (results/sweeps/<name>) or any folder of reports")
+  auto* report_cmd =
+      app.add_subcommand("report", "summarise a sweep folder: table, summary files, plots");
+  report_cmd
+      ->add_option("dir", report_dir,
+                   "a sweep folder (results/sweeps/<name>) or any folder of reports")
       ->required();
   report_cmd->add_flag("--quiet,-q", report_quiet, "print only warnings and the summary path");
 
   ReproduceOptions reproduce;
-  auto* reproduce_cmd = app.add_subcommand("reproduce", "rerun a report's embedded config and compare its metrics");
-  reproduce_cmd->add_option("report", reproduce.report, "a report.json of a train or benchmark run")->required();
-  reproduce_cmd->add_option("--output", reproduce.output, "folder for the rerun's report")->capture_default_str();
+  auto* reproduce_cmd =
+      app.add_subcommand("reproduce", "rerun a report's embedded config and compare its metrics");
+  reproduce_cmd->add_option("report", reproduce.report, "a report.json of a train or benchmark run")
+      ->required();
+  reproduce_cmd->add_option("--output", reproduce.output, "folder for the rerun's report")
+      ->capture_default_str();
   reproduce_cmd->add_flag("--quiet,-q", reproduce.quiet, "print only the comparison");
 
   try {

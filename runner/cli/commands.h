@@ -22,10 +22,10 @@ struct BenchOptions : SessionOptions {
 struct SweepOptions {
   std::filesystem::path file;  // a sweep file, or a config varied by --grid/--zip
   std::vector<std::string> grid, zip, overrides;
-  std::string mode;            // "" keeps the sweep file's (benchmark by default)
+  std::string mode;  // "" keeps the sweep file's (benchmark by default)
   int warmup_steps = -1, steps = -1, profile_steps = -1;  // -1 keeps the sweep file's
-  std::int64_t seed = -1;      // >= 0: every point's seed
-  std::string name;            // "" keeps the sweep file's, else "<experiment name>-sweep"
+  std::int64_t seed = -1;                                 // >= 0: every point's seed
+  std::string name;              // "" keeps the sweep file's, else "<experiment name>-sweep"
   std::filesystem::path output;  // "" keeps the sweep file's, else results/sweeps
   bool fail_fast = false, force = false, dry_run = false, quiet = false, verbose = false;
 };

@@ -18,7 +18,8 @@ int eval_command(const SessionOptions& options, const std::filesystem::path& che
   std::string started_at = timestamp_now();
   auto program = session.compile();
   load_checkpoint(checkpoint, *program, CheckpointUse::weights);
-  Evaluation result = evaluate(*program, session.data.test, session.experiment.training.eval_batch_size);
+  Evaluation result =
+      evaluate(*program, session.data.test, session.experiment.training.eval_batch_size);
   const auto& class_names = session.data.test.class_names;
   print_evaluation(console, result, class_names);
   std::string config_sha = sha256_hex(session.experiment.resolved.dump());

@@ -1,11 +1,11 @@
 // `runner validate`, `runner describe` and `runner devices`: look without training.
-#include <thread>
-
 #include <fmt/format.h>
 
+#include <thread>
+
+#include "backends/gpu_library.h"
 #include "backends/onednn/onednn_backend.h"
 #include "backends/onednn/peak_flops.h"
-#include "backends/gpu_library.h"
 #include "runner/cli/commands.h"
 #include "runner/cli/layer_table.h"
 #include "runner/util/process_stats.h"
@@ -52,13 +52,14 @@ int devices_command(bool measure_peak) {
   DeviceInfo info = cpu.info();
   console.result(fmt::format("cpu: {}, {:.1f} GiB memory", info.name,
                              static_cast<double>(physical_memory_bytes()) / (1u << 30)));
-  console.result(fmt::format("  cores: {}, oneDNN {} (ISA {}), default threads {}", info.details["cores"],
-                             info.details["onednn_version"], info.details["isa"],
-                             resolve_threads(0)));
+  console.result(fmt::format("  cores: {}, oneDNN {} (ISA {}), default threads {}",
+                             info.details["cores"], info.details["onednn_version"],
+                             info.details["isa"], resolve_threads(0)));
   if (measure_peak) {
     int threads = resolve_threads(0);
-    console.result(fmt::format("  attainable FP32: {:.1f} GFLOP/s on {} threads (2048^3 oneDNN matmul)",
-                               onednn::measure_peak_flops(threads) / 1e9, threads));
+    console.result(
+        fmt::format("  attainable FP32: {:.1f} GFLOP/s on {} threads (2048^3 oneDNN matmul)",
+                    onednn::measure_peak_flops(threads) / 1e9, threads));
   }
   list_gpus(console);
   return 0;

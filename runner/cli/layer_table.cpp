@@ -29,7 +29,8 @@ std::string layer_table(const Graph& graph) {
                        node.output.str(), params, human_count(static_cast<double>(node.flops)));
   }
   out += fmt::format("total: {} parameters, {} FLOPs per image forward (about 3x that to train)",
-                     graph.parameter_count(), human_count(static_cast<double>(graph.flops_per_sample())));
+                     graph.parameter_count(),
+                     human_count(static_cast<double>(graph.flops_per_sample())));
   return out;
 }
 

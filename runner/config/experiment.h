@@ -3,11 +3,10 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "runner/util/errors.h"
 
@@ -29,7 +28,7 @@ struct DatasetSpec {
   std::string name;  // cifar10 | fashion_mnist | mnist | synthetic
   std::string root;  // folder of the dataset files
   bool download = false;
-  std::string url;   // cifar10 download source
+  std::string url;  // cifar10 download source
   Normalization normalize;
   bool shuffle = true;
   int workers = 2;
@@ -44,7 +43,7 @@ struct LayerSpec {
   std::string type;
   std::vector<std::string> inputs;  // empty: the previous layer (or the data for the first)
   nlohmann::json attributes;        // e.g. {"out_channels": 6, "kernel": 5}
-  SourceLocation where;              // file, path (model.layers[3]) and line, for errors
+  SourceLocation where;             // file, path (model.layers[3]) and line, for errors
 };
 
 struct ModelSpec {
@@ -81,14 +80,14 @@ struct TrainingSpec {
 };
 
 struct BackendSpec {
-  bool deterministic = false;  // GPU: deterministic algorithms only
-  bool cuda_graph = true;      // GPU: replay the training step as a CUDA graph
+  bool deterministic = false;     // GPU: deterministic algorithms only
+  bool cuda_graph = true;         // GPU: replay the training step as a CUDA graph
   bool dataset_on_device = true;  // GPU: hold the training set there when it fits
 };
 
 struct CheckpointSpec {
-  std::string path;  // empty: no checkpoint; relative: inside the run folder
-  int every_epochs = 1;  // also saved after every N-th epoch (0: only at the end)
+  std::string path;                       // empty: no checkpoint; relative: inside the run folder
+  int every_epochs = 1;                   // also saved after every N-th epoch (0: only at the end)
   bool allow_outside_run_folder = false;  // an absolute path must be allowed explicitly
 };
 

@@ -122,7 +122,8 @@ bool explains_missing_key(const Problem& unknown, const Problem& missing) {
 bool is_shadowed(const std::map<std::string, Problem>& by_path, const std::string& key,
                  const Problem& problem) {
   std::string parent_key =
-      problem.path.empty() ? "" : format_path(FieldPath(problem.path.begin(), problem.path.end() - 1));
+      problem.path.empty() ? ""
+                           : format_path(FieldPath(problem.path.begin(), problem.path.end() - 1));
   auto any_in_range = [&](const std::string& prefix, auto&& test) {
     for (auto it = by_path.lower_bound(prefix);
          it != by_path.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
@@ -140,9 +141,8 @@ bool is_shadowed(const std::map<std::string, Problem>& by_path, const std::strin
   }
   if (problem.kind != ProblemKind::missing_key) return false;
   std::string siblings = parent_key.empty() ? "" : parent_key + ".";
-  return any_in_range(siblings, [&](const Problem& other) {
-    return explains_missing_key(other, problem);
-  });
+  return any_in_range(siblings,
+                      [&](const Problem& other) { return explains_missing_key(other, problem); });
 }
 
 // The most specific problems, one per field: errors at a field are dropped when a field below it
@@ -223,7 +223,9 @@ Message word_problem(const Problem& problem, const ConfigDocument& doc, const Sc
 
 }  // namespace
 
-void validate_config(const ConfigDocument& doc) { validate_document(doc, "experiment.schema.json"); }
+void validate_config(const ConfigDocument& doc) {
+  validate_document(doc, "experiment.schema.json");
+}
 
 void validate_document(const ConfigDocument& doc, const std::string& schema_name) {
   nlohmann::ordered_json schema = load_schema(schema_name);

@@ -13,8 +13,8 @@ namespace runner {
 // non-finite numbers and documents beyond runner/config/config_limits.h are UserErrors.
 // `root_path` names where a value given on the command line goes ("training.lr"): its messages
 // then name that field, without line and column.
-nlohmann::json yaml_to_json(const std::string& text, const std::string& file,
-                            SourceMap& source_map, const std::string& root_path = "");
+nlohmann::json yaml_to_json(const std::string& text, const std::string& file, SourceMap& source_map,
+                            const std::string& root_path = "");
 
 // One plain (unquoted) scalar as the YAML 1.2 core schema types it: null, bool, int, float, else
 // the string itself.

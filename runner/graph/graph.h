@@ -13,8 +13,8 @@ namespace runner {
 // Sizes a graph may reach: beyond any real model, low enough that every count, product and FLOP
 // figure fits in 64 bits and every tensor in the 32-bit sizes of cuDNN and cuBLAS.
 namespace graph_limits {
-inline constexpr std::int64_t max_features = std::int64_t{1} << 24;          // channels, features
-inline constexpr std::int64_t max_sample_elements = std::int64_t{1} << 30;   // one layer output
+inline constexpr std::int64_t max_features = std::int64_t{1} << 24;         // channels, features
+inline constexpr std::int64_t max_sample_elements = std::int64_t{1} << 30;  // one layer output
 inline constexpr std::int64_t max_tensor_elements = (std::int64_t{1} << 31) - 1;  // a parameter
 }  // namespace graph_limits
 
@@ -48,9 +48,9 @@ enum class ParamInit {
 // A persistent tensor of a layer: a parameter, or a buffer (trainable false: batch norm's
 // running statistics) that checkpoints save and that gets no gradient and no optimizer update.
 struct ParamSpec {
-  std::string name;                 // "conv1.weight"
-  std::vector<std::int64_t> dims;   // PyTorch order: (O, I, kH, kW), (O, I) or (O)
-  std::int64_t fan_in = 0;          // for PyTorch's default initialisation bound 1/sqrt(fan_in)
+  std::string name;                // "conv1.weight"
+  std::vector<std::int64_t> dims;  // PyTorch order: (O, I, kH, kW), (O, I) or (O)
+  std::int64_t fan_in = 0;         // for PyTorch's default initialisation bound 1/sqrt(fan_in)
   ParamInit init = ParamInit::fan_in_uniform;
   bool trainable = true;
   std::int64_t elements() const;

@@ -30,7 +30,8 @@ const LayerKind& find_layer_kind(const std::string& type, const SourceLocation& 
 // max(1, round(spec[key] * width)); a product beyond max_features is a UserError naming the field.
 int read_scaled_count(const LayerSpec& spec, const char* key, double width);
 // Reads an int or [h, w] pair attribute; `fallback` when absent.
-void read_pair(const LayerSpec& spec, const char* key, int fallback_h, int fallback_w, int& h, int& w);
+void read_pair(const LayerSpec& spec, const char* key, int fallback_h, int fallback_w, int& h,
+               int& w);
 int read_int(const LayerSpec& spec, const char* key, int fallback);
 [[noreturn]] void throw_shape_error(const Node& node, const std::string& problem);
 // A sliding window's output: floor((in + 2 pad - kernel) / stride) + 1 per axis, checked.

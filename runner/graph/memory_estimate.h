@@ -18,7 +18,7 @@ struct MemoryEstimate {
   std::int64_t activation_gradients = 0;  // train batch: a gradient per layer output
   std::int64_t workspaces = 0;            // max-pooling indices, the uint8 batches
   std::int64_t evaluation = 0;            // the evaluation batch's forward activations
-  std::int64_t total() const;  // saturates at the largest int64 rather than wrapping
+  std::int64_t total() const;             // saturates at the largest int64 rather than wrapping
 };
 
 MemoryEstimate estimate_training_memory(const Graph& graph, int train_batch, int eval_batch,

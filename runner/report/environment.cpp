@@ -1,14 +1,13 @@
 // Collects version, build and hardware facts for reports.
 #include "runner/report/environment.h"
 
+#include <fmt/format.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include <array>
 #include <cstdio>
 #include <ctime>
-
-#include <fmt/format.h>
 
 #include "backends/onednn/onednn_backend.h"
 
@@ -32,14 +31,18 @@ std::string git(const std::string& arguments) {
 
 }  // namespace
 
-std::string runner_version() { return RUNNER_VERSION; }
+std::string runner_version() {
+  return RUNNER_VERSION;
+}
 
 std::string git_commit() {
   std::string commit = git("rev-parse --short=12 HEAD");
   return commit.empty() ? RUNNER_GIT_COMMIT : commit;
 }
 
-bool git_tree_dirty() { return !git("status --porcelain --untracked-files=no").empty(); }
+bool git_tree_dirty() {
+  return !git("status --porcelain --untracked-files=no").empty();
+}
 
 std::string timestamp_now() {
   std::time_t now = std::time(nullptr);

@@ -1,9 +1,9 @@
 // Report pieces and the run folder.
 #include "runner/report/report.h"
 
-#include <ctime>
-
 #include <fmt/format.h>
+
+#include <ctime>
 
 #include "runner/train/step_times.h"
 #include "runner/util/files.h"
@@ -41,7 +41,8 @@ nlohmann::json epochs_json(const std::vector<EpochRecord>& epochs) {
   return out;
 }
 
-nlohmann::json metrics_json(const Evaluation& evaluation, const std::vector<std::string>& class_names) {
+nlohmann::json metrics_json(const Evaluation& evaluation,
+                            const std::vector<std::string>& class_names) {
   nlohmann::json per_class = nlohmann::json::object();
   for (std::size_t k = 0; k < class_names.size() && k < evaluation.class_total.size(); ++k) {
     per_class[class_names[k]] = evaluation.class_accuracy(static_cast<int>(k));
@@ -68,16 +69,15 @@ nlohmann::json throughput_json(const TrainingOutcome& outcome, std::int64_t flop
 
 nlohmann::json step_time_json(const TrainingOutcome& outcome, int batch_size) {
   StepTimeSummary s = summarize_step_times(outcome.step_seconds);
-  return {{"steps", s.count},
-          {"median_seconds", s.median},
-          {"p10_seconds", s.p10},
-          {"p90_seconds", s.p90},
-          {"mean_seconds", s.mean},
-          {"images_per_second", s.median > 0 ? batch_size / s.median : 0.0}};
+  return {
+      {"steps", s.count},       {"median_seconds", s.median},
+      {"p10_seconds", s.p10},   {"p90_seconds", s.p90},
+      {"mean_seconds", s.mean}, {"images_per_second", s.median > 0 ? batch_size / s.median : 0.0}};
 }
 
 nlohmann::json cpu_json(const TrainingOutcome& outcome, int threads) {
-  double ratio = outcome.cpu_wall_seconds > 0 ? outcome.cpu_seconds / outcome.cpu_wall_seconds : 0.0;
+  double ratio =
+      outcome.cpu_wall_seconds > 0 ? outcome.cpu_seconds / outcome.cpu_wall_seconds : 0.0;
   return {{"process_cpu_seconds", outcome.cpu_seconds},
           {"wall_seconds", outcome.cpu_wall_seconds},
           {"cpu_time_over_wall", ratio},
@@ -124,7 +124,8 @@ std::filesystem::path new_run_directory(const std::filesystem::path& root, const
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
   std::string id = fmt::format("{}-{}", stamp, config_sha256.substr(0, 8));
   std::filesystem::path dir = root / name / id;
-  for (int n = 2; std::filesystem::exists(dir); ++n) dir = root / name / fmt::format("{}-{}", id, n);
+  for (int n = 2; std::filesystem::exists(dir); ++n)
+    dir = root / name / fmt::format("{}-{}", id, n);
   std::filesystem::create_directories(dir);
   return dir;
 }

@@ -2,10 +2,9 @@
 #pragma once
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "backends/backend.h"
 #include "runner/graph/graph.h"
@@ -17,7 +16,8 @@ namespace runner {
 
 nlohmann::json model_json(const Graph& graph);
 nlohmann::json epochs_json(const std::vector<EpochRecord>& epochs);
-nlohmann::json metrics_json(const Evaluation& evaluation, const std::vector<std::string>& class_names);
+nlohmann::json metrics_json(const Evaluation& evaluation,
+                            const std::vector<std::string>& class_names);
 nlohmann::json throughput_json(const TrainingOutcome& outcome, std::int64_t flops_per_image);
 // The timed steps' spread (median, p10, p90, mean) and the images per second of the median step.
 nlohmann::json step_time_json(const TrainingOutcome& outcome, int batch_size);

@@ -106,8 +106,8 @@ std::string summary_markdown(const json& summary) {
         number(row["batch_size"], "{:.0f}"), number(row["width"], "{:g}"),
         row["status"].get<std::string>(), number(row["images_per_second"], "{:.0f}"),
         step_cell(row), number(row["cpu_utilisation"], "{:.0f} %", 100),
-        number(row["gpu_utilisation"], "{:.0f} %", 100),
-        bytes_cell(row["peak_memory_bytes"]), bytes_cell(row["estimated_memory_bytes"]),
+        number(row["gpu_utilisation"], "{:.0f} %", 100), bytes_cell(row["peak_memory_bytes"]),
+        bytes_cell(row["estimated_memory_bytes"]),
         number(row["achieved_flops_per_second"], "{:.2f}", 1e-9),
         number(row["test_accuracy"], "{:.2f} %", 100), number(row["final_loss"], "{:.4f}"),
         number(row["speedup_over_cpu"], "{:.2f}x"));

@@ -1,5 +1,4 @@
 // Planning a sweep: configs, graphs and memory estimates, before anything runs.
-#include "runner/util/interrupt.h"
 #include "runner/sweep/sweep_plan.h"
 
 #include <fmt/format.h>
@@ -12,6 +11,7 @@
 #include "runner/graph/graph.h"
 #include "runner/util/console.h"
 #include "runner/util/digest.h"
+#include "runner/util/interrupt.h"
 #include "runner/util/process_stats.h"
 
 namespace runner {
@@ -48,8 +48,8 @@ std::string run_settings(const SweepSpec& spec) {
                      spec.benchmark.steps, spec.benchmark.profile_steps);
 }
 
-PlannedPoint plan_point(const SweepSpec& spec, const std::filesystem::path& base,
-                        SweepPoint point, DeviceProbes& probe_device) {
+PlannedPoint plan_point(const SweepSpec& spec, const std::filesystem::path& base, SweepPoint point,
+                        DeviceProbes& probe_device) {
   PlannedPoint planned;
   planned.point = std::move(point);
   try {

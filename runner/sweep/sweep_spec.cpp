@@ -48,7 +48,8 @@ std::vector<std::string> split_values(const std::string& text) {
 
 bool is_sweep_file(const std::filesystem::path& file) {
   SourceMap ignored;
-  std::string text = read_regular_file(file, limits::max_config_bytes, "a YAML config or sweep file");
+  std::string text =
+      read_regular_file(file, limits::max_config_bytes, "a YAML config or sweep file");
   nlohmann::json json = yaml_to_json(text, file.string(), ignored);
   // Experiment configs have none of these keys (their schema allows no others).
   return json.is_object() &&

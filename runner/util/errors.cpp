@@ -1,9 +1,9 @@
 // Formatting of user errors and the "did you mean" helper.
 #include "runner/util/errors.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace runner {
 

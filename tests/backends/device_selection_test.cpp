@@ -5,10 +5,9 @@
 #include <chrono>
 #include <thread>
 
+#include "backends/gpu_library.h"
 #include "layer_cases.h"
 #include "runner/util/errors.h"
-
-#include "backends/gpu_library.h"
 
 namespace runner::testing {
 namespace {

@@ -1,10 +1,10 @@
 // Per-layer checks of the oneDNN backend: the reference model's gradients against finite
 // differences (double precision), then oneDNN's forward pass and gradients against the reference.
-#include <algorithm>
-#include <cmath>
-
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
 
 #include "backends/onednn/onednn_backend.h"
 #include "layer_cases.h"
@@ -75,7 +75,8 @@ TEST_P(LayerCheck, OnednnGradientsMatchReference) {
   struct Variant {
     int compiled, max_chunk;
   };
-  for (auto [compiled, max_chunk] : {Variant{batch, 128}, Variant{batch + 2, 128}, Variant{batch, 2}}) {
+  for (auto [compiled, max_chunk] :
+       {Variant{batch, 128}, Variant{batch + 2, 128}, Variant{batch, 2}}) {
     auto program = compile(compiled, batch, max_chunk);
     program->train_step(batch_.bytes.data(), batch_.labels.data(), batch);
     LossSum loss = program->take_loss();
@@ -86,7 +87,8 @@ TEST_P(LayerCheck, OnednnGradientsMatchReference) {
     auto before = as_values(initial_);
     for (const auto& tensor : program->parameters()) {
       Values grad(tensor.values.size());
-      for (std::size_t i = 0; i < grad.size(); ++i) grad[i] = before[tensor.name][i] - tensor.values[i];
+      for (std::size_t i = 0; i < grad.size(); ++i)
+        grad[i] = before[tensor.name][i] - tensor.values[i];
       double error = relative_error(grad, expected.at(tensor.name));
       EXPECT_LT(error, 1e-4) << tensor.name << " (compiled for " << compiled << ", chunks of "
                              << max_chunk << "): max relative difference " << error;

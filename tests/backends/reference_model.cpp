@@ -11,7 +11,9 @@ namespace {
 struct Dims {
   int c, h, w;
 };
-Dims dims_of(const Shape& s) { return {s.c, s.h, s.w}; }
+Dims dims_of(const Shape& s) {
+  return {s.c, s.h, s.w};
+}
 
 // Visits every (input position, output position) pair of a sliding window; `visit` gets the
 // flat input and output indices of one sample-channel plane, or -1 for a padded position.
@@ -43,7 +45,9 @@ Values layer_forward(const Node& node, const std::vector<const Values*>& inputs,
       for (int o = 0; o < out.c; ++o)
         for (int i = 0; i < in.c; ++i)
           for_each_window(node, in, out, [&](int ip, int op, int kp) {
-            if (ip >= 0) y[(n * out.c + o) * out_plane + op] += w[(o * in.c + i) * k + kp] * x[(n * in.c + i) * in_plane + ip];
+            if (ip >= 0)
+              y[(n * out.c + o) * out_plane + op] +=
+                  w[(o * in.c + i) * k + kp] * x[(n * in.c + i) * in_plane + ip];
           });
     if (node.attrs.bias) {
       const Values& b = params.at(node.name + ".bias");
@@ -55,7 +59,8 @@ Values layer_forward(const Node& node, const std::vector<const Values*>& inputs,
     for (std::size_t v = 0; v < y.size(); ++v) y[v] = -std::numeric_limits<double>::infinity();
     for (int nc = 0; nc < batch * in.c; ++nc)
       for_each_window(node, in, out, [&](int ip, int op, int) {
-        if (ip >= 0) y[nc * out_plane + op] = std::max(y[nc * out_plane + op], x[nc * in_plane + ip]);
+        if (ip >= 0)
+          y[nc * out_plane + op] = std::max(y[nc * out_plane + op], x[nc * in_plane + ip]);
       });
   } else if (node.type == "avg_pool2d") {
     const double k = node.attrs.kernel_h * node.attrs.kernel_w;

@@ -23,7 +23,8 @@ class ReferenceModel {
   // Mean softmax cross-entropy over the batch.
   double loss(const Values& input, const std::vector<int>& labels) const;
   // d(mean loss)/d(parameter) for every parameter.
-  std::map<std::string, Values> gradients(const Values& input, const std::vector<int>& labels) const;
+  std::map<std::string, Values> gradients(const Values& input,
+                                          const std::vector<int>& labels) const;
 
   std::map<std::string, Values>& params() { return params_; }
 

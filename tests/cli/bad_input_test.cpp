@@ -1,8 +1,8 @@
 // End-to-end bad inputs: each broken config, data file, checkpoint or command line must give
 // exit code 2 and a message naming the file, the field or layer, and what was expected.
-#include <fstream>
-
 #include <gtest/gtest.h>
+
+#include <fstream>
 
 #include "test_support.h"
 
@@ -30,14 +30,15 @@ training:
 
 std::string replace(std::string text, const std::string& from, const std::string& to) {
   auto at = text.find(from);
-  if (at == std::string::npos) throw std::logic_error("case does not match the base config: " + from);
+  if (at == std::string::npos)
+    throw std::logic_error("case does not match the base config: " + from);
   return text.replace(at, from.size(), to);
 }
 
 struct BadInput {
   std::string name;
-  std::string config;     // written to <tmp>/config.yaml (empty: none)
-  std::string arguments;  // {config} and {tmp} are replaced
+  std::string config;                 // written to <tmp>/config.yaml (empty: none)
+  std::string arguments;              // {config} and {tmp} are replaced
   std::vector<std::string> expected;  // substrings of the output
   int exit_code = 2;
 };
@@ -47,97 +48,147 @@ std::string layers(const std::string& body) {
     - {name: relu1, type: relu}
     - {name: flat, type: flatten}
     - {name: fc, type: linear, out_features: 4}
-)", body);
+)",
+                 body);
 }
 
 std::vector<BadInput> cases() {
   const std::string run = "run {config} --output {tmp}/out";
   return {
-      {"malformed_yaml", replace(kBase, "seed: 0", "seed: [0"), run, {"config.yaml:3:7", "malformed YAML"}},
-      {"unknown_top_level_key", replace(kBase, "seed: 0", "sead: 0"), run,
+      {"malformed_yaml",
+       replace(kBase, "seed: 0", "seed: [0"),
+       run,
+       {"config.yaml:3:7", "malformed YAML"}},
+      {"unknown_top_level_key",
+       replace(kBase, "seed: 0", "sead: 0"),
+       run,
        {"config.yaml:2:1", "sead", "did you mean 'seed'"}},
-      {"unknown_layer_key", replace(kBase, "kernel: 3}", "kernal: 3}"), run,
+      {"unknown_layer_key",
+       replace(kBase, "kernel: 3}", "kernal: 3}"),
+       run,
        {"model.layers[0].kernal", "did you mean 'kernel'"}},
-      {"unknown_layer_type", replace(kBase, "type: relu}", "type: relux}"), run,
+      {"unknown_layer_type",
+       replace(kBase, "type: relu}", "type: relux}"),
+       run,
        {"model.layers[1].type", "did you mean 'relu'"}},
-      {"wrong_type", replace(kBase, "batch_size: 8", "batch_size: eight"), run,
+      {"wrong_type",
+       replace(kBase, "batch_size: 8", "batch_size: eight"),
+       run,
        {"training.batch_size", "\"eight\"", "integer"}},
-      {"negative_batch", replace(kBase, "batch_size: 8", "batch_size: -8"), run,
+      {"negative_batch",
+       replace(kBase, "batch_size: 8", "batch_size: -8"),
+       run,
        {"training.batch_size", "-8"}},
-      {"missing_out_channels", replace(kBase, "out_channels: 4, ", ""), run,
+      {"missing_out_channels",
+       replace(kBase, "out_channels: 4, ", ""),
+       run,
        {"model.layers[0]", "out_channels"}},
       {"impossible_shape",
-       replace(kBase, "kernel: 3}", "kernel: 13}"), run,
+       replace(kBase, "kernel: 3}", "kernel: 13}"),
+       run,
        {"model.layers[0]", "conv1", "input 1x12x12 is smaller than kernel 13x13"}},
       {"missing_input_layer",
-       replace(kBase, "{name: relu1, type: relu}", "{name: relu1, type: relu, inputs: [conv]}"), run,
+       replace(kBase, "{name: relu1, type: relu}", "{name: relu1, type: relu, inputs: [conv]}"),
+       run,
        {"model.layers[1].inputs[0]", "no layer named 'conv'", "did you mean 'conv1'"}},
       {"cycle",
        layers("    - {name: a, type: relu, inputs: [b]}\n    - {name: b, type: relu, inputs: [a]}\n"
-              "    - {name: flat, type: flatten, inputs: [b]}\n    - {name: fc, type: linear, out_features: 4}\n"),
-       run, {"model.layers[1]", "cycle: b -> a -> b"}},
+              "    - {name: flat, type: flatten, inputs: [b]}\n    - {name: fc, type: linear, "
+              "out_features: 4}\n"),
+       run,
+       {"model.layers[1]", "cycle: b -> a -> b"}},
       {"unused_layer",
-       layers("    - {name: side, type: relu, inputs: [input]}\n    - {name: flat, type: flatten, inputs: [input]}\n"
+       layers("    - {name: side, type: relu, inputs: [input]}\n    - {name: flat, type: flatten, "
+              "inputs: [input]}\n"
               "    - {name: fc, type: linear, out_features: 4}\n"),
-       run, {"model.layers[0]", "'side' does not feed the output layer 'fc'"}},
+       run,
+       {"model.layers[0]", "'side' does not feed the output layer 'fc'"}},
       {"linear_needs_flat_input",
        layers("    - {name: conv1, type: conv2d, out_channels: 4, kernel: 3}\n"
               "    - {name: fc, type: linear, out_features: 4}\n"),
-       run, {"model.layers[1]", "fc", "needs a flat input, got 4x10x10", "flatten"}},
-      {"classifier_size", replace(kBase, "out_features: 4}", "out_features: 5}"), run,
+       run,
+       {"model.layers[1]", "fc", "needs a flat input, got 4x10x10", "flatten"}},
+      {"classifier_size",
+       replace(kBase, "out_features: 4}", "out_features: 5}"),
+       run,
        {"model.layers[3]", "'fc' gives 5 values", "4 classes"}},
       {"add_shape_mismatch",
        layers("    - {name: a, type: conv2d, out_channels: 4, kernel: 3}\n"
               "    - {name: b, type: conv2d, out_channels: 2, kernel: 3, inputs: [input]}\n"
               "    - {name: s, type: add, inputs: [a, b]}\n    - {name: flat, type: flatten}\n"
               "    - {name: fc, type: linear, out_features: 4}\n"),
-       run, {"model.layers[2]", "inputs must have one shape", "4x10x10", "2x10x10"}},
+       run,
+       {"model.layers[2]", "inputs must have one shape", "4x10x10", "2x10x10"}},
       {"add_one_input",
        layers("    - {name: a, type: conv2d, out_channels: 4, kernel: 3}\n"
               "    - {name: s, type: add}\n    - {name: flat, type: flatten}\n"
               "    - {name: fc, type: linear, out_features: 4}\n"),
-       run, {"model.layers[1]", "takes 2 to 8 input(s), got 1"}},
+       run,
+       {"model.layers[1]", "takes 2 to 8 input(s), got 1"}},
       {"unknown_device", replace(kBase, "device: cpu", "device: tpu"), run, {"device", "tpu"}},
-      {"cuda_not_built", replace(kBase, "device: cpu", "device: cuda:0"), run,
+      {"cuda_not_built",
+       replace(kBase, "device: cpu", "device: cuda:0"),
+       run,
        {"cuda:0", "not usable"}},
       {"missing_cifar_files",
-       replace(kBase, "  name: synthetic\n  synthetic: {channels: 1, height: 12, width: 12, classes: 4, train_count: 32, test_count: 8}",
+       replace(kBase,
+               "  name: synthetic\n  synthetic: {channels: 1, height: 12, width: 12, classes: 4, "
+               "train_count: 32, test_count: 8}",
                "  name: cifar10\n  root: {tmp}/nowhere"),
-       run + " --set model.layers[3].out_features=10", {"nowhere", "cifar-10-binary.tar.gz"}},
+       run + " --set model.layers[3].out_features=10",
+       {"nowhere", "cifar-10-binary.tar.gz"}},
       {"truncated_idx_file", "", "", {"t10k-labels-idx1-ubyte", "expected"}},
-      {"corrupt_checkpoint", kBase, "eval --checkpoint {tmp}/broken.safetensors {config}",
+      {"corrupt_checkpoint",
+       kBase,
+       "eval --checkpoint {tmp}/broken.safetensors {config}",
        {"broken.safetensors", "not a valid safetensors checkpoint"}},
-      {"checkpoint_of_another_model", kBase, "eval --checkpoint {tmp}/other.safetensors {config}",
+      {"checkpoint_of_another_model",
+       kBase,
+       "eval --checkpoint {tmp}/other.safetensors {config}",
        {"other.safetensors", "does not fit this model", "conv1.weight"}},
       {"missing_config", "", "run {tmp}/absent.yaml", {"absent.yaml", "not found"}},
       {"bad_override", kBase, "run {config} --set training.batch_size", {"training.batch_size"}},
       {"unknown_option", kBase, "run {config} --sett x=1", {"--sett"}},
       // Issue 11: these crashed, or were accepted and then killed by the kernel.
       {"long_seed_validates_without_crash",
-       replace(kBase, "seed: 0", "seed: " + std::string(100000, '9')), "validate {config}",
+       replace(kBase, "seed: 0", "seed: " + std::string(100000, '9')),
+       "validate {config}",
        {"config.yaml:2:7: seed: found a text of 100000 characters, expected at most 4096"}},
       {"synthetic_data_larger_than_memory",
        replace(kBase, "height: 12, width: 12, classes: 4, train_count: 32",
                "height: 4000, width: 4000, classes: 4, train_count: 100000000"),
-       "validate {config}", {"config.yaml: the run needs about", "more than this machine's"}},
+       "validate {config}",
+       {"config.yaml: the run needs about", "more than this machine's"}},
       {"config_is_a_device", "", "validate /dev/zero", {"/dev/zero: is not a regular file"}},
-      {"steps_zero", kBase, "bench {config} --steps 0",
+      {"steps_zero",
+       kBase,
+       "bench {config} --steps 0",
        {"--steps: found 0, expected a whole number from 1 to 100000000"}},
-      {"seed_beyond_64_bits", kBase, "sweep {config} --grid training.batch_size=4,8 --dry-run --seed 99999999999999999999999",
+      {"seed_beyond_64_bits",
+       kBase,
+       "sweep {config} --grid training.batch_size=4,8 --dry-run --seed 99999999999999999999999",
        {"--seed: found 99999999999999999999999, expected a whole number from 0 to"}},
       {"reproduce_a_device", "", "reproduce /dev/zero", {"/dev/zero: is not a regular file"}},
-      {"reproduce_not_json", "{not json", "reproduce {config}",
+      {"reproduce_not_json",
+       "{not json",
+       "reproduce {config}",
        {"config.yaml: not a JSON report: parse error at line 1, column 3"}},
-      {"reproduce_wrong_types", "{\"mode\": 3, \"status\": []}", "reproduce {config}",
+      {"reproduce_wrong_types",
+       "{\"mode\": 3, \"status\": []}",
+       "reproduce {config}",
        {"config.yaml: mode: found 3, expected one of train, eval, benchmark"}},
-      {"nan_override", kBase, "validate {config} --set training.optimizer.lr=.nan",
+      {"nan_override",
+       kBase,
+       "validate {config} --set training.optimizer.lr=.nan",
        {"training.optimizer.lr: found .nan, expected a finite number"}},
   };
 }
 
 std::string substitute(std::string text, const TempDir& tmp, const std::string& config) {
-  for (auto [key, value] : {std::pair<std::string, std::string>{"{config}", config}, {"{tmp}", tmp.path().string()}}) {
-    for (auto at = text.find(key); at != std::string::npos; at = text.find(key)) text.replace(at, key.size(), value);
+  for (auto [key, value] :
+       {std::pair<std::string, std::string>{"{config}", config}, {"{tmp}", tmp.path().string()}}) {
+    for (auto at = text.find(key); at != std::string::npos; at = text.find(key))
+      text.replace(at, key.size(), value);
   }
   return text;
 }
@@ -147,8 +198,8 @@ void prepare_files(const BadInput& c, const TempDir& tmp, std::string& arguments
   if (c.name == "truncated_idx_file") {
     auto root = tmp.path() / "mnist";
     std::filesystem::create_directories(root);
-    auto write_idx = [&](const std::string& name, std::uint32_t magic, std::vector<std::uint32_t> dims,
-                         std::size_t payload) {
+    auto write_idx = [&](const std::string& name, std::uint32_t magic,
+                         std::vector<std::uint32_t> dims, std::size_t payload) {
       std::ofstream out(root / name, std::ios::binary);
       auto be = [&](std::uint32_t v) {
         char b[4] = {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
@@ -162,16 +213,19 @@ void prepare_files(const BadInput& c, const TempDir& tmp, std::string& arguments
     write_idx("train-labels-idx1-ubyte", 0x801, {2}, 2);
     write_idx("t10k-images-idx3-ubyte", 0x803, {2, 28, 28}, 2 * 784);
     write_idx("t10k-labels-idx1-ubyte", 0x801, {2}, 1);  // one label short
-    std::string config = replace(
-        replace(kBase,
-                "  name: synthetic\n  synthetic: {channels: 1, height: 12, width: 12, classes: 4, train_count: 32, test_count: 8}",
-                "  name: mnist\n  root: " + root.string()),
-        "out_features: 4}", "out_features: 10}");
-    arguments = "run " + tmp.write("config.yaml", config).string() + " --output " + (tmp / "out").string();
+    std::string config =
+        replace(replace(kBase,
+                        "  name: synthetic\n  synthetic: {channels: 1, height: 12, width: 12, "
+                        "classes: 4, train_count: 32, test_count: 8}",
+                        "  name: mnist\n  root: " + root.string()),
+                "out_features: 4}", "out_features: 10}");
+    arguments =
+        "run " + tmp.write("config.yaml", config).string() + " --output " + (tmp / "out").string();
   }
   if (c.name == "corrupt_checkpoint") tmp.write("broken.safetensors", "not a checkpoint at all");
   if (c.name == "checkpoint_of_another_model") {
-    std::string other = replace(kBase, "out_channels: 4, kernel: 3}", "out_channels: 3, kernel: 3}");
+    std::string other =
+        replace(kBase, "out_channels: 4, kernel: 3}", "out_channels: 3, kernel: 3}");
     other = replace(other, "name: bad_input", "name: other");
     other += "checkpoint: {path: " + (tmp / "other.safetensors").string() +
              ", allow_outside_run_folder: true}\n";
@@ -181,23 +235,28 @@ void prepare_files(const BadInput& c, const TempDir& tmp, std::string& arguments
   }
 }
 
-void PrintTo(const BadInput& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const BadInput& c, std::ostream* os) {
+  *os << c.name;
+}
 
 class BadInputTest : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(BadInputTest, GivesAClearErrorAndExitCode) {
   const BadInput& c = GetParam();
   TempDir tmp;
-  std::string config = c.config.empty() ? "" : tmp.write("config.yaml", substitute(c.config, tmp, "")).string();
+  std::string config =
+      c.config.empty() ? "" : tmp.write("config.yaml", substitute(c.config, tmp, "")).string();
   std::string arguments = substitute(c.arguments, tmp, config);
   prepare_files(c, tmp, arguments);
   auto result = run_runner(arguments);
   EXPECT_EQ(result.exit_code, c.exit_code) << result.output;
   for (const auto& expected : c.expected) {
     EXPECT_NE(result.output.find(substitute(expected, tmp, config)), std::string::npos)
-        << "missing '" << expected << "' in:\n" << result.output;
+        << "missing '" << expected << "' in:\n"
+        << result.output;
   }
-  EXPECT_FALSE(std::filesystem::exists(tmp / "out" / "bad_input")) << "a failed start wrote a run folder";
+  EXPECT_FALSE(std::filesystem::exists(tmp / "out" / "bad_input"))
+      << "a failed start wrote a run folder";
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, BadInputTest, ::testing::ValuesIn(cases()),

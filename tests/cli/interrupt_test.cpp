@@ -1,8 +1,8 @@
 // Stopping a run with SIGTERM/SIGINT: it ends at the next mini-batch, still writes its report
 // (status interrupted) and exits with 130.
-#include <fstream>
-
 #include <gtest/gtest.h>
+
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "test_support.h"
@@ -15,9 +15,11 @@ TEST(Interrupt, StopsAtTheNextStepAndWritesAnInterruptedReport) {
   std::string command = std::string(RUNNER_BINARY) + " " +
                         (source_dir() / "configs" / "tiny_synthetic.yaml").string() +
                         " --quiet --set training.epochs=100000 --output " + tmp.path().string();
-  auto result = run_command("(" + command + " & pid=$!; sleep 1.5; kill -TERM $pid; wait $pid; echo exit=$?)");
+  auto result = run_command("(" + command +
+                            " & pid=$!; sleep 1.5; kill -TERM $pid; wait $pid; echo exit=$?)");
   EXPECT_NE(result.output.find("exit=130"), std::string::npos) << result.output;
-  EXPECT_NE(result.output.find("run interrupted: interrupted in epoch"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("run interrupted: interrupted in epoch"), std::string::npos)
+      << result.output;
   auto at = result.output.find("report: ");
   ASSERT_NE(at, std::string::npos) << result.output;
   std::string path = result.output.substr(at + 8, result.output.find('\n', at) - at - 8);

@@ -1,8 +1,8 @@
 // Paths that are legal on Linux but not UTF-8 still give a report (issue 11: the report's JSON
 // could not be written and the finished run was lost with a raw library message).
-#include <fstream>
-
 #include <gtest/gtest.h>
+
+#include <fstream>
 
 #include "test_support.h"
 

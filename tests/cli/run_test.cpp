@@ -1,8 +1,8 @@
 // End-to-end runs of the runner binary: determinism, reports that validate, checkpoints that
 // reload, resume that continues exactly, and real Fashion-MNIST data that is learned.
-#include <fstream>
-
 #include <gtest/gtest.h>
+
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "runner/config/schema_check.h"
@@ -13,7 +13,9 @@
 namespace runner::testing {
 namespace {
 
-std::string tiny_config() { return (source_dir() / "configs" / "tiny_synthetic.yaml").string(); }
+std::string tiny_config() {
+  return (source_dir() / "configs" / "tiny_synthetic.yaml").string();
+}
 
 struct RunOutput {
   CommandResult result;
@@ -39,11 +41,13 @@ TEST(Run, TrainsPrintsTheTutorialLogLineAndEndsWithTheReportPath) {
   ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
   EXPECT_NE(run.result.output.find("[1,     8] loss: "), std::string::npos) << run.result.output;
   EXPECT_NE(run.result.output.find("Accuracy for class: class0"), std::string::npos);
-  std::string tail = run.result.output.substr(run.result.output.rfind('\n', run.result.output.size() - 2) + 1);
+  std::string tail =
+      run.result.output.substr(run.result.output.rfind('\n', run.result.output.size() - 2) + 1);
   EXPECT_EQ(tail.rfind("report: ", 0), 0u) << "last line: " << tail;
   ASSERT_TRUE(run.report.is_object());
   EXPECT_EQ(run.report["status"], "completed");
-  EXPECT_GT(run.report["metrics"]["test_accuracy"].get<double>(), 0.5);  // 10 classes: chance is 0.1
+  EXPECT_GT(run.report["metrics"]["test_accuracy"].get<double>(),
+            0.5);  // 10 classes: chance is 0.1
 }
 
 TEST(Run, SameConfigTwiceGivesIdenticalLossesAndAccuracy) {
@@ -55,7 +59,8 @@ TEST(Run, SameConfigTwiceGivesIdenticalLossesAndAccuracy) {
   ASSERT_EQ(first.report["epochs"].size(), 2u);
   for (std::size_t e = 0; e < 2; ++e) {
     for (const char* key : {"train_loss", "test_loss", "test_accuracy"}) {
-      EXPECT_EQ(first.report["epochs"][e][key].get<double>(), second.report["epochs"][e][key].get<double>())
+      EXPECT_EQ(first.report["epochs"][e][key].get<double>(),
+                second.report["epochs"][e][key].get<double>())
           << key << " of epoch " << e + 1;
     }
   }
@@ -65,11 +70,13 @@ TEST(Run, SameConfigTwiceGivesIdenticalLossesAndAccuracy) {
 
 TEST(Run, ReportValidatesAgainstItsSchemaAndRecordsTheEnvironment) {
   TempDir tmp;
-  RunOutput run = run_and_read(tiny_config() + " --quiet --set training.epochs=1 --output " + tmp.path().string());
+  RunOutput run = run_and_read(tiny_config() + " --quiet --set training.epochs=1 --output " +
+                               tmp.path().string());
   ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
   auto violations = schema_violations(load_schema("report.schema.json"), run.report);
   for (const auto& v : violations) ADD_FAILURE() << v.description;
-  EXPECT_EQ(run.report["config"]["training"]["epochs"], 1);  // the override is in the resolved config
+  EXPECT_EQ(run.report["config"]["training"]["epochs"],
+            1);  // the override is in the resolved config
   EXPECT_EQ(run.report["environment"]["threads"].get<int>() > 0, true);
   EXPECT_FALSE(run.report["environment"]["onednn_version"].get<std::string>().empty());
   EXPECT_FALSE(run.report.contains("gpu")) << "a CPU run has no GPU block";
@@ -91,13 +98,15 @@ TEST(Run, ReportValidatesAgainstItsSchemaAndRecordsTheEnvironment) {
 TEST(Run, CheckpointReloadsAndEvalReproducesTheAccuracy) {
   TempDir tmp;
   std::string out = " --output " + tmp.path().string();
-  RunOutput run = run_and_read(tiny_config() + " --quiet --set checkpoint.path=net.safetensors" + out);
+  RunOutput run =
+      run_and_read(tiny_config() + " --quiet --set checkpoint.path=net.safetensors" + out);
   ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
   ASSERT_TRUE(run.report.contains("checkpoint")) << run.report.dump(2);
   EXPECT_TRUE(run.report["checkpoint"]["reload_matches"].get<bool>());
   std::string checkpoint = run.report["checkpoint"]["path"];
   ASSERT_TRUE(std::filesystem::exists(checkpoint));
-  RunOutput eval = run_and_read("eval --quiet --checkpoint " + checkpoint + " " + tiny_config() + out);
+  RunOutput eval =
+      run_and_read("eval --quiet --checkpoint " + checkpoint + " " + tiny_config() + out);
   ASSERT_EQ(eval.result.exit_code, 0) << eval.result.output;
   EXPECT_EQ(eval.report["mode"], "eval");
   EXPECT_EQ(eval.report["metrics"]["test_accuracy"], run.report["metrics"]["test_accuracy"]);
@@ -107,9 +116,11 @@ TEST(Run, ResumingFromACheckpointContinuesExactly) {
   TempDir tmp;
   std::string out = " --quiet --output " + tmp.path().string();
   RunOutput straight = run_and_read(tiny_config() + out);
-  RunOutput first = run_and_read(tiny_config() + " --set training.epochs=1 --set checkpoint.path=e1.safetensors" + out);
+  RunOutput first = run_and_read(
+      tiny_config() + " --set training.epochs=1 --set checkpoint.path=e1.safetensors" + out);
   ASSERT_EQ(first.result.exit_code, 0) << first.result.output;
-  RunOutput resumed = run_and_read(tiny_config() + " --resume " + first.report["checkpoint"]["path"].get<std::string>() + out);
+  RunOutput resumed = run_and_read(tiny_config() + " --resume " +
+                                   first.report["checkpoint"]["path"].get<std::string>() + out);
   ASSERT_EQ(resumed.result.exit_code, 0) << resumed.result.output;
   ASSERT_EQ(resumed.report["epochs"].size(), 1u);
   EXPECT_EQ(resumed.report["epochs"][0]["epoch"], 2);
@@ -120,8 +131,10 @@ TEST(Run, ResumingFromACheckpointContinuesExactly) {
 TEST(Run, CheckpointIsReadableAsSafetensorsByPython) {
   if (!std::filesystem::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
   TempDir tmp;
-  RunOutput run = run_and_read(tiny_config() + " --quiet --set training.epochs=1 --set checkpoint.path=n.safetensors --output " +
-                         tmp.path().string());
+  RunOutput run = run_and_read(
+      tiny_config() +
+      " --quiet --set training.epochs=1 --set checkpoint.path=n.safetensors --output " +
+      tmp.path().string());
   ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
   // The safetensors layout, read independently: u64 header length, JSON header, F32 data.
   auto script = tmp.write("read.py", R"(import json, struct, sys
@@ -145,10 +158,10 @@ TEST(Run, LearnsRealFashionMnist) {
   }
   TempDir tmp;
   RunOutput run = run_and_read((source_dir() / "configs" / "lenet_fashion_mnist.yaml").string() +
-                         " --quiet --set training.epochs=1 --set training.batch_size=16"
-                         " --set training.optimizer.lr=0.01 --set dataset.train_limit=12000"
-                         " --set dataset.test_limit=2000 --set checkpoint.path= --output " +
-                         tmp.path().string());
+                               " --quiet --set training.epochs=1 --set training.batch_size=16"
+                               " --set training.optimizer.lr=0.01 --set dataset.train_limit=12000"
+                               " --set dataset.test_limit=2000 --set checkpoint.path= --output " +
+                               tmp.path().string());
   ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
   double accuracy = run.report["metrics"]["test_accuracy"];
   EXPECT_GT(accuracy, 0.70) << "chance is 0.10";

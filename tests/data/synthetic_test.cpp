@@ -1,9 +1,9 @@
 // Synthetic data: determinism per seed, shapes, label range, and that it is learnable.
 #include "runner/data/synthetic.h"
 
-#include <fstream>
-
 #include <gtest/gtest.h>
+
+#include <fstream>
 
 #include "runner/util/errors.h"
 #include "test_support.h"
@@ -133,9 +133,9 @@ TEST(Synthetic, ThePythonRebuildMatchesByteForByte) {
   DatasetSplits data = make_synthetic(spec, 0);
   testing::TempDir tmp;
   auto out = tmp / "synthetic.bin";
-  auto result = testing::run_command("/usr/bin/python3 " +
-                                     (testing::source_dir() / "scripts" / "synthetic_data.py").string() +
-                                     " 3 8 6 7 40 9 " + out.string());
+  auto result = testing::run_command(
+      "/usr/bin/python3 " + (testing::source_dir() / "scripts" / "synthetic_data.py").string() +
+      " 3 8 6 7 40 9 " + out.string());
   ASSERT_EQ(result.exit_code, 0) << result.output;
   std::string expected;
   for (const Dataset* split : {&data.train, &data.test}) {

@@ -7,7 +7,9 @@
 
 namespace runner {
 
-void PrintTo(const Shape& shape, std::ostream* os) { *os << shape.str(); }
+void PrintTo(const Shape& shape, std::ostream* os) {
+  *os << shape.str();
+}
 
 namespace {
 
@@ -16,12 +18,17 @@ using testing::layer;
 ModelSpec lenet(double width = 1.0) {
   ModelSpec model;
   model.width = width;
-  model.layers = {layer("conv1", "conv2d", {{"out_channels", 6}, {"kernel", 5}}), layer("relu1", "relu"),
+  model.layers = {layer("conv1", "conv2d", {{"out_channels", 6}, {"kernel", 5}}),
+                  layer("relu1", "relu"),
                   layer("pool1", "max_pool2d", {{"kernel", 2}, {"stride", 2}}),
-                  layer("conv2", "conv2d", {{"out_channels", 16}, {"kernel", 5}}), layer("relu2", "relu"),
-                  layer("pool2", "max_pool2d", {{"kernel", 2}, {"stride", 2}}), layer("flat", "flatten"),
-                  layer("fc1", "linear", {{"out_features", 120}}), layer("relu3", "relu"),
-                  layer("fc2", "linear", {{"out_features", 84}}), layer("relu4", "relu"),
+                  layer("conv2", "conv2d", {{"out_channels", 16}, {"kernel", 5}}),
+                  layer("relu2", "relu"),
+                  layer("pool2", "max_pool2d", {{"kernel", 2}, {"stride", 2}}),
+                  layer("flat", "flatten"),
+                  layer("fc1", "linear", {{"out_features", 120}}),
+                  layer("relu3", "relu"),
+                  layer("fc2", "linear", {{"out_features", 84}}),
+                  layer("relu4", "relu"),
                   layer("fc3", "linear", {{"out_features", 10}})};
   return model;
 }
@@ -53,9 +60,8 @@ TEST(Graph, WidthScalesEveryLayerButTheClassifier) {
 TEST(Graph, OrdersNodesTopologicallyWhateverTheConfigOrder) {
   ModelSpec model;
   model.layers = {layer("b", "conv2d", {{"out_channels", 2}, {"kernel", 1}}, {"a"}),
-                  layer("a", "relu", {}, {"input"}),
-                  layer("sum", "add", {}, {"a", "b"}), layer("flat", "flatten"),
-                  layer("fc", "linear", {{"out_features", 3}})};
+                  layer("a", "relu", {}, {"input"}), layer("sum", "add", {}, {"a", "b"}),
+                  layer("flat", "flatten"), layer("fc", "linear", {{"out_features", 3}})};
   Graph graph = build_graph(model, Shape{2, 4, 4}, 3);
   std::vector<std::string> order;
   for (const auto& node : graph.nodes) order.push_back(node.name);
@@ -66,7 +72,8 @@ TEST(Graph, OrdersNodesTopologicallyWhateverTheConfigOrder) {
 
 TEST(Graph, WindowArithmeticFollowsPytorchFloorMode) {
   ModelSpec model;
-  model.layers = {layer("c", "conv2d", {{"out_channels", 1}, {"kernel", {3, 2}}, {"stride", 2}, {"padding", 1}}),
+  model.layers = {layer("c", "conv2d",
+                        {{"out_channels", 1}, {"kernel", {3, 2}}, {"stride", 2}, {"padding", 1}}),
                   layer("p", "avg_pool2d", {{"kernel", 3}}), layer("flat", "flatten"),
                   layer("fc", "linear", {{"out_features", 2}})};
   Graph graph = build_graph(model, Shape{1, 7, 9}, 2);
@@ -81,7 +88,8 @@ TEST(Graph, ShapeErrorsNameTheLayerAndBothShapes) {
     build_graph(model, Shape{3, 32, 32}, 10);
     FAIL() << "no error";
   } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("conv2 (conv2d): input 6x14x14"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("conv2 (conv2d): input 6x14x14"), std::string::npos)
+        << e.what();
   }
   model = lenet();
   model.layers[0].attributes["padding"] = 3;  // more than half of kernel 5

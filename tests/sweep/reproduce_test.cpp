@@ -48,8 +48,7 @@ TEST(Reproduce, ABenchmarkSweepPointReproducesItsLoss) {
 
 TEST(Reproduce, AReportOfAPointThatNeverRanIsAUserError) {
   TempDir tmp;
-  auto file = tmp.write(
-      "r.json", R"({"schema_version": 1, "mode": "benchmark", "status": "invalid",
+  auto file = tmp.write("r.json", R"({"schema_version": 1, "mode": "benchmark", "status": "invalid",
                     "error": "conv2: too small", "name": "n", "run_id": "r",
                     "started_at": "2026-01-01T00:00:00Z", "finished_at": "2026-01-01T00:00:00Z"})");
   auto result = run_runner("reproduce " + file.string());

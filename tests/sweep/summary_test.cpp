@@ -38,8 +38,9 @@ json point_report(const std::string& id, int index, const std::string& device,
           {"model", {{"flops_per_image", 1000}}},
           {"memory", {{"peak_rss_bytes", 1 << 20}, {"estimate", {{"total", 1 << 16}}}}},
           {"benchmark", {{"mean_loss", 2.3}}},
-          {"gpu", device == "cpu" ? json() : json{{"device_memory_bytes", 3 << 20},
-                                                 {"utilisation", {{"mean_gpu_percent", 62.0}}}}}};
+          {"gpu", device == "cpu" ? json()
+                                  : json{{"device_memory_bytes", 3 << 20},
+                                         {"utilisation", {{"mean_gpu_percent", 62.0}}}}}};
 }
 
 // A sweep folder: sweep.json with four points, three of them with reports.

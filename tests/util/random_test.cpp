@@ -1,9 +1,9 @@
 // Tests of the portable random source: fixed sequences, permutations, bounds.
 #include "runner/util/random.h"
 
-#include <algorithm>
-
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "runner/util/errors.h"
 

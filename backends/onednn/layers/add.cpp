@@ -34,6 +34,8 @@ class Add : public OnednnLayer {
 
 }  // namespace
 
-std::unique_ptr<OnednnLayer> make_add() { return std::make_unique<Add>(); }
+std::unique_ptr<OnednnLayer> make_add() {
+  return std::make_unique<Add>();
+}
 
 }  // namespace runner::onednn

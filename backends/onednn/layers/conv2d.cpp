@@ -15,14 +15,16 @@ class Conv2d : public OnednnLayer {
     padding_ = {a.pad_h, a.pad_w};
     forward_pd_ = choose_forward(ctx, node, inputs[0].get_desc().dims());
     // (N, Cin, H, W) in the layout the convolution wants
-    src_ = ctx.in_layout(inputs[0], forward_pd_.src_desc(), *ctx.forward, node.name + " src layout");
+    src_ =
+        ctx.in_layout(inputs[0], forward_pd_.src_desc(), *ctx.forward, node.name + " src layout");
     dnnl::memory dst = ctx.allocate(forward_pd_.dst_desc());  // (N, Cout, Ho, Wo)
     std::unordered_map<int, dnnl::memory> args = {
         {DNNL_ARG_SRC, src_},
         {DNNL_ARG_WEIGHTS, ctx.params->value(weight, forward_pd_.weights_desc(), *ctx.refresh)},
         {DNNL_ARG_DST, dst}};
     if (a.bias) {
-      args[DNNL_ARG_BIAS] = ctx.params->value(node.params[1], forward_pd_.bias_desc(), *ctx.refresh);
+      args[DNNL_ARG_BIAS] =
+          ctx.params->value(node.params[1], forward_pd_.bias_desc(), *ctx.refresh);
     }
     ctx.forward->add(node.name, dnnl::convolution_forward(forward_pd_), args);
     if (ctx.fuse_relu && !relu_fused_) ctx.relu_in_place(dst, node.name + " relu");
@@ -39,7 +41,8 @@ class Conv2d : public OnednnLayer {
   // The first of: channels-last output with the ReLU as a post-op, without it, then the same
   // with the primitive's own output layout, that has an optimised implementation (oneDNN 2.6
   // has no post-ops in some channels-last training kernels).
-  dnnl::convolution_forward::primitive_desc choose_forward(const BuildContext& ctx, const Node& node,
+  dnnl::convolution_forward::primitive_desc choose_forward(const BuildContext& ctx,
+                                                           const Node& node,
                                                            const dnnl::memory::dims& src_dims) {
     const LayerAttrs& a = node.attrs;
     auto dims = ctx.dims_of(node.output);
@@ -48,13 +51,15 @@ class Conv2d : public OnednnLayer {
     for (auto dst_md : {BuildContext::activation_desc(dims), BuildContext::any(dims)}) {
       for (bool fuse : {ctx.fuse_relu, false}) {
         auto weights = BuildContext::any(node.params[0].dims);
-        auto desc = a.bias ? dnnl::convolution_forward::desc(
-                                 ctx.forward_kind(), dnnl::algorithm::convolution_direct,
-                                 BuildContext::any(src_dims), weights,
-                                 BuildContext::any({a.out_channels}), dst_md, strides_, padding_, padding_)
-                           : dnnl::convolution_forward::desc(
-                                 ctx.forward_kind(), dnnl::algorithm::convolution_direct,
-                                 BuildContext::any(src_dims), weights, dst_md, strides_, padding_, padding_);
+        auto desc = a.bias ? dnnl::convolution_forward::desc(ctx.forward_kind(),
+                                                             dnnl::algorithm::convolution_direct,
+                                                             BuildContext::any(src_dims), weights,
+                                                             BuildContext::any({a.out_channels}),
+                                                             dst_md, strides_, padding_, padding_)
+                           : dnnl::convolution_forward::desc(ctx.forward_kind(),
+                                                             dnnl::algorithm::convolution_direct,
+                                                             BuildContext::any(src_dims), weights,
+                                                             dst_md, strides_, padding_, padding_);
         auto attr = fuse ? ctx.output_attr() : dnnl::primitive_attr();
         try {
           dnnl::convolution_forward::primitive_desc pd(desc, attr, ctx.engine);
@@ -77,50 +82,61 @@ class Conv2d : public OnednnLayer {
   void backward_weights(BuildContext& ctx, const Node& node, const dnnl::memory& output_grad) {
     const LayerAttrs& a = node.attrs;
     const ParamSpec& weight = node.params[0];
-    auto pd = prefer_given_layouts<dnnl::convolution_backward_weights::primitive_desc>([&](bool given) {
-      auto src = given ? src_.get_desc() : BuildContext::any(src_.get_desc().dims());
-      auto diff_dst = given ? output_grad.get_desc() : BuildContext::any(output_grad.get_desc().dims());
-      auto weights = BuildContext::any(weight.dims);
-      auto desc = a.bias ? dnnl::convolution_backward_weights::desc(
-                               dnnl::algorithm::convolution_direct, src, weights,
-                               BuildContext::any({a.out_channels}), diff_dst, strides_, padding_, padding_)
-                         : dnnl::convolution_backward_weights::desc(
-                               dnnl::algorithm::convolution_direct, src, weights, diff_dst, strides_,
-                               padding_, padding_);
-      return dnnl::convolution_backward_weights::primitive_desc(desc, ctx.engine, forward_pd_);
-    });
+    auto pd =
+        prefer_given_layouts<dnnl::convolution_backward_weights::primitive_desc>([&](bool given) {
+          auto src = given ? src_.get_desc() : BuildContext::any(src_.get_desc().dims());
+          auto diff_dst =
+              given ? output_grad.get_desc() : BuildContext::any(output_grad.get_desc().dims());
+          auto weights = BuildContext::any(weight.dims);
+          auto desc = a.bias ? dnnl::convolution_backward_weights::desc(
+                                   dnnl::algorithm::convolution_direct, src, weights,
+                                   BuildContext::any({a.out_channels}), diff_dst, strides_,
+                                   padding_, padding_)
+                             : dnnl::convolution_backward_weights::desc(
+                                   dnnl::algorithm::convolution_direct, src, weights, diff_dst,
+                                   strides_, padding_, padding_);
+          return dnnl::convolution_backward_weights::primitive_desc(desc, ctx.engine, forward_pd_);
+        });
     StepList gradient_layouts;  // run after the primitive, where its layout is not the master's
     std::unordered_map<int, dnnl::memory> args = {
-        {DNNL_ARG_SRC, ctx.in_layout(src_, pd.src_desc(), *ctx.backward, node.name + " src layout")},
+        {DNNL_ARG_SRC,
+         ctx.in_layout(src_, pd.src_desc(), *ctx.backward, node.name + " src layout")},
         {DNNL_ARG_DIFF_DST,
          ctx.in_layout(output_grad, pd.diff_dst_desc(), *ctx.backward, node.name + " grad layout")},
-        {DNNL_ARG_DIFF_WEIGHTS, ctx.params->gradient(weight.name, pd.diff_weights_desc(), gradient_layouts)}};
+        {DNNL_ARG_DIFF_WEIGHTS,
+         ctx.params->gradient(weight.name, pd.diff_weights_desc(), gradient_layouts)}};
     if (a.bias) {
-      args[DNNL_ARG_DIFF_BIAS] = ctx.params->gradient(node.params[1].name, pd.diff_bias_desc(), gradient_layouts);
+      args[DNNL_ARG_DIFF_BIAS] =
+          ctx.params->gradient(node.params[1].name, pd.diff_bias_desc(), gradient_layouts);
     }
-    ctx.backward->add(node.name + " backward weights", dnnl::convolution_backward_weights(pd), args);
+    ctx.backward->add(node.name + " backward weights", dnnl::convolution_backward_weights(pd),
+                      args);
     ctx.backward->append(gradient_layouts);
   }
 
   void backward_data(BuildContext& ctx, const Node& node, const dnnl::memory& output_grad,
                      const dnnl::memory& input_grad) {
     const ParamSpec& weight = node.params[0];
-    auto pd = prefer_given_layouts<dnnl::convolution_backward_data::primitive_desc>([&](bool given) {
-      auto diff_src = given ? input_grad.get_desc() : BuildContext::any(input_grad.get_desc().dims());
-      auto diff_dst = given ? output_grad.get_desc() : BuildContext::any(output_grad.get_desc().dims());
-      dnnl::convolution_backward_data::desc desc(dnnl::algorithm::convolution_direct, diff_src,
-                                                 BuildContext::any(weight.dims), diff_dst, strides_,
-                                                 padding_, padding_);
-      return dnnl::convolution_backward_data::primitive_desc(desc, ctx.engine, forward_pd_);
-    });
+    auto pd =
+        prefer_given_layouts<dnnl::convolution_backward_data::primitive_desc>([&](bool given) {
+          auto diff_src =
+              given ? input_grad.get_desc() : BuildContext::any(input_grad.get_desc().dims());
+          auto diff_dst =
+              given ? output_grad.get_desc() : BuildContext::any(output_grad.get_desc().dims());
+          dnnl::convolution_backward_data::desc desc(dnnl::algorithm::convolution_direct, diff_src,
+                                                     BuildContext::any(weight.dims), diff_dst,
+                                                     strides_, padding_, padding_);
+          return dnnl::convolution_backward_data::primitive_desc(desc, ctx.engine, forward_pd_);
+        });
     dnnl::memory diff_dst =
         ctx.in_layout(output_grad, pd.diff_dst_desc(), *ctx.backward, node.name + " grad layout");
     bool same_layout = pd.diff_src_desc() == input_grad.get_desc();
     dnnl::memory diff_src = same_layout ? input_grad : ctx.allocate(pd.diff_src_desc());
-    ctx.backward->add(node.name + " backward data", dnnl::convolution_backward_data(pd),
-                      {{DNNL_ARG_DIFF_DST, diff_dst},
-                       {DNNL_ARG_WEIGHTS, ctx.params->value(weight, pd.weights_desc(), *ctx.refresh)},
-                       {DNNL_ARG_DIFF_SRC, diff_src}});
+    ctx.backward->add(
+        node.name + " backward data", dnnl::convolution_backward_data(pd),
+        {{DNNL_ARG_DIFF_DST, diff_dst},
+         {DNNL_ARG_WEIGHTS, ctx.params->value(weight, pd.weights_desc(), *ctx.refresh)},
+         {DNNL_ARG_DIFF_SRC, diff_src}});
     if (!same_layout) ctx.copy(diff_src, input_grad, *ctx.backward, node.name + " grad layout");
   }
 
@@ -132,6 +148,8 @@ class Conv2d : public OnednnLayer {
 
 }  // namespace
 
-std::unique_ptr<OnednnLayer> make_conv2d() { return std::make_unique<Conv2d>(); }
+std::unique_ptr<OnednnLayer> make_conv2d() {
+  return std::make_unique<Conv2d>();
+}
 
 }  // namespace runner::onednn

@@ -28,6 +28,8 @@ class Flatten : public OnednnLayer {
 
 }  // namespace
 
-std::unique_ptr<OnednnLayer> make_flatten() { return std::make_unique<Flatten>(); }
+std::unique_ptr<OnednnLayer> make_flatten() {
+  return std::make_unique<Flatten>();
+}
 
 }  // namespace runner::onednn

@@ -12,11 +12,10 @@ class Linear : public OnednnLayer {
     auto src_md = inputs[0].get_desc();  // (N, Cin)
     auto weights_any = BuildContext::any(node.params[0].dims);
     dnnl::memory::desc dst_md(ctx.dims_of(node.output), dt::f32, tag::ab);  // (N, Cout)
-    auto desc = a.bias ? dnnl::inner_product_forward::desc(ctx.forward_kind(), src_md, weights_any,
-                                                           BuildContext::any({a.out_features}),
-                                                           dst_md)
-                       : dnnl::inner_product_forward::desc(ctx.forward_kind(), src_md,
-                                                           weights_any, dst_md);
+    auto desc =
+        a.bias ? dnnl::inner_product_forward::desc(ctx.forward_kind(), src_md, weights_any,
+                                                   BuildContext::any({a.out_features}), dst_md)
+               : dnnl::inner_product_forward::desc(ctx.forward_kind(), src_md, weights_any, dst_md);
     forward_pd_ = dnnl::inner_product_forward::primitive_desc(desc, ctx.output_attr(), ctx.engine);
     src_ = inputs[0];
     dnnl::memory dst = ctx.allocate(dst_md);
@@ -26,7 +25,8 @@ class Linear : public OnednnLayer {
          ctx.params->value(node.params[0], forward_pd_.weights_desc(), *ctx.refresh)},
         {DNNL_ARG_DST, dst}};
     if (a.bias) {
-      args[DNNL_ARG_BIAS] = ctx.params->value(node.params[1], forward_pd_.bias_desc(), *ctx.refresh);
+      args[DNNL_ARG_BIAS] =
+          ctx.params->value(node.params[1], forward_pd_.bias_desc(), *ctx.refresh);
     }
     ctx.forward->add(node.name, dnnl::inner_product_forward(forward_pd_), args);
     return dst;
@@ -37,12 +37,11 @@ class Linear : public OnednnLayer {
     const LayerAttrs& a = node.attrs;
     const ParamSpec& weight = node.params[0];
     auto weights_any = BuildContext::any(weight.dims);
-    auto weights_desc =
-        a.bias ? dnnl::inner_product_backward_weights::desc(src_.get_desc(), weights_any,
-                                                            BuildContext::any({a.out_features}),
-                                                            output_grad.get_desc())
-               : dnnl::inner_product_backward_weights::desc(src_.get_desc(), weights_any,
-                                                            output_grad.get_desc());
+    auto weights_desc = a.bias ? dnnl::inner_product_backward_weights::desc(
+                                     src_.get_desc(), weights_any,
+                                     BuildContext::any({a.out_features}), output_grad.get_desc())
+                               : dnnl::inner_product_backward_weights::desc(
+                                     src_.get_desc(), weights_any, output_grad.get_desc());
     dnnl::inner_product_backward_weights::primitive_desc weights_pd(weights_desc, ctx.engine,
                                                                     forward_pd_);
     StepList gradient_layouts;  // run after the primitive, where its layout is not the master's
@@ -63,11 +62,11 @@ class Linear : public OnednnLayer {
     dnnl::inner_product_backward_data::desc data_desc(input_grads[0].get_desc(), weights_any,
                                                       output_grad.get_desc());
     dnnl::inner_product_backward_data::primitive_desc data_pd(data_desc, ctx.engine, forward_pd_);
-    ctx.backward->add(node.name + " backward data", dnnl::inner_product_backward_data(data_pd),
-                      {{DNNL_ARG_DIFF_DST, output_grad},
-                       {DNNL_ARG_WEIGHTS,
-                        ctx.params->value(weight, data_pd.weights_desc(), *ctx.refresh)},
-                       {DNNL_ARG_DIFF_SRC, input_grads[0]}});
+    ctx.backward->add(
+        node.name + " backward data", dnnl::inner_product_backward_data(data_pd),
+        {{DNNL_ARG_DIFF_DST, output_grad},
+         {DNNL_ARG_WEIGHTS, ctx.params->value(weight, data_pd.weights_desc(), *ctx.refresh)},
+         {DNNL_ARG_DIFF_SRC, input_grads[0]}});
   }
 
  private:
@@ -77,6 +76,8 @@ class Linear : public OnednnLayer {
 
 }  // namespace
 
-std::unique_ptr<OnednnLayer> make_linear() { return std::make_unique<Linear>(); }
+std::unique_ptr<OnednnLayer> make_linear() {
+  return std::make_unique<Linear>();
+}
 
 }  // namespace runner::onednn

@@ -16,8 +16,8 @@ class Pooling : public OnednnLayer {
     kernel_ = {a.kernel_h, a.kernel_w};
     padding_ = {a.pad_h, a.pad_w};
     dnnl::pooling_forward::desc desc(ctx.forward_kind(), algorithm_, inputs[0].get_desc(),
-                                     BuildContext::any(ctx.dims_of(node.output)), strides_,
-                                     kernel_, padding_, padding_);
+                                     BuildContext::any(ctx.dims_of(node.output)), strides_, kernel_,
+                                     padding_, padding_);
     forward_pd_ = dnnl::pooling_forward::primitive_desc(desc, ctx.engine);
     dnnl::memory dst = ctx.allocate(forward_pd_.dst_desc());  // (N, C, Ho, Wo)
     std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, inputs[0]}, {DNNL_ARG_DST, dst}};
@@ -37,9 +37,8 @@ class Pooling : public OnednnLayer {
                 const std::vector<dnnl::memory>& input_grads) override {
     if (!input_grads[0]) return;
     if (dst_) ctx.relu_backward_in_place(relu_pd_, dst_, output_grad, node.name + " relu backward");
-    dnnl::pooling_backward::desc desc(algorithm_, input_grads[0].get_desc(),
-                                      output_grad.get_desc(), strides_, kernel_, padding_,
-                                      padding_);
+    dnnl::pooling_backward::desc desc(algorithm_, input_grads[0].get_desc(), output_grad.get_desc(),
+                                      strides_, kernel_, padding_, padding_);
     dnnl::pooling_backward::primitive_desc pd(desc, ctx.engine, forward_pd_);
     std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_DIFF_DST, output_grad},
                                                   {DNNL_ARG_DIFF_SRC, input_grads[0]}};

@@ -44,6 +44,8 @@ class Relu : public OnednnLayer {
 
 }  // namespace
 
-std::unique_ptr<OnednnLayer> make_relu() { return std::make_unique<Relu>(); }
+std::unique_ptr<OnednnLayer> make_relu() {
+  return std::make_unique<Relu>();
+}
 
 }  // namespace runner::onednn

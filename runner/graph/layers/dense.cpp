@@ -26,8 +26,9 @@ LayerKind linear_kind() {
   };
   kind.infer_shape = [](const Node& node, const std::vector<Shape>& in) {
     if (!in[0].flat) {
-      throw_shape_error(node, fmt::format("needs a flat input, got {}: add a flatten layer before it",
-                                          in[0].str()));
+      throw_shape_error(
+          node,
+          fmt::format("needs a flat input, got {}: add a flatten layer before it", in[0].str()));
     }
     return Shape{node.attrs.out_features, 1, 1, true};
   };

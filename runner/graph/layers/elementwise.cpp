@@ -6,7 +6,9 @@
 namespace runner {
 namespace {
 
-std::vector<ParamSpec> no_params(const Node&, const std::vector<Shape>&) { return {}; }
+std::vector<ParamSpec> no_params(const Node&, const std::vector<Shape>&) {
+  return {};
+}
 void no_attributes(const LayerSpec&, double, LayerAttrs&) {}
 
 }  // namespace
@@ -30,8 +32,9 @@ LayerKind add_kind() {
   kind.infer_shape = [](const Node& node, const std::vector<Shape>& in) {
     for (std::size_t i = 1; i < in.size(); ++i) {
       if (!(in[i] == in[0])) {
-        throw_shape_error(node, fmt::format("inputs must have one shape: input 1 is {}, input {} is {}",
-                                            in[0].str(), i + 1, in[i].str()));
+        throw_shape_error(node,
+                          fmt::format("inputs must have one shape: input 1 is {}, input {} is {}",
+                                      in[0].str(), i + 1, in[i].str()));
       }
     }
     return in[0];

@@ -7,7 +7,9 @@ namespace {
 LayerKind pool_kind(const char* type) {
   LayerKind kind;
   kind.type = type;
-  kind.parse = [](const LayerSpec& spec, double, LayerAttrs& a) { read_window(spec, DefaultStride::kernel, a); };
+  kind.parse = [](const LayerSpec& spec, double, LayerAttrs& a) {
+    read_window(spec, DefaultStride::kernel, a);
+  };
   kind.infer_shape = [](const Node& node, const std::vector<Shape>& in) {
     return window_output(node, in[0], in[0].c);
   };
@@ -20,7 +22,11 @@ LayerKind pool_kind(const char* type) {
 
 }  // namespace
 
-LayerKind max_pool2d_kind() { return pool_kind("max_pool2d"); }
-LayerKind avg_pool2d_kind() { return pool_kind("avg_pool2d"); }
+LayerKind max_pool2d_kind() {
+  return pool_kind("max_pool2d");
+}
+LayerKind avg_pool2d_kind() {
+  return pool_kind("avg_pool2d");
+}
 
 }  // namespace runner
