@@ -36,6 +36,7 @@ void save_safetensors(const std::filesystem::path& path, const Checkpoint& check
   file += text;
   file.reserve(file.size() + offset);
   for (const auto& t : checkpoint.tensors) {
+    if (t.values.empty()) continue;  // data() may be null: no copy at all, not one of 0 bytes
     file.append(reinterpret_cast<const char*>(t.values.data()), t.values.size() * sizeof(float));
   }
   write_file_atomically(path, file);
@@ -191,7 +192,9 @@ Checkpoint load_safetensors(const std::filesystem::path& path) {
     }
     extents.push_back({offsets[0], offsets[1], key});
     t.values.resize(static_cast<std::size_t>(elements));
-    std::memcpy(t.values.data(), file.data() + data_start + offsets[0], offsets[1] - offsets[0]);
+    if (!t.values.empty()) {  // a 0-element tensor's data() may be null, even for 0 bytes
+      std::memcpy(t.values.data(), file.data() + data_start + offsets[0], offsets[1] - offsets[0]);
+    }
     checkpoint.tensors.push_back(std::move(t));
   }
   check_extents(std::move(extents), data_size, corrupt);
