@@ -52,6 +52,8 @@ struct Converter {
            fmt::format("found a text of {} characters, expected at most {}", text.size(),
                        limits::max_string_length));
     }
+    // An escape such as "\ud800" decodes to bytes that are not UTF-8 (JSON could not hold them).
+    if (first_invalid_utf8(text)) fail(node.Mark(), path, "found text that is not valid UTF-8");
     // "!" marks a quoted or block scalar: always a string. So does an explicit !!str.
     if (tag == "!" || tag == "tag:yaml.org,2002:str") return text;
     nlohmann::json value = plain_scalar_to_json(text);
@@ -98,6 +100,9 @@ struct Converter {
         for (const auto& entry : node) {
           if (!entry.first.IsScalar()) fail(entry.first.Mark(), path, "a key must be a plain word");
           std::string key = entry.first.Scalar();
+          if (first_invalid_utf8(key)) {
+            fail(entry.first.Mark(), path, "found a key that is not valid UTF-8");
+          }
           if (key.size() > limits::max_key_length) {
             fail(entry.first.Mark(), path,
                  fmt::format("found a key of {} characters, expected at most {}", key.size(),
@@ -135,7 +140,11 @@ struct Converter {
 
 nlohmann::json yaml_to_json(const std::string& text, const std::string& file, SourceMap& source_map,
                             const std::string& root_path) {
-  if (auto bad = first_invalid_utf8(text)) {
+  // UTF-8 only, and no NUL: leading NULs make yaml-cpp read the text as UTF-16 or UTF-32.
+  std::optional<std::size_t> bad = first_invalid_utf8(text);
+  if (std::size_t nul = text.find('\0'); nul != std::string::npos && (!bad || nul < *bad))
+    bad = nul;
+  if (bad) {
     auto [line, column] = line_and_column(text, *bad);
     throw_user_error({file, "", line, column},
                      fmt::format("found the byte 0x{:02x}, which is not UTF-8 text",

@@ -95,6 +95,16 @@ TEST(ConfigLimits, InvalidUtf8IsNamedWithItsPosition) {
   EXPECT_NE(convert_error("a: \xc0\xaf\n").find("not UTF-8"), std::string::npos);      // overlong
 }
 
+TEST(ConfigLimits, NulBytesAreRefused) {
+  // Found by the fuzzer: leading NULs made yaml-cpp read the text as UTF-32, and the scalars it
+  // decoded were not UTF-8 (a raw nlohmann type_error.316 escaped).
+  std::string text("\0\0\0ff\0name: x\n", 15);
+  std::string message = convert_error(text);
+  EXPECT_NE(message.find("doc.yaml:1:1: found the byte 0x00, which is not UTF-8"),
+            std::string::npos)
+      << message;
+}
+
 TEST(ConfigLimits, OverrideThatIsNotUtf8IsRefused) {
   testing::TempDir dir;
   auto file = dir.write("c.yaml", "name: x\n");
