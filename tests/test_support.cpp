@@ -70,6 +70,18 @@ CommandResult run_runner(const std::string& arguments) {
 #endif
 }
 
+std::string interrupted_after(const std::string& command, double seconds) {
+  return "(start=$(date +%s); " + command + " & pid=$!; sleep " + std::to_string(seconds) +
+         "; kill -INT $pid; for i in $(seq 100); do kill -0 $pid 2>/dev/null || break; "
+         "sleep 0.1; done; kill -KILL $pid 2>/dev/null; wait $pid; echo exit=$? "
+         "seconds=$(( $(date +%s) - start )))";
+}
+
+int seconds_taken(const std::string& output) {
+  auto at = output.find("seconds=");
+  return at == std::string::npos ? -1 : std::atoi(output.c_str() + at + 8);
+}
+
 std::filesystem::path source_dir() {
 #ifdef RUNNER_SOURCE_DIR
   return RUNNER_SOURCE_DIR;

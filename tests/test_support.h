@@ -31,6 +31,14 @@ CommandResult run_command(const std::string& command_line);
 // Runs the built runner binary with the given arguments (a shell-quoted string).
 CommandResult run_runner(const std::string& arguments);
 
+// A shell command line that starts `command` in the background, sends it (that process alone)
+// SIGINT after `seconds`, SIGKILLs it if it still runs 10 s later, and prints
+// "exit=<its exit code> seconds=<whole seconds from start to end>".
+std::string interrupted_after(const std::string& command, double seconds);
+
+// The number after "seconds=" in such output, or -1.
+int seconds_taken(const std::string& output);
+
 // The repository's root folder (for configs/ and schemas/).
 std::filesystem::path source_dir();
 

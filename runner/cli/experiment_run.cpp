@@ -15,6 +15,8 @@
 #include "runner/train/epoch_checkpoints.h"
 #include "runner/train/trainer.h"
 #include "runner/util/digest.h"
+#include "runner/util/errors.h"
+#include "runner/util/folders.h"
 
 namespace runner {
 namespace {
@@ -41,10 +43,19 @@ struct RunContext {
   }
 };
 
+// A relative path was checked for '..' when the config was read; with the run folder on disk,
+// a symlink in it (a sweep point's folder is reused) must not lead outside it either.
 std::filesystem::path checkpoint_path(const Experiment& experiment,
                                       const std::filesystem::path& run_dir) {
   std::filesystem::path path = experiment.checkpoint.path;
-  return path.is_absolute() ? path : run_dir / path;
+  if (path.is_absolute()) return path;
+  if (!is_inside_folder(run_dir, run_dir / path)) {
+    throw UserError(fmt::format(
+        "checkpoint.path: found '{}', which leads outside the run folder {} through a symlink; "
+        "expected a path inside it",
+        path.string(), run_dir.string()));
+  }
+  return run_dir / path;
 }
 
 // Loads the checkpoint to resume from and says what it is; a checkpoint saved by another config

@@ -2,35 +2,24 @@
 #include "runner/cli/report_folder.h"
 
 #include <fmt/format.h>
-#include <sys/wait.h>
 
-#include <csignal>
 #include <cstdlib>
 
 #include "runner/cli/commands.h"
 #include "runner/sweep/summary.h"
 #include "runner/sweep/summary_files.h"
+#include "runner/util/child_process.h"
 #include "runner/util/interrupt.h"
 
 namespace runner {
 namespace {
 
-std::string shell_quote(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// The command's exit code. std::system ignores SIGINT here while the child runs: a child (or
-// its shell) ended by Ctrl-C is recorded as this process's interrupt.
-int shell(const std::string& command) {
-  int status = std::system(command.c_str());
-  const bool killed_by_ctrl_c =
-      status != -1 && ((WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) ||
-                       (WIFEXITED(status) && WEXITSTATUS(status) == 130));
-  if (killed_by_ctrl_c) request_interrupt();
+// The plot script's exit code; Ctrl-C while it runs (this process's or the script's own)
+// ends the command as interrupted.
+int run_plot_step(const std::vector<std::string>& argv, ChildOutput output) {
+  int code = run_child(argv, output);
   throw_if_interrupted("drawing the plots");
-  return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return code;
 }
 
 }  // namespace
@@ -45,15 +34,12 @@ bool plot_folder(const std::filesystem::path& dir, Console& console) {
         "plots skipped: {} not found (install python3 and python3-matplotlib)", python));
     return false;
   }
-  if (shell(shell_quote(python) + " -c 'import matplotlib' >/dev/null 2>&1") != 0) {
+  if (run_plot_step({python, "-c", "import matplotlib"}, {true, true}) != 0) {
     console.warning(fmt::format(
         "plots skipped: {} has no matplotlib (Debian: apt install python3-matplotlib)", python));
     return false;
   }
-  std::string command = fmt::format("{} {} {}", shell_quote(python), shell_quote(script.string()),
-                                    shell_quote(dir.string()));
-  if (console.quiet()) command += " >/dev/null";
-  int code = shell(command);
+  int code = run_plot_step({python, script.string(), dir.string()}, {console.quiet(), false});
   if (code != 0) console.warning(fmt::format("plots: {} exited with {}", script.string(), code));
   return code == 0;
 }

@@ -7,6 +7,7 @@
 #include "runner/report/environment.h"
 #include "runner/report/report.h"
 #include "runner/util/errors.h"
+#include "runner/util/interrupt.h"
 
 namespace runner {
 
@@ -54,6 +55,8 @@ PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
     return record("out_of_memory", error.what());
   } catch (const std::bad_alloc&) {
     return record("out_of_memory", "the host ran out of memory (std::bad_alloc)");
+  } catch (const Interrupted& error) {  // Ctrl-C while its data was loaded or downloaded
+    return record("interrupted", error.what());
   } catch (const std::exception& error) {
     // The config was valid when planned: a UserError now is the device (no GPU backend) or the
     // data.

@@ -17,6 +17,7 @@
 #include "runner/data/error_location.h"
 #include "runner/util/digest.h"
 #include "runner/util/errors.h"
+#include "runner/util/interrupt.h"
 
 namespace runner {
 namespace {
@@ -37,6 +38,12 @@ class Temporaries {
  private:
   std::filesystem::path archive_, folder_;
 };
+
+// Ctrl-C stops a download (the archive is 170 MB: minutes on a slow line); curl then ends with
+// CURLE_ABORTED_BY_CALLBACK.
+int stop_on_interrupt(void*, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  return interrupt_requested() ? 1 : 0;
+}
 
 void fetch(const std::string& url, const std::filesystem::path& destination,
            const std::filesystem::path& root) {
@@ -59,7 +66,10 @@ void fetch(const std::string& url, const std::filesystem::path& destination,
   curl_easy_setopt(curl.get(), CURLOPT_CONNECTTIMEOUT, 30L);
   curl_easy_setopt(curl.get(), CURLOPT_LOW_SPEED_LIMIT, 1024L);  // give up below 1 KB/s ...
   curl_easy_setopt(curl.get(), CURLOPT_LOW_SPEED_TIME, 60L);     // ... for a minute
+  curl_easy_setopt(curl.get(), CURLOPT_XFERINFOFUNCTION, stop_on_interrupt);
+  curl_easy_setopt(curl.get(), CURLOPT_NOPROGRESS, 0L);
   CURLcode result = curl_easy_perform(curl.get());
+  throw_if_interrupted("downloading CIFAR-10");
   const bool written = std::fflush(out.get()) == 0 && !std::ferror(out.get());
   if (result != CURLE_OK) {
     throw_user_error(at_file(url),
@@ -90,6 +100,7 @@ void extract(const std::filesystem::path& archive_path, const std::filesystem::p
   archive_entry* entry = nullptr;
   std::vector<char> buffer(1 << 16);
   for (;;) {
+    throw_if_interrupted("unpacking CIFAR-10");
     int status = archive_read_next_header(in.get(), &entry);
     if (status == ARCHIVE_EOF) break;
     if (status < ARCHIVE_WARN)

@@ -7,6 +7,7 @@
 
 #include "runner/train/step_times.h"
 #include "runner/util/files.h"
+#include "runner/util/folders.h"
 
 namespace runner {
 
@@ -123,10 +124,12 @@ std::filesystem::path new_run_directory(const std::filesystem::path& root, const
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
   std::string id = fmt::format("{}-{}", stamp, config_sha256.substr(0, 8));
+  create_folders(root / name, "the runs' folder (check --output)");
+  // Claimed with mkdir, not checked then created: two runs of one config started in the same
+  // second would otherwise share a folder and overwrite each other's report.
   std::filesystem::path dir = root / name / id;
-  for (int n = 2; std::filesystem::exists(dir); ++n)
+  for (int n = 2; !create_new_folder(dir, "the run's folder"); ++n)
     dir = root / name / fmt::format("{}-{}", id, n);
-  std::filesystem::create_directories(dir);
   return dir;
 }
 

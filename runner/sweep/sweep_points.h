@@ -24,9 +24,6 @@ struct SweepPoint {
 
 // Grid axes in order, then the zip as one axis; the last varies fastest. Unless the sweep fixes
 // the seed (or varies or sets it), each point gets seed = a hash of `base_seed` and its id.
-// More points than any sweep runs: a grid beyond it is refused before it is expanded.
-inline constexpr std::size_t kMaxSweepPoints = 100'000;
-
 std::vector<SweepPoint> expand_points(const SweepSpec& spec, std::uint64_t base_seed);
 
 // The id of a point: "name=value" per axis joined by "__", the name being the path's last part

@@ -154,6 +154,23 @@ void check_axes(const SweepSpec& spec, const std::string& origin) {
       }
     }
   }
+  check_grid_size(spec, origin);
+}
+
+void check_grid_size(const SweepSpec& spec, const std::string& origin) {
+  std::vector<std::size_t> sizes;
+  for (const SweepAxis& a : spec.grid) sizes.push_back(a.values.size());
+  if (!spec.zip.empty()) sizes.push_back(spec.zip.front().values.size());
+  std::size_t points = 1;
+  bool overflow = false;
+  for (std::size_t size : sizes)
+    overflow = overflow || __builtin_mul_overflow(points, size, &points);
+  if (overflow || points > kMaxSweepPoints) {
+    throw UserError(
+        fmt::format("{}: the grid has more than {} points ({} = {}); split it into several sweeps",
+                    origin, kMaxSweepPoints, fmt::join(sizes, " x "),
+                    overflow ? std::string("more than 2^64") : std::to_string(points)));
+  }
 }
 
 }  // namespace runner

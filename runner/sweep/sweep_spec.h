@@ -46,7 +46,13 @@ SweepAxis parse_axis(const std::string& text, const std::string& option);
 // Adds an axis, replacing one with the same path.
 void set_axis(std::vector<SweepAxis>& axes, SweepAxis axis);
 
-// Checks what the schema cannot: at least one axis, zip lists of one length, no path twice.
+// Checks what the schema cannot: at least one axis, zip lists of one length, no path twice, and
+// the grid's size (below).
 void check_axes(const SweepSpec& spec, const std::string& origin);
+
+// More points than any sweep runs: a grid beyond it is refused before it is expanded, with a
+// UserError naming `origin` (the sweep file or config) and the axes' sizes.
+inline constexpr std::size_t kMaxSweepPoints = 100'000;
+void check_grid_size(const SweepSpec& spec, const std::string& origin);
 
 }  // namespace runner

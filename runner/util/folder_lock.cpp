@@ -11,12 +11,12 @@
 #include <string>
 
 #include "runner/util/errors.h"
+#include "runner/util/folders.h"
 
 namespace runner {
 
 FolderLock::FolderLock(const std::filesystem::path& folder, const std::string& what) {
-  std::error_code error;
-  std::filesystem::create_directories(folder, error);
+  create_folders(folder, fmt::format("the {}'s folder", what));
   const std::filesystem::path file = folder / ".lock";
   fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0) {

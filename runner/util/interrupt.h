@@ -10,11 +10,11 @@ namespace runner {
 void install_interrupt_handler();
 bool interrupt_requested();
 // Records an interrupt that arrived another way: a child process (the plot script) that died
-// of SIGINT, since std::system ignores the signal in this process while the child runs.
+// of SIGINT on its own (see child_process.h).
 void request_interrupt();
 
-// Thrown by long loops outside the training steps (planning, summaries, plots) once Ctrl-C is
-// pressed; `runner` prints what was interrupted and exits with 130.
+// Thrown by long loops outside the training steps (planning, summaries, plots, downloads) once
+// Ctrl-C is pressed; `runner` prints what was interrupted and exits with 130.
 class Interrupted : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

@@ -1,5 +1,5 @@
 // Stopping a run with SIGTERM/SIGINT: it ends at the next mini-batch, still writes its report
-// (status interrupted) and exits with 130.
+// (status interrupted) and exits with 130; a download stops too.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -29,6 +29,42 @@ TEST(Interrupt, StopsAtTheNextStepAndWritesAnInterruptedReport) {
   EXPECT_EQ(report["status"], "interrupted");
   EXPECT_TRUE(report.contains("error"));
   EXPECT_FALSE(report.contains("metrics"));
+}
+
+// A CIFAR-10 download that trickles (a local server sending 4 KB/s, forever) stops at Ctrl-C
+// instead of running until the transfer ends, and leaves no half-written dataset folder.
+TEST(Interrupt, CtrlCStopsADownload) {
+  TempDir tmp;
+  auto server = tmp.write("server.py", R"(import http.server, socket, sys, time
+class Trickle(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Length", str(1 << 30))
+        self.end_headers()
+        while True:
+            self.wfile.write(b"x" * 4096)
+            self.wfile.flush()
+            time.sleep(1)
+    def log_message(self, *args):
+        pass
+s = http.server.HTTPServer(("127.0.0.1", 0), Trickle)
+open(sys.argv[1], "w").write(str(s.server_address[1]))
+s.serve_forever()
+)");
+  auto port_file = (tmp / "port").string();
+  std::string run =
+      std::string(RUNNER_BINARY) + " " + (source_dir() / "configs" / "lenet_cifar.yaml").string() +
+      " --quiet --set dataset.download=true --set dataset.root=" + (tmp / "cifar").string() +
+      " --set dataset.url=http://127.0.0.1:$(cat " + port_file + ")/c.tar.gz" + " --output " +
+      (tmp / "out").string();
+  auto result = run_command(
+      "(python3 " + server.string() + " " + port_file + " & server=$!; while [ ! -s " + port_file +
+      " ]; do sleep 0.05; done; " + interrupted_after(run, 2) + "; kill $server)");
+  EXPECT_NE(result.output.find("exit=130"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("interrupted while downloading CIFAR-10"), std::string::npos)
+      << result.output;
+  EXPECT_LE(seconds_taken(result.output), 5) << result.output;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "cifar"));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Sweeps under careless or hostile input (issue 11): names that would write outside the output
-// folder, two sweeps in one folder, grids too large to expand, Ctrl-C while planning, and
-// report folders with files that are not reports.
+// folder, two sweeps in one folder, grids too large to expand, Ctrl-C while planning or
+// plotting, checkpoints led out of a point's folder, and report folders with files that are not
+// reports.
 #include <gtest/gtest.h>
 
 #include "runner/util/files.h"
@@ -19,7 +20,7 @@ std::string values(int count) {
 TEST(SweepSafety, AConfigNameThatIsAPathWritesNothingAnywhere) {
   TempDir tmp;
   auto config = tmp.write("c.yaml", read_file(tiny_config()));
-  for (const std::string& name : {"../../escaped", "/tmp/escaped-abs"}) {
+  for (const std::string name : {"../../escaped", "/tmp/escaped-abs"}) {
     write_file_atomically(config, read_file(tiny_config()));
     std::string text = read_file(config);
     text.replace(text.find("name: tiny_synthetic"), 20, "name: " + name);
@@ -63,8 +64,23 @@ TEST(SweepSafety, AGridTooLargeToExpandIsRefused) {
       run_runner("sweep " + tiny_config() + " --dry-run --grid training.batch_size=" + values(400) +
                  " --grid training.epochs=" + values(400) + " --output " + tmp.path().string());
   EXPECT_EQ(result.exit_code, 2) << result.output;
-  EXPECT_NE(result.output.find("the grid has more than 100000 points"), std::string::npos)
+  EXPECT_NE(result.output.find(tiny_config() +
+                               ": the grid has more than 100000 points (400 x 400 = 160000)"),
+            std::string::npos)
       << result.output;
+  // Billions of points, from a sweep file: refused by its size, before anything is expanded.
+  auto file =
+      tmp.write("big.yaml", "name: big\nbase: " + tiny_config() +
+                                "\nsweep:\n  grid:\n    training.batch_size: [" + values(400) +
+                                "]\n    training.epochs: [" + values(400) + "]\n    seed: [" +
+                                values(400) + "]\n    training.lr: [" + values(400) + "]\n");
+  auto billions =
+      run_runner("sweep " + file.string() + " --dry-run --output " + tmp.path().string());
+  EXPECT_EQ(billions.exit_code, 2) << billions.output;
+  EXPECT_NE(billions.output.find(file.string() + ": the grid has more than 100000 points (400 x "
+                                                 "400 x 400 x 400 = 25600000000)"),
+            std::string::npos)
+      << billions.output;
 }
 
 TEST(SweepSafety, CtrlCWhilePlanningALargeSweepExitsWith130) {
@@ -72,10 +88,67 @@ TEST(SweepSafety, CtrlCWhilePlanningALargeSweepExitsWith130) {
   std::string sweep = std::string(RUNNER_BINARY) + " sweep " + tiny_config() +
                       " --dry-run --grid training.batch_size=" + values(300) +
                       " --grid training.epochs=" + values(300) + " --output " + tmp.path().string();
-  auto result = run_command("(timeout 60 " + sweep +
-                            " & pid=$!; sleep 1; kill -INT $pid; wait $pid; echo exit=$?)");
+  auto result = run_command(interrupted_after(sweep, 1));
   EXPECT_NE(result.output.find("exit=130"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("interrupted while"), std::string::npos) << result.output;
+  EXPECT_LE(seconds_taken(result.output), 4) << result.output;
+}
+
+// A stand-in for python3 (RUNNER_PYTHON): matplotlib "imports" at once, the plot script runs
+// `plot_body`.
+std::string fake_python(const TempDir& tmp, const std::string& plot_body) {
+  auto path = tmp.write("python", "#!/bin/sh\n[ \"$1\" = -c ] && exit 0\n" + plot_body + "\n");
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  return path.string();
+}
+
+TEST(SweepSafety, CtrlCWhileThePlotsAreDrawnExitsWith130) {
+  TempDir tmp;
+  auto runs = (tmp / "runs").string();
+  auto run = run_runner(tiny_config() + " --quiet --set training.epochs=1 --output " + runs);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  // SIGINT to the runner alone (as `kill -INT`): it reaches the script, which would plot for a
+  // minute, and the runner stops at once.
+  std::string report = "RUNNER_PYTHON=" + fake_python(tmp, "exec sleep 60") + " " + RUNNER_BINARY +
+                       " report " + runs;
+  auto result = run_command(interrupted_after(report, 1));
+  EXPECT_NE(result.output.find("exit=130"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("interrupted while drawing the plots"), std::string::npos)
+      << result.output;
+  EXPECT_LE(seconds_taken(result.output), 4) << result.output;
+  // The script ended by Ctrl-C on its own (the terminal sends it to both): also an interrupt.
+  auto own = run_command("RUNNER_PYTHON=" + fake_python(tmp, "kill -INT $$") + " " + RUNNER_BINARY +
+                         " report " + runs);
+  EXPECT_EQ(own.exit_code, 130) << own.output;
+}
+
+TEST(SweepSafety, ACheckpointPathThroughASymlinkOutOfThePointFolderIsRefused) {
+  TempDir tmp;
+  std::string sweep = "sweep " + tiny_config() +
+                      " --quiet --mode train --set training.epochs=1 --set "
+                      "checkpoint.path=sub/c.safetensors --grid training.batch_size=4 --name s "
+                      "--output " +
+                      tmp.path().string();
+  auto first = run_runner(sweep);
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  std::filesystem::path point;
+  for (const auto& entry : std::filesystem::directory_iterator(tmp / "s")) {
+    if (std::filesystem::exists(entry.path() / "sub" / "c.safetensors")) point = entry.path();
+  }
+  ASSERT_FALSE(point.empty());
+  // A point's folder is reused when the sweep runs again: a symlink planted in it must not
+  // carry the checkpoint out.
+  std::filesystem::remove_all(point / "sub");
+  std::filesystem::create_directories(tmp / "outside");
+  std::filesystem::create_directory_symlink(tmp / "outside", point / "sub");
+  auto again = run_runner(sweep + " --force");
+  EXPECT_NE(
+      read_json(point / "report.json")
+          .value("error", "")
+          .find("checkpoint.path: found 'sub/c.safetensors', which leads outside the run folder"),
+      std::string::npos)
+      << again.output;
+  EXPECT_TRUE(std::filesystem::is_empty(tmp / "outside"));
 }
 
 TEST(SweepSafety, AReportFolderWithAFileThatIsNotAReportSaysWhich) {
