@@ -29,6 +29,7 @@ struct CompileOptions {
   // CPU: a larger training batch runs as chunks of at most this many images whose gradients
   // add up (the same step, with activations that stay in cache); 0: never split.
   int max_chunk = 128;
+  std::uint64_t seed = 0;         // the run's seed: dropout masks (backends/common/dropout_math.h)
   bool deterministic = false;     // GPU: only algorithms that give bitwise repeatable results
   bool cuda_graph = true;         // GPU: capture the training step once and replay it
   bool dataset_on_device = true;  // GPU: hold the training set there when it fits

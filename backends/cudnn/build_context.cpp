@@ -52,15 +52,15 @@ void BuildContext::copy(const DeviceTensor& from, const DeviceTensor& to, StepLi
   });
 }
 
+#define RUNNER_REGISTRY_ENTRY(name) RUNNER_CUDNN_LAYER(name);
+#include "backends/cudnn/layers.inc"
+#undef RUNNER_REGISTRY_ENTRY
+
 const LayerFactories<CudnnLayer>& layer_factories() {
   static const LayerFactories<CudnnLayer> factories("cuDNN", {
-                                                                 {"conv2d", make_conv2d},
-                                                                 {"max_pool2d", make_max_pool2d},
-                                                                 {"avg_pool2d", make_avg_pool2d},
-                                                                 {"relu", make_relu},
-                                                                 {"flatten", make_flatten},
-                                                                 {"linear", make_linear},
-                                                                 {"add", make_add},
+#define RUNNER_REGISTRY_ENTRY(name) {#name, make_layer_##name},
+#include "backends/cudnn/layers.inc"
+#undef RUNNER_REGISTRY_ENTRY
                                                              });
   return factories;
 }

@@ -43,6 +43,10 @@ struct BuildContext {
   bool training = true;
   bool deterministic = false;
   const float* ones = nullptr;  // (batch) ones, for bias gradients as a matrix-vector product
+  // Dropout masks (backends/common/dropout_math.h): the run's seed and, on the device, the
+  // optimizer steps taken before the step being run.
+  std::uint64_t seed = 0;
+  const long long* step = nullptr;
   StepList* forward = nullptr;
   StepList* backward = nullptr;                    // training only
   std::vector<std::string>* algorithms = nullptr;  // "conv1 forward: IMPLICIT_GEMM", ...
@@ -77,13 +81,9 @@ const LayerFactories<CudnnLayer>& layer_factories();
 // The same list as plain names, for the plugin table (plugin.h).
 std::vector<std::string> layer_kinds();
 
-// Implementations, one file each in layers/.
-std::unique_ptr<CudnnLayer> make_conv2d();
-std::unique_ptr<CudnnLayer> make_max_pool2d();
-std::unique_ptr<CudnnLayer> make_avg_pool2d();
-std::unique_ptr<CudnnLayer> make_relu();
-std::unique_ptr<CudnnLayer> make_flatten();
-std::unique_ptr<CudnnLayer> make_linear();
-std::unique_ptr<CudnnLayer> make_add();
+// Defines this backend's implementation of the layer kind `name` (in the kind's file in
+// layers/): a function body returning a new layer object. The build lists these lines
+// (cmake/registry.cmake) for layer_factories().
+#define RUNNER_CUDNN_LAYER(name) std::unique_ptr<CudnnLayer> make_layer_##name()
 
 }  // namespace runner::cudnn

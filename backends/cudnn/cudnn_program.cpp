@@ -12,6 +12,7 @@
 #include "backends/common/label_check.h"
 #include "backends/common/tensor_lookup.h"
 #include "backends/cudnn/cuda_check.h"
+#include "runner/graph/layer_kind.h"
 #include "runner/util/errors.h"
 
 namespace runner::cudnn {
@@ -52,6 +53,8 @@ CudnnProgram::CudnnProgram(int device, const Graph& graph, const CompileOptions&
   ctx.workspace = &workspace_;
   ctx.deterministic = options.deterministic;
   ctx.ones = ones;
+  ctx.seed = options.seed;
+  ctx.step = &scalars_->step;  // a device address
   ctx.algorithms = &algorithms_;
   ctx.batch = options.train_batch;
   ctx.training = true;
@@ -65,7 +68,9 @@ CudnnProgram::CudnnProgram(int device, const Graph& graph, const CompileOptions&
   loss_host_ = pinned_.array<double>(1, "loss");
   logits_host_ =
       pinned_.array<float>(static_cast<std::size_t>(options.eval_batch) * graph_.classes, "logits");
-  build_train_steps();
+  build_train_steps(*train_, train_steps_);
+  batch_statistics_ = uses_batch_statistics(graph_);
+  short_context_ = ctx;
   CUDA_CHECK(cudaDeviceSynchronize());  // the zeroing and constant copies above are done
 }
 
@@ -136,9 +141,8 @@ bool CudnnProgram::hold_training_set(const HostImageSet& set) {
   return true;
 }
 
-void CudnnProgram::build_train_steps() {
-  const Net& net = *train_;
-  train_steps_.append(net.forward);
+void CudnnProgram::build_train_steps(const Net& net, StepList& steps) {
+  steps.append(net.forward);
   {
     const float* logits = net.logits.data;
     const std::int32_t* labels = net.labels;
@@ -146,11 +150,11 @@ void CudnnProgram::build_train_steps() {
     float* grad = net.logits_grad.data;
     double* loss_sum = loss_sum_;
     const int rows = net.batch, classes = graph_.classes;
-    train_steps_.add("loss", [=](cudaStream_t stream) {
+    steps.add("loss", [=](cudaStream_t stream) {
       kernels::softmax_cross_entropy(logits, labels, count, rows, classes, grad, loss_sum, stream);
     });
   }
-  train_steps_.append(net.backward);
+  steps.append(net.backward);
 
   // The step number lives on the device, incremented by a kernel, so a replayed graph uses the
   // current one for Adam's bias correction and SGD's first-step rule.
@@ -162,8 +166,8 @@ void CudnnProgram::build_train_steps() {
   constants.momentum = static_cast<float>(spec.momentum);
   constants.one_minus_dampening = static_cast<float>(1 - spec.dampening);
   kernels::StepScalars* scalars = scalars_;
-  train_steps_.add("optimizer update",
-                   [=](cudaStream_t stream) { kernels::begin_step(scalars, constants, stream); });
+  steps.add("optimizer update",
+            [=](cudaStream_t stream) { kernels::begin_step(scalars, constants, stream); });
   for (const Parameter& p : params_.parameters()) {
     if (!p.spec.trainable) continue;  // buffers are updated by their layer's forward pass
     float* value = p.value;
@@ -174,14 +178,14 @@ void CudnnProgram::build_train_steps() {
                               static_cast<float>(spec.beta2), static_cast<float>(spec.eps)};
       float* m = p.state[0];
       float* v = p.state[1];
-      train_steps_.add("optimizer update", [=](cudaStream_t stream) {
+      steps.add("optimizer update", [=](cudaStream_t stream) {
         kernels::adam_update(value, grad, m, v, n, s, scalars, stream);
       });
     } else {
       kernels::SgdSettings s{static_cast<float>(spec.lr), static_cast<float>(spec.weight_decay),
                              static_cast<float>(spec.momentum), spec.nesterov};
       float* buffer = p.state.empty() ? nullptr : p.state[0];
-      train_steps_.add("optimizer update", [=](cudaStream_t stream) {
+      steps.add("optimizer update", [=](cudaStream_t stream) {
         kernels::sgd_update(value, grad, buffer, n, s, scalars, stream);
       });
     }
@@ -219,8 +223,44 @@ void CudnnProgram::check_batch(const Net& net, const TrainBatch& batch) const {
   check_labels(batch.labels, count, graph_.classes, "image {} of a batch");
 }
 
+CudnnProgram::ShortNet& CudnnProgram::short_net(int count) {
+  std::unique_ptr<ShortNet>& entry = short_nets_[count];
+  if (entry) return *entry;
+  auto made = std::make_unique<ShortNet>();
+  BuildContext ctx = short_context_;
+  ctx.batch = count;
+  ctx.training = true;
+  ctx.workspace = &made->workspace;  // its own: the captured graphs keep theirs
+  made->net = build_net(graph_, ctx);
+  if (made->workspace.bytes > 0) {
+    made->workspace.data = memory_.allocate(made->workspace.bytes, "cuDNN workspace");
+  }
+  build_train_steps(*made->net, made->steps);
+  made->slot = make_slot(*made->net, held_ ? &*held_ : nullptr);
+  entry = std::move(made);
+  return *entry;
+}
+
+void CudnnProgram::short_train_step(const TrainBatch& batch) {
+  ShortNet& short_batch = short_net(batch.count);
+  check_batch(*short_batch.net, batch);
+  const cudaStream_t stream = handles_.stream();
+  BatchSlot& slot = *short_batch.slot;
+  slot.upload(batch, copy_stream_.get(), stream);
+  slot.load.run(stream);
+  short_batch.steps.run(stream);
+  slot.release(stream);
+  ++steps_run_;
+  ++step_;
+  loss_count_ += batch.count;
+}
+
 void CudnnProgram::train_step(const TrainBatch& batch) {
   select_device();
+  if (batch_statistics_ && batch.count >= 1 && batch.count < train_->batch) {
+    short_train_step(batch);
+    return;
+  }
   check_batch(*train_, batch);
   const cudaStream_t stream = handles_.stream();
   BatchSlot& slot = next_train_slot();
@@ -251,6 +291,10 @@ void CudnnProgram::train_step(const TrainBatch& batch) {
 
 void CudnnProgram::profile_train_step(const TrainBatch& batch, std::vector<StepTiming>& timings) {
   select_device();
+  if (batch_statistics_ && batch.count >= 1 && batch.count < train_->batch) {
+    short_train_step(batch);  // untimed: benchmarks time full batches
+    return;
+  }
   check_batch(*train_, batch);
   const cudaStream_t stream = handles_.stream();
   BatchSlot& slot = next_train_slot();

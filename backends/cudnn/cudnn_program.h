@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,7 +46,19 @@ class CudnnProgram : public Program {
   BatchSlot& next_train_slot();
   BatchSlot& eval_slot();
   std::unique_ptr<BatchSlot> make_slot(const Net& net, const HeldSet* held);
-  void build_train_steps();
+  // Appends what a training step of `net` launches after loading the batch to `steps`.
+  void build_train_steps(const Net& net, StepList& steps);
+  // A graph with batch statistics (batch norm) must not see a short batch padded with zeros:
+  // such a batch trains on a net compiled for exactly its size, made when first needed and run
+  // eagerly (a last batch comes once an epoch).
+  struct ShortNet {
+    Workspace workspace;
+    std::unique_ptr<Net> net;
+    StepList steps;
+    std::unique_ptr<BatchSlot> slot;
+  };
+  ShortNet& short_net(int count);
+  void short_train_step(const TrainBatch& batch);
   void select_device() const;
 
   Graph graph_;
@@ -73,7 +86,10 @@ class CudnnProgram : public Program {
   std::unique_ptr<BatchSlot> eval_slot_;
   int next_slot_ = 0;
 
-  StepList train_steps_;  // everything a training step launches after loading the batch
+  StepList train_steps_;           // everything a training step launches after loading the batch
+  bool batch_statistics_ = false;  // uses_batch_statistics(graph_)
+  BuildContext short_context_;     // how the nets were built
+  std::map<int, std::unique_ptr<ShortNet>> short_nets_;  // by batch size
   StepTimer timer_;
   std::int64_t step_ = 0;       // optimizer steps, as saved in checkpoints
   std::int64_t steps_run_ = 0;  // training steps this program ran (the first runs eagerly)

@@ -63,15 +63,15 @@ bool is_reference(const dnnl::primitive_desc_base& pd) {
   return std::string(pd.impl_info_str()).find("ref") != std::string::npos;
 }
 
+#define RUNNER_REGISTRY_ENTRY(name) RUNNER_ONEDNN_LAYER(name);
+#include "backends/onednn/layers.inc"
+#undef RUNNER_REGISTRY_ENTRY
+
 const LayerFactories<OnednnLayer>& layer_factories() {
   static const LayerFactories<OnednnLayer> factories("oneDNN", {
-                                                                   {"conv2d", make_conv2d},
-                                                                   {"max_pool2d", make_max_pool2d},
-                                                                   {"avg_pool2d", make_avg_pool2d},
-                                                                   {"relu", make_relu},
-                                                                   {"flatten", make_flatten},
-                                                                   {"linear", make_linear},
-                                                                   {"add", make_add},
+#define RUNNER_REGISTRY_ENTRY(name) {#name, make_layer_##name},
+#include "backends/onednn/layers.inc"
+#undef RUNNER_REGISTRY_ENTRY
                                                                });
   return factories;
 }

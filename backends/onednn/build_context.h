@@ -17,8 +17,18 @@ namespace runner::onednn {
 using dt = dnnl::memory::data_type;
 using tag = dnnl::memory::format_tag;
 
+// What a dropout mask depends on besides the layer (backends/common/dropout_math.h): the run's
+// seed, and where the program keeps the optimizer step being run and the first image of the
+// chunk being run (its position in the batch).
+struct MaskSource {
+  std::uint64_t seed = 0;
+  const std::int64_t* step = nullptr;
+  const int* first_image = nullptr;
+};
+
 struct BuildContext {
   dnnl::engine engine;
+  MaskSource masks;  // training nets
   int batch = 1;
   bool training = true;
   ParamStore* params = nullptr;
@@ -103,13 +113,9 @@ class OnednnLayer {
 // The kinds this backend implements, by type (make() throws LibraryError for any other).
 const LayerFactories<OnednnLayer>& layer_factories();
 
-// Implementations, one file each in layers/.
-std::unique_ptr<OnednnLayer> make_conv2d();
-std::unique_ptr<OnednnLayer> make_max_pool2d();
-std::unique_ptr<OnednnLayer> make_avg_pool2d();
-std::unique_ptr<OnednnLayer> make_relu();
-std::unique_ptr<OnednnLayer> make_flatten();
-std::unique_ptr<OnednnLayer> make_linear();
-std::unique_ptr<OnednnLayer> make_add();
+// Defines this backend's implementation of the layer kind `name` (in the kind's file in
+// layers/): a function body returning a new layer object. The build lists these lines
+// (cmake/registry.cmake) for layer_factories().
+#define RUNNER_ONEDNN_LAYER(name) std::unique_ptr<OnednnLayer> make_layer_##name()
 
 }  // namespace runner::onednn

@@ -93,11 +93,12 @@ void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
 }  // namespace
 
 std::unique_ptr<Net> build_net(const Graph& graph, const dnnl::engine& engine, int batch,
-                               bool training, ParamStore& params) {
+                               bool training, ParamStore& params, MaskSource masks) {
   auto net = std::make_unique<Net>();
   net->batch = batch;
   BuildContext ctx;
   ctx.engine = engine;
+  ctx.masks = masks;
   ctx.batch = batch;
   ctx.training = training;
   ctx.params = &params;

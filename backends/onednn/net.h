@@ -21,6 +21,6 @@ struct Net {
 // Compiles `graph` for `batch` images. Training nets register their parameters' master layouts
 // in `params`; inference nets mirror them.
 std::unique_ptr<Net> build_net(const Graph& graph, const dnnl::engine& engine, int batch,
-                               bool training, ParamStore& params);
+                               bool training, ParamStore& params, MaskSource masks = {});
 
 }  // namespace runner::onednn

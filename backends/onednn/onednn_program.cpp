@@ -9,6 +9,7 @@
 
 #include "backends/common/label_check.h"
 #include "backends/common/tensor_lookup.h"
+#include "runner/graph/layer_kind.h"
 #include "runner/util/errors.h"
 
 namespace runner::onednn {
@@ -27,9 +28,12 @@ OnednnProgram::OnednnProgram(const Graph& graph, const CompileOptions& options)
       params_(engine_),
       normalizer_(options.normalize, graph.input.c),
       optimizer_(options.optimizer) {
-  const int chunk = options.max_chunk > 0 ? std::min(options.max_chunk, options.train_batch)
-                                          : options.train_batch;
-  train_net_ = build_net(graph_, engine_, chunk, true, params_);
+  batch_statistics_ = uses_batch_statistics(graph_);
+  // Chunks change batch statistics: such graphs take their batches whole.
+  const int chunk = options.max_chunk > 0 && !batch_statistics_
+                        ? std::min(options.max_chunk, options.train_batch)
+                        : options.train_batch;
+  train_net_ = build_net(graph_, engine_, chunk, true, params_, mask_source());
   eval_net_ = build_net(graph_, engine_, options.eval_batch, false, params_);
   params_.allocate_state(static_cast<int>(optimizer_.state_names().size()));
   state_pointers_.resize(optimizer_.state_names().size());
@@ -54,10 +58,22 @@ void OnednnProgram::load_batch(const Net& net, const std::uint8_t* images, int c
             0.f);
 }
 
-void OnednnProgram::compute_loss(const std::int32_t* labels, int count, int batch_count) {
-  loss_.sum += softmax_cross_entropy(data_of(train_net_->logits), labels, count, train_net_->batch,
-                                     graph_.classes, data_of(train_net_->logits_grad), batch_count);
+void OnednnProgram::compute_loss(const Net& net, const std::int32_t* labels, int count,
+                                 int batch_count) {
+  loss_.sum += softmax_cross_entropy(data_of(net.logits), labels, count, net.batch, graph_.classes,
+                                     data_of(net.logits_grad), batch_count);
   loss_.count += count;
+}
+
+MaskSource OnednnProgram::mask_source() const {
+  return {options_.seed, &mask_step_, &mask_first_image_};
+}
+
+Net& OnednnProgram::training_net(int count) {
+  if (!batch_statistics_ || count >= train_net_->batch) return *train_net_;
+  std::unique_ptr<Net>& net = short_nets_[count];
+  if (!net) net = build_net(graph_, engine_, count, true, params_, mask_source());
+  return *net;
 }
 
 void OnednnProgram::sum_gradients(bool first_chunk) {
@@ -101,14 +117,17 @@ void OnednnProgram::step(const TrainBatch& batch, RunList run_list, RunHost run_
   const std::uint8_t* images = batch.images;
   const std::int32_t* labels = batch.labels;
   check_labels(labels, count, graph_.classes, "image {} of a batch");
+  mask_step_ = optimizer_.step();  // the steps done before this one
   for (int start = 0; start < count; start += chunk) {
     const int n = std::min(chunk, count - start);
+    Net& net = training_net(n);
+    mask_first_image_ = start;
     const std::size_t offset = static_cast<std::size_t>(start) * graph_.input.elements();
-    run_host("normalize input", [&] { load_batch(*train_net_, images + offset, n); });
-    if (start == 0) run_list(train_net_->refresh);  // weights change only in the update
-    run_list(train_net_->forward);
-    run_host("loss", [&] { compute_loss(labels + start, n, count); });
-    run_list(train_net_->backward);
+    run_host("normalize input", [&] { load_batch(net, images + offset, n); });
+    if (start == 0) run_list(net.refresh);  // weights change only in the update
+    run_list(net.forward);
+    run_host("loss", [&] { compute_loss(net, labels + start, n, count); });
+    run_list(net.backward);
     if (!summed_gradients_.empty()) run_host("gradient sum", [&] { sum_gradients(start == 0); });
   }
   run_host("optimizer update", [&] { update_parameters(); });

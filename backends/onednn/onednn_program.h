@@ -1,6 +1,7 @@
 // The oneDNN program: a training net and an inference net over shared parameters.
 #pragma once
 
+#include <map>
 #include <memory>
 
 #include "backends/backend.h"
@@ -31,8 +32,13 @@ class OnednnProgram : public Program {
   template <typename RunList, typename RunHost>
   void step(const TrainBatch& batch, RunList run_list, RunHost run_host);
   void load_batch(const Net& net, const std::uint8_t* images, int count);
-  // The loss of `count` rows; gradients are of the mean over `batch_count` (the whole batch).
-  void compute_loss(const std::int32_t* labels, int count, int batch_count);
+  // The loss of `count` rows of `net`; gradients are of the mean over `batch_count` (the whole
+  // batch).
+  void compute_loss(const Net& net, const std::int32_t* labels, int count, int batch_count);
+  // The training net that takes `count` images: train_net_, or for a short batch of a graph
+  // with batch statistics (which must not see padding), one compiled for exactly `count`.
+  Net& training_net(int count);
+  MaskSource mask_source() const;
   // Adds the chunk's parameter gradients into summed_gradients_ (copies for the first chunk).
   void sum_gradients(bool first_chunk);
   void update_parameters();
@@ -43,6 +49,10 @@ class OnednnProgram : public Program {
   dnnl::stream stream_;
   ParamStore params_;
   std::unique_ptr<Net> train_net_, eval_net_;
+  bool batch_statistics_ = false;                   // uses_batch_statistics(graph_)
+  std::map<int, std::unique_ptr<Net>> short_nets_;  // by batch size, made when first needed
+  std::int64_t mask_step_ = 0;                      // read by dropout masks (MaskSource)
+  int mask_first_image_ = 0;
   ByteNormalizer normalizer_;
   Optimizer optimizer_;
   std::vector<float*> state_pointers_;                // scratch for the optimizer, sized once

@@ -85,6 +85,7 @@ CompileOptions Session::compile_options() const {
   options.optimizer = experiment.training.optimizer;
   options.normalize = experiment.dataset.normalize;
   options.threads = threads;
+  options.seed = experiment.seed;
   options.deterministic = experiment.backend.deterministic;
   options.cuda_graph = experiment.backend.cuda_graph;
   options.dataset_on_device = experiment.backend.dataset_on_device;

@@ -35,6 +35,12 @@ struct LayerAttrs {
   int stride_h = 1, stride_w = 1;
   int pad_h = 0, pad_w = 0;
   bool bias = true;
+  bool flatten = false;         // global_avg_pool2d: a flat (C) output instead of Cx1x1
+  double negative_slope = 0.0;  // leaky_relu
+  double eps = 1e-5;            // batch_norm2d
+  double momentum = 0.1;        // batch_norm2d: running = (1 - momentum) running + momentum batch
+  bool affine = true;           // batch_norm2d: a learned weight and bias per channel
+  double p = 0.5;               // dropout: the probability of zeroing a value
 };
 
 // How a persistent tensor starts (backends/common/initial_parameters.cpp).

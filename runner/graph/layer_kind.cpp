@@ -7,11 +7,37 @@
 
 namespace runner {
 
-const std::vector<LayerKind>& layer_kinds() {
-  static const std::vector<LayerKind> kinds = {
-      conv2d_kind(),  max_pool2d_kind(), avg_pool2d_kind(), relu_kind(),
-      flatten_kind(), linear_kind(),     add_kind(),
+#define RUNNER_REGISTRY_ENTRY(name) RUNNER_LAYER_KIND(name);
+#include "runner/graph/layer_kinds.inc"
+#undef RUNNER_REGISTRY_ENTRY
+
+namespace {
+
+std::vector<LayerKind> registered_kinds() {
+  std::vector<LayerKind> kinds;
+  auto add = [&kinds](const char* type, LayerKind kind) {
+    kind.type = type;
+    if (!kind.parse) kind.parse = [](const LayerSpec&, double, LayerAttrs&) {};
+    if (!kind.infer_shape)
+      kind.infer_shape = [](const Node&, const std::vector<Shape>& in) { return in[0]; };
+    if (!kind.params)
+      kind.params = [](const Node&, const std::vector<Shape>&) { return std::vector<ParamSpec>{}; };
+    if (!kind.flops)
+      kind.flops = [](const Node& node, const std::vector<Shape>&) {
+        return node.output.elements();
+      };
+    kinds.push_back(std::move(kind));
   };
+#define RUNNER_REGISTRY_ENTRY(name) add(#name, layer_kind_##name());
+#include "runner/graph/layer_kinds.inc"
+#undef RUNNER_REGISTRY_ENTRY
+  return kinds;
+}
+
+}  // namespace
+
+const std::vector<LayerKind>& layer_kinds() {
+  static const std::vector<LayerKind> kinds = registered_kinds();
   return kinds;
 }
 
@@ -27,6 +53,13 @@ const LayerKind& find_layer_kind(const std::string& type, const SourceLocation& 
   SourceLocation at = where;
   at.path += ".type";
   throw_user_error(at, fmt::format("unknown layer type '{}'", type), hint);
+}
+
+bool uses_batch_statistics(const Graph& graph) {
+  for (const Node& node : graph.nodes) {
+    if (find_layer_kind(node.type, node.where).batch_statistics) return true;
+  }
+  return false;
 }
 
 int read_scaled_count(const LayerSpec& spec, const char* key, double width) {

@@ -1,6 +1,6 @@
 // The layer registry: each kind's attribute parser, shape rule, parameters and FLOPs.
-// Adding a kind means one file in layers/, one line in layer_kind.cpp, its schema fragment,
-// its backend implementation and its tests.
+// A kind is defined in its own file in layers/ with `RUNNER_LAYER_KIND(name) { ... }`; the build
+// lists those lines (cmake/registry.cmake), so that file is all the registry needs.
 #pragma once
 
 #include <string>
@@ -11,18 +11,31 @@
 namespace runner {
 
 struct LayerKind {
-  std::string type;
+  std::string type;  // set by the registry from the RUNNER_LAYER_KIND name
   int min_inputs = 1;
   int max_inputs = 1;
+  // Whether an image's output depends on the other images of its batch (batch norm's batch
+  // statistics in training): the backends then run a training batch whole, never in chunks
+  // or padded to a larger size.
+  bool batch_statistics = false;
   // Reads the kind's attributes; `width` multiplies channels or features (1 for the classifier).
+  // None: the kind has no attributes.
   void (*parse)(const LayerSpec& spec, double width, LayerAttrs& attrs) = nullptr;
-  // The output shape, or a UserError naming the layer and the shapes involved.
+  // The output shape, or a UserError naming the layer and the shapes involved. None: the
+  // input's shape.
   Shape (*infer_shape)(const Node& node, const std::vector<Shape>& inputs) = nullptr;
+  // None: no parameters or buffers.
   std::vector<ParamSpec> (*params)(const Node& node, const std::vector<Shape>& inputs) = nullptr;
+  // None: one operation per output value.
   std::int64_t (*flops)(const Node& node, const std::vector<Shape>& inputs) = nullptr;
 };
 
+// Defines the layer kind `name` (the config's `type`): a function body returning its LayerKind.
+#define RUNNER_LAYER_KIND(name) LayerKind layer_kind_##name()
+
 const std::vector<LayerKind>& layer_kinds();
+// Whether any node of `graph` is of a kind with batch_statistics.
+bool uses_batch_statistics(const Graph& graph);
 // The kind named `type`, or a UserError listing the known kinds with a suggestion.
 const LayerKind& find_layer_kind(const std::string& type, const SourceLocation& where);
 
@@ -40,14 +53,5 @@ Shape window_output(const Node& node, const Shape& in, int channels);
 enum class DefaultStride { one, kernel };
 // Reads kernel, stride and padding into attrs.
 void read_window(const LayerSpec& spec, DefaultStride default_stride, LayerAttrs& attrs);
-
-// The kinds, one per file in layers/.
-LayerKind conv2d_kind();
-LayerKind max_pool2d_kind();
-LayerKind avg_pool2d_kind();
-LayerKind relu_kind();
-LayerKind flatten_kind();
-LayerKind linear_kind();
-LayerKind add_kind();
 
 }  // namespace runner

@@ -5,6 +5,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "backends/common/dropout_math.h"
+
 namespace runner::testing {
 namespace {
 
@@ -33,8 +35,72 @@ void for_each_window(const Node& node, Dims in, Dims out, Visit visit) {
   }
 }
 
+// Dropout's factor for value v of the batch at the first step (step 0) of a run with seed 0,
+// which is what the tests' programs run; 1 in evaluation.
+double dropout_factor(const Node& node, std::size_t v, bool training) {
+  if (!training) return 1.0;
+  const float p = static_cast<float>(node.attrs.p);
+  const std::uint64_t key =
+      dropout_math::step_key(0, 0, dropout_math::layer_key(node.name.c_str()));
+  return dropout_math::keeps(key, v, p) ? 1.0 / (1.0 - p) : 0.0;
+}
+
+bool is_activation(const std::string& type) {
+  return type == "leaky_relu" || type == "gelu" || type == "sigmoid" || type == "tanh";
+}
+
+double activation(const Node& node, double x) {
+  if (node.type == "leaky_relu") return x > 0 ? x : x * node.attrs.negative_slope;
+  if (node.type == "gelu") return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
+  if (node.type == "sigmoid") return 1 / (1 + std::exp(-x));
+  return std::tanh(x);
+}
+
+double activation_derivative(const Node& node, double x) {
+  if (node.type == "leaky_relu") return x > 0 ? 1 : node.attrs.negative_slope;
+  if (node.type == "gelu") {
+    return 0.5 * (1 + std::erf(x / std::sqrt(2.0))) +
+           x * std::exp(-0.5 * x * x) / std::sqrt(2 * std::acos(-1.0));
+  }
+  const double y = activation(node, x);
+  return node.type == "sigmoid" ? y * (1 - y) : 1 - y * y;
+}
+
+// Batch norm's per-channel statistics over (N, H, W): the batch's (biased variance) in training,
+// the running ones in evaluation.
+struct ChannelStats {
+  Values mean, var;
+};
+
+ChannelStats batch_stats(const Values& x, Dims in, int batch) {
+  const int plane = in.h * in.w;
+  const double count = static_cast<double>(batch) * plane;
+  ChannelStats s{Values(in.c, 0.0), Values(in.c, 0.0)};
+  for (int n = 0; n < batch; ++n)
+    for (int c = 0; c < in.c; ++c)
+      for (int p = 0; p < plane; ++p) s.mean[c] += x[(n * in.c + c) * plane + p] / count;
+  for (int n = 0; n < batch; ++n)
+    for (int c = 0; c < in.c; ++c)
+      for (int p = 0; p < plane; ++p) {
+        double d = x[(n * in.c + c) * plane + p] - s.mean[c];
+        s.var[c] += d * d / count;
+      }
+  return s;
+}
+
+ChannelStats norm_stats(const Node& node, const Values& x, Dims in, int batch, bool training,
+                        const std::map<std::string, Values>& params) {
+  if (training) return batch_stats(x, in, batch);
+  return {params.at(node.name + ".running_mean"), params.at(node.name + ".running_var")};
+}
+
+double norm_weight(const Node& node, const std::map<std::string, Values>& params, int c) {
+  return node.attrs.affine ? params.at(node.name + ".weight")[c] : 1.0;
+}
+
 Values layer_forward(const Node& node, const std::vector<const Values*>& inputs, const Dims in,
-                     const Dims out, int batch, const std::map<std::string, Values>& params) {
+                     const Dims out, int batch, bool training,
+                     const std::map<std::string, Values>& params) {
   const int in_plane = in.h * in.w, out_plane = out.h * out.w;
   Values y(static_cast<std::size_t>(batch) * out.c * out_plane, 0.0);
   const Values& x = *inputs[0];
@@ -68,8 +134,26 @@ Values layer_forward(const Node& node, const std::vector<const Values*>& inputs,
       for_each_window(node, in, out, [&](int ip, int op, int) {
         if (ip >= 0) y[nc * out_plane + op] += x[nc * in_plane + ip] / k;
       });
+  } else if (node.type == "global_avg_pool2d") {
+    for (int nc = 0; nc < batch * in.c; ++nc)
+      for (int p = 0; p < in_plane; ++p) y[nc] += x[nc * in_plane + p] / in_plane;
+  } else if (node.type == "batch_norm2d") {
+    ChannelStats s = norm_stats(node, x, in, batch, training, params);
+    for (int n = 0; n < batch; ++n)
+      for (int c = 0; c < in.c; ++c) {
+        double inv = 1 / std::sqrt(s.var[c] + node.attrs.eps);
+        double shift = node.attrs.affine ? params.at(node.name + ".bias")[c] : 0.0;
+        for (int p = 0; p < in_plane; ++p) {
+          std::size_t v = (n * in.c + c) * in_plane + p;
+          y[v] = (x[v] - s.mean[c]) * inv * norm_weight(node, params, c) + shift;
+        }
+      }
+  } else if (node.type == "dropout") {
+    for (std::size_t v = 0; v < y.size(); ++v) y[v] = x[v] * dropout_factor(node, v, training);
   } else if (node.type == "relu") {
     for (std::size_t v = 0; v < y.size(); ++v) y[v] = std::max(0.0, x[v]);
+  } else if (is_activation(node.type)) {
+    for (std::size_t v = 0; v < y.size(); ++v) y[v] = activation(node, x[v]);
   } else if (node.type == "flatten") {
     y = x;
   } else if (node.type == "linear") {
@@ -136,9 +220,48 @@ void layer_backward(const Node& node, const std::vector<const Values*>& inputs, 
       for_each_window(node, in, out, [&](int ip, int op, int) {
         if (ip >= 0) (*dx)[nc * in_plane + ip] += dy[nc * out_plane + op] / k;
       });
+  } else if (node.type == "global_avg_pool2d") {
+    if (dx)
+      for (int nc = 0; nc < batch * in.c; ++nc)
+        for (int p = 0; p < in_plane; ++p) (*dx)[nc * in_plane + p] += dy[nc] / in_plane;
+  } else if (node.type == "batch_norm2d") {  // training mode: through the batch statistics
+    ChannelStats s = batch_stats(x, in, batch);
+    const double count = static_cast<double>(batch) * in_plane;
+    if (node.attrs.affine) {
+      param_grads[node.name + ".weight"].assign(in.c, 0.0);
+      param_grads[node.name + ".bias"].assign(in.c, 0.0);
+    }
+    for (int c = 0; c < in.c; ++c) {
+      double inv = 1 / std::sqrt(s.var[c] + node.attrs.eps), sum_dy = 0, sum_dy_xhat = 0;
+      for (int n = 0; n < batch; ++n)
+        for (int p = 0; p < in_plane; ++p) {
+          std::size_t v = (n * in.c + c) * in_plane + p;
+          sum_dy += dy[v];
+          sum_dy_xhat += dy[v] * (x[v] - s.mean[c]) * inv;
+        }
+      if (node.attrs.affine) {
+        param_grads[node.name + ".weight"][c] = sum_dy_xhat;
+        param_grads[node.name + ".bias"][c] = sum_dy;
+      }
+      if (!dx) continue;
+      const double w = norm_weight(node, params, c);
+      for (int n = 0; n < batch; ++n)
+        for (int p = 0; p < in_plane; ++p) {
+          std::size_t v = (n * in.c + c) * in_plane + p;
+          double xhat = (x[v] - s.mean[c]) * inv;
+          (*dx)[v] += w * inv * (dy[v] - sum_dy / count - xhat * sum_dy_xhat / count);
+        }
+    }
+  } else if (node.type == "dropout") {
+    if (dx)
+      for (std::size_t v = 0; v < dy.size(); ++v) (*dx)[v] += dy[v] * dropout_factor(node, v, true);
   } else if (node.type == "relu") {
     if (dx)
       for (std::size_t v = 0; v < dy.size(); ++v) (*dx)[v] += x[v] > 0 ? dy[v] : 0.0;
+  } else if (is_activation(node.type)) {
+    if (dx)
+      for (std::size_t v = 0; v < dy.size(); ++v)
+        (*dx)[v] += dy[v] * activation_derivative(node, x[v]);
   } else if (node.type == "flatten") {
     if (dx)
       for (std::size_t v = 0; v < dy.size(); ++v) (*dx)[v] += dy[v];
@@ -172,23 +295,45 @@ std::vector<const Values*> inputs_of(const Node& node, const Values& input,
 
 }  // namespace
 
-std::vector<Values> ReferenceModel::forward(const Values& input, int batch) const {
+std::vector<Values> ReferenceModel::forward(const Values& input, int batch, bool training) const {
   std::vector<Values> outputs;
   for (const Node& node : graph_.nodes) {
     auto shapes = graph_.input_shapes(node);
     outputs.push_back(layer_forward(node, inputs_of(node, input, outputs), dims_of(shapes[0]),
-                                    dims_of(node.output), batch, params_));
+                                    dims_of(node.output), batch, training, params_));
   }
   return outputs;
 }
 
 Values ReferenceModel::logits(const Values& input, int batch) const {
-  return forward(input, batch).back();
+  return forward(input, batch, false).back();
+}
+
+std::map<std::string, Values> ReferenceModel::buffers_after_step(const Values& input,
+                                                                 int batch) const {
+  std::vector<Values> outputs = forward(input, batch, true);
+  std::map<std::string, Values> buffers;
+  for (const Node& node : graph_.nodes) {
+    if (node.type != "batch_norm2d") continue;
+    const Values& x = *inputs_of(node, input, outputs)[0];
+    const Dims in = dims_of(graph_.input_shapes(node)[0]);
+    ChannelStats s = batch_stats(x, in, batch);
+    const double count = static_cast<double>(batch) * in.h * in.w, m = node.attrs.momentum;
+    Values mean = params_.at(node.name + ".running_mean");
+    Values var = params_.at(node.name + ".running_var");
+    for (int c = 0; c < in.c; ++c) {
+      mean[c] = (1 - m) * mean[c] + m * s.mean[c];
+      var[c] = (1 - m) * var[c] + m * s.var[c] * count / (count - 1);
+    }
+    buffers[node.name + ".running_mean"] = mean;
+    buffers[node.name + ".running_var"] = var;
+  }
+  return buffers;
 }
 
 double ReferenceModel::loss(const Values& input, const std::vector<int>& labels) const {
   const int batch = static_cast<int>(labels.size()), classes = graph_.classes;
-  Values z = logits(input, batch);
+  Values z = forward(input, batch, true).back();
   double total = 0;
   for (int n = 0; n < batch; ++n) {
     double max = z[n * classes];
@@ -203,7 +348,7 @@ double ReferenceModel::loss(const Values& input, const std::vector<int>& labels)
 std::map<std::string, Values> ReferenceModel::gradients(const Values& input,
                                                         const std::vector<int>& labels) const {
   const int batch = static_cast<int>(labels.size()), classes = graph_.classes;
-  std::vector<Values> outputs = forward(input, batch);
+  std::vector<Values> outputs = forward(input, batch, true);
   std::vector<Values> grads(outputs.size());
   for (std::size_t i = 0; i < outputs.size(); ++i) grads[i].assign(outputs[i].size(), 0.0);
 

@@ -75,7 +75,8 @@ std::vector<BrokenCase> cases() {
        edit("type: flatten", "type: flaten"),
        {},
        {"@:6:26: model.layers[1].type: found \"flaten\", expected one of conv2d, max_pool2d, "
-        "avg_pool2d, relu, flatten, linear, add (did you mean 'flatten'?)"}},
+        "avg_pool2d, global_avg_pool2d, batch_norm2d, dropout, relu, leaky_relu, gelu, sigmoid, "
+        "tanh, flatten, linear, add (did you mean 'flatten'?)"}},
       {"unknown_layer_type_conv",
        edit("type: conv2d", "type: conv"),
        {},

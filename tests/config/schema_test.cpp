@@ -49,6 +49,13 @@ const char* every_kind =
     "    - {name: f, type: max_pool2d, kernel: [2, 2]}\n"
     "    - {name: g, type: flatten}\n"
     "    - {name: h, type: linear, out_features: 10, bias: true}\n"
+    "    - {name: i, type: batch_norm2d, eps: 0.001, momentum: 0.2, affine: false, inputs: [a]}\n"
+    "    - {name: j, type: dropout, p: 0.25}\n"
+    "    - {name: k, type: leaky_relu, negative_slope: 0.1}\n"
+    "    - {name: l, type: gelu}\n"
+    "    - {name: m, type: sigmoid}\n"
+    "    - {name: n, type: tanh}\n"
+    "    - {name: o, type: global_avg_pool2d, flatten: true}\n"
     "training:\n"
     "  epochs: 3\n"
     "  batch_size: 8\n"
@@ -65,7 +72,7 @@ const char* every_kind =
 TEST(Schema, EveryKindAndEveryKeyIsAccepted) {
   testing::TempDir dir;
   Experiment e = load_experiment(dir.write("all.yaml", every_kind), {});
-  ASSERT_EQ(e.model.layers.size(), 8u);
+  ASSERT_EQ(e.model.layers.size(), 15u);
   EXPECT_DOUBLE_EQ(e.model.width, 0.5);
   EXPECT_EQ(e.model.layers[0].attributes["kernel"], nlohmann::json({3, 5}));
   EXPECT_EQ(e.model.layers[3].inputs, std::vector<std::string>({"b", "c"}));

@@ -37,7 +37,7 @@ class Add : public CudnnLayer {
 
 }  // namespace
 
-std::unique_ptr<CudnnLayer> make_add() {
+RUNNER_CUDNN_LAYER(add) {
   return std::make_unique<Add>();
 }
 

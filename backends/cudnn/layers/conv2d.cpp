@@ -202,7 +202,7 @@ class Conv2d : public CudnnLayer {
 
 }  // namespace
 
-std::unique_ptr<CudnnLayer> make_conv2d() {
+RUNNER_CUDNN_LAYER(conv2d) {
   return std::make_unique<Conv2d>();
 }
 

@@ -22,7 +22,7 @@ class Flatten : public CudnnLayer {
 
 }  // namespace
 
-std::unique_ptr<CudnnLayer> make_flatten() {
+RUNNER_CUDNN_LAYER(flatten) {
   return std::make_unique<Flatten>();
 }
 

@@ -67,7 +67,7 @@ class Linear : public CudnnLayer {
 
 }  // namespace
 
-std::unique_ptr<CudnnLayer> make_linear() {
+RUNNER_CUDNN_LAYER(linear) {
   return std::make_unique<Linear>();
 }
 

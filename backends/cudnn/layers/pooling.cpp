@@ -1,4 +1,6 @@
-// max_pool2d and avg_pool2d on cuDNN (the backward pass reads the forward's input and output).
+// max_pool2d, avg_pool2d and global_avg_pool2d on cuDNN (the backward pass reads the forward's
+// input and output). A global pool's window is the whole input plane; its flat output is the
+// same (N, C, 1, 1) bytes.
 #include <fmt/format.h>
 
 #include "backends/cudnn/build_context.h"
@@ -10,18 +12,25 @@ namespace {
 
 class Pooling : public CudnnLayer {
  public:
-  explicit Pooling(bool max) : max_(max) {}
+  enum class Kind { max, average, global_average };
+  explicit Pooling(Kind kind) : kind_(kind) {}
 
   DeviceTensor forward(BuildContext& ctx, const Node& node,
                        const std::vector<DeviceTensor>& inputs) override {
-    const LayerAttrs& a = node.attrs;
+    LayerAttrs a = node.attrs;
     x_ = inputs[0];                                         // (N, C, H, W)
     y_ = ctx.allocate(node.output, node.name + " output");  // (N, C, Ho, Wo)
+    if (kind_ == Kind::global_average) {
+      a.kernel_h = a.stride_h = x_.h;
+      a.kernel_w = a.stride_w = x_.w;
+      a.pad_h = a.pad_w = 0;
+    }
     // Max pooling's deterministic mode avoids atomics where windows overlap.
     cudnnPoolingMode_t mode =
-        max_ ? (ctx.deterministic ? CUDNN_POOLING_MAX_DETERMINISTIC : CUDNN_POOLING_MAX)
-             // PyTorch's AvgPool2d counts padded zeros by default (count_include_pad=True).
-             : CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING;
+        kind_ == Kind::max
+            ? (ctx.deterministic ? CUDNN_POOLING_MAX_DETERMINISTIC : CUDNN_POOLING_MAX)
+            // PyTorch's AvgPool2d counts padded zeros by default (count_include_pad=True).
+            : CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING;
     pool_ = std::make_unique<PoolingDescriptor>(mode, a.kernel_h, a.kernel_w, a.pad_h, a.pad_w,
                                                 a.stride_h, a.stride_w);
     int n, c, h, w;
@@ -53,18 +62,21 @@ class Pooling : public CudnnLayer {
   }
 
  private:
-  bool max_;
+  Kind kind_;
   DeviceTensor x_, y_;
   std::unique_ptr<PoolingDescriptor> pool_;
 };
 
 }  // namespace
 
-std::unique_ptr<CudnnLayer> make_max_pool2d() {
-  return std::make_unique<Pooling>(true);
+RUNNER_CUDNN_LAYER(max_pool2d) {
+  return std::make_unique<Pooling>(Pooling::Kind::max);
 }
-std::unique_ptr<CudnnLayer> make_avg_pool2d() {
-  return std::make_unique<Pooling>(false);
+RUNNER_CUDNN_LAYER(avg_pool2d) {
+  return std::make_unique<Pooling>(Pooling::Kind::average);
+}
+RUNNER_CUDNN_LAYER(global_avg_pool2d) {
+  return std::make_unique<Pooling>(Pooling::Kind::global_average);
 }
 
 }  // namespace runner::cudnn

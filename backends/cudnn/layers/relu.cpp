@@ -42,7 +42,7 @@ class Relu : public CudnnLayer {
 
 }  // namespace
 
-std::unique_ptr<CudnnLayer> make_relu() {
+RUNNER_CUDNN_LAYER(relu) {
   return std::make_unique<Relu>();
 }
 

@@ -34,7 +34,7 @@ class Add : public OnednnLayer {
 
 }  // namespace
 
-std::unique_ptr<OnednnLayer> make_add() {
+RUNNER_ONEDNN_LAYER(add) {
   return std::make_unique<Add>();
 }
 

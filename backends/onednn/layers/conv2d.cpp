@@ -148,7 +148,7 @@ class Conv2d : public OnednnLayer {
 
 }  // namespace
 
-std::unique_ptr<OnednnLayer> make_conv2d() {
+RUNNER_ONEDNN_LAYER(conv2d) {
   return std::make_unique<Conv2d>();
 }
 

@@ -28,7 +28,7 @@ class Flatten : public OnednnLayer {
 
 }  // namespace
 
-std::unique_ptr<OnednnLayer> make_flatten() {
+RUNNER_ONEDNN_LAYER(flatten) {
   return std::make_unique<Flatten>();
 }
 

@@ -76,7 +76,7 @@ class Linear : public OnednnLayer {
 
 }  // namespace
 
-std::unique_ptr<OnednnLayer> make_linear() {
+RUNNER_ONEDNN_LAYER(linear) {
   return std::make_unique<Linear>();
 }
 

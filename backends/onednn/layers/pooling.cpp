@@ -1,5 +1,7 @@
-// max_pool2d and avg_pool2d on oneDNN (max keeps a workspace for its backward pass), with the
-// ReLU of the layer before it when the net builder moves it here (`fuse_relu`).
+// max_pool2d, avg_pool2d and global_avg_pool2d on oneDNN (max keeps a workspace for its backward
+// pass), with the ReLU of the layer before it when the net builder moves it here (`fuse_relu`).
+// A global pool's window is the whole input plane; its output is plain (N, C, 1, 1), which is
+// also the bytes of a flat (N, C) output.
 #include "backends/onednn/build_context.h"
 
 namespace runner::onednn {
@@ -7,7 +9,7 @@ namespace {
 
 class Pooling : public OnednnLayer {
  public:
-  explicit Pooling(dnnl::algorithm algorithm) : algorithm_(algorithm) {}
+  Pooling(dnnl::algorithm algorithm, bool global) : algorithm_(algorithm), global_(global) {}
 
   dnnl::memory forward(BuildContext& ctx, const Node& node,
                        const std::vector<dnnl::memory>& inputs) override {
@@ -15,9 +17,15 @@ class Pooling : public OnednnLayer {
     strides_ = {a.stride_h, a.stride_w};
     kernel_ = {a.kernel_h, a.kernel_w};
     padding_ = {a.pad_h, a.pad_w};
-    dnnl::pooling_forward::desc desc(ctx.forward_kind(), algorithm_, inputs[0].get_desc(),
-                                     BuildContext::any(ctx.dims_of(node.output)), strides_, kernel_,
-                                     padding_, padding_);
+    dnnl::memory::desc dst_desc = BuildContext::any(ctx.dims_of(node.output));
+    if (global_) {
+      const dnnl::memory::dims in = inputs[0].get_desc().dims();
+      strides_ = kernel_ = {in[2], in[3]};
+      padding_ = {0, 0};
+      dst_desc = dnnl::memory::desc({in[0], in[1], 1, 1}, dt::f32, tag::abcd);
+    }
+    dnnl::pooling_forward::desc desc(ctx.forward_kind(), algorithm_, inputs[0].get_desc(), dst_desc,
+                                     strides_, kernel_, padding_, padding_);
     forward_pd_ = dnnl::pooling_forward::primitive_desc(desc, ctx.engine);
     dnnl::memory dst = ctx.allocate(forward_pd_.dst_desc());  // (N, C, Ho, Wo)
     std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, inputs[0]}, {DNNL_ARG_DST, dst}};
@@ -30,24 +38,34 @@ class Pooling : public OnednnLayer {
       relu_pd_ = ctx.relu_in_place(dst, node.name + " relu");
       dst_ = dst;
     }
-    return dst;
+    return node.output.flat ? as_dims(dst, ctx.dims_of(node.output), tag::ab, ctx) : dst;
   }
 
   void backward(BuildContext& ctx, const Node& node, const dnnl::memory& output_grad,
                 const std::vector<dnnl::memory>& input_grads) override {
     if (!input_grads[0]) return;
     if (dst_) ctx.relu_backward_in_place(relu_pd_, dst_, output_grad, node.name + " relu backward");
-    dnnl::pooling_backward::desc desc(algorithm_, input_grads[0].get_desc(), output_grad.get_desc(),
+    const dnnl::memory dy =
+        node.output.flat ? as_dims(output_grad, forward_pd_.dst_desc().dims(), tag::abcd, ctx)
+                         : output_grad;
+    dnnl::pooling_backward::desc desc(algorithm_, input_grads[0].get_desc(), dy.get_desc(),
                                       strides_, kernel_, padding_, padding_);
     dnnl::pooling_backward::primitive_desc pd(desc, ctx.engine, forward_pd_);
-    std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_DIFF_DST, output_grad},
+    std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_DIFF_DST, dy},
                                                   {DNNL_ARG_DIFF_SRC, input_grads[0]}};
     if (workspace_) args[DNNL_ARG_WORKSPACE] = workspace_;
     ctx.backward->add(node.name + " backward", dnnl::pooling_backward(pd), args);
   }
 
  private:
+  // The same plain bytes seen with other dims (N, C, 1, 1 and N, C).
+  static dnnl::memory as_dims(const dnnl::memory& m, const dnnl::memory::dims& dims, tag layout,
+                              const BuildContext& ctx) {
+    return dnnl::memory(dnnl::memory::desc(dims, dt::f32, layout), ctx.engine, m.get_data_handle());
+  }
+
   dnnl::algorithm algorithm_;
+  bool global_;
   dnnl::memory::dims strides_, kernel_, padding_;
   dnnl::pooling_forward::primitive_desc forward_pd_;
   dnnl::memory workspace_;
@@ -57,12 +75,15 @@ class Pooling : public OnednnLayer {
 
 }  // namespace
 
-std::unique_ptr<OnednnLayer> make_max_pool2d() {
-  return std::make_unique<Pooling>(dnnl::algorithm::pooling_max);
+RUNNER_ONEDNN_LAYER(max_pool2d) {
+  return std::make_unique<Pooling>(dnnl::algorithm::pooling_max, false);
 }
 // PyTorch's AvgPool2d counts padded zeros by default (count_include_pad=True).
-std::unique_ptr<OnednnLayer> make_avg_pool2d() {
-  return std::make_unique<Pooling>(dnnl::algorithm::pooling_avg_include_padding);
+RUNNER_ONEDNN_LAYER(avg_pool2d) {
+  return std::make_unique<Pooling>(dnnl::algorithm::pooling_avg_include_padding, false);
+}
+RUNNER_ONEDNN_LAYER(global_avg_pool2d) {
+  return std::make_unique<Pooling>(dnnl::algorithm::pooling_avg_exclude_padding, true);
 }
 
 }  // namespace runner::onednn

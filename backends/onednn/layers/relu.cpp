@@ -44,7 +44,7 @@ class Relu : public OnednnLayer {
 
 }  // namespace
 
-std::unique_ptr<OnednnLayer> make_relu() {
+RUNNER_ONEDNN_LAYER(relu) {
   return std::make_unique<Relu>();
 }
 

@@ -3,9 +3,8 @@
 
 namespace runner {
 
-LayerKind conv2d_kind() {
+RUNNER_LAYER_KIND(conv2d) {
   LayerKind kind;
-  kind.type = "conv2d";
   kind.parse = [](const LayerSpec& spec, double width, LayerAttrs& a) {
     a.out_channels = read_scaled_count(spec, "out_channels", width);
     read_window(spec, DefaultStride::one, a);

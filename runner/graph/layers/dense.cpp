@@ -5,21 +5,17 @@
 
 namespace runner {
 
-LayerKind flatten_kind() {
+RUNNER_LAYER_KIND(flatten) {
   LayerKind kind;
-  kind.type = "flatten";
-  kind.parse = [](const LayerSpec&, double, LayerAttrs&) {};
   kind.infer_shape = [](const Node&, const std::vector<Shape>& in) {
     return Shape{static_cast<int>(in[0].elements()), 1, 1, true};
   };
-  kind.params = [](const Node&, const std::vector<Shape>&) { return std::vector<ParamSpec>{}; };
   kind.flops = [](const Node&, const std::vector<Shape>&) { return std::int64_t{0}; };
   return kind;
 }
 
-LayerKind linear_kind() {
+RUNNER_LAYER_KIND(linear) {
   LayerKind kind;
-  kind.type = "linear";
   kind.parse = [](const LayerSpec& spec, double width, LayerAttrs& a) {
     a.out_features = read_scaled_count(spec, "out_features", width);
     a.bias = spec.attributes.value("bias", true);

@@ -1,0 +1,42 @@
+// Dropout's mask, once for the CPU backend, the GPU kernel and the tests' reference: whether a
+// value is kept is a hash of (seed, optimizer step, layer, the value's index in the batch in
+// PyTorch's NCHW order), so the backends draw the same masks, in any order, on any thread.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define RUNNER_HOST_DEVICE __host__ __device__
+#else
+#define RUNNER_HOST_DEVICE
+#endif
+
+namespace runner::dropout_math {
+
+// SplitMix64's finaliser: a bijection that mixes every input bit into every output bit.
+RUNNER_HOST_DEVICE inline std::uint64_t mix(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// The key of one layer at one step; `layer` is layer_key(name).
+RUNNER_HOST_DEVICE inline std::uint64_t step_key(std::uint64_t seed, std::uint64_t step,
+                                                 std::uint64_t layer) {
+  return mix(mix(seed + 0x9e3779b97f4a7c15ull) ^ mix(step * 0x9e3779b97f4a7c15ull + layer));
+}
+
+// Whether value `index` is kept, with probability 1 - p: a uniform in [0, 1) from 24 bits.
+RUNNER_HOST_DEVICE inline bool keeps(std::uint64_t key, std::uint64_t index, float p) {
+  const std::uint64_t bits = mix(key ^ mix(index + 0x632be59bd9b4e019ull)) >> 40;
+  return static_cast<float>(bits) * (1.0f / 16777216.0f) >= p;
+}
+
+// FNV-1a of a layer's name: its masks do not change when other layers are added before it.
+inline std::uint64_t layer_key(const char* name) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (; *name; ++name) h = (h ^ static_cast<unsigned char>(*name)) * 0x100000001b3ull;
+  return h;
+}
+
+}  // namespace runner::dropout_math
