@@ -8,9 +8,9 @@
 #include <limits>
 #include <map>
 
+#include "backends/common/checkpoint_tensors.h"
 #include "backends/common/host_math.h"
 #include "backends/common/label_check.h"
-#include "backends/common/tensor_lookup.h"
 #include "backends/cudnn/cuda_check.h"
 #include "runner/util/errors.h"
 
@@ -296,42 +296,22 @@ void CudnnProgram::predict(const std::uint8_t* images, int count, float* logits)
 
 std::vector<HostTensor> CudnnProgram::parameters() const {
   select_device();
-  std::vector<HostTensor> tensors;
-  for (const Parameter& p : params_.parameters()) {
-    tensors.push_back(params_.download(p, p.value, p.spec.name));
-  }
-  return tensors;
+  return download_parameters(params_);
 }
 
 void CudnnProgram::load_parameters(const std::vector<HostTensor>& tensors) {
   select_device();
-  TensorLookup index(tensors);
-  for (const Parameter& p : params_.parameters()) {
-    params_.upload(p, p.value, index.require(p.spec.name));
-  }
+  upload_parameters(params_, tensors);
 }
 
 std::vector<HostTensor> CudnnProgram::optimizer_state() const {
   select_device();
-  std::vector<HostTensor> tensors;
-  for (const Parameter& p : params_.parameters()) {
-    for (std::size_t k = 0; k < p.state.size(); ++k) {
-      tensors.push_back(params_.download(p, p.state[k], p.spec.name + "." + state_names_[k]));
-    }
-  }
-  tensors.push_back({"optimizer.step", {1}, {static_cast<float>(step_)}});
-  return tensors;
+  return download_optimizer_state(params_, state_names_, step_);
 }
 
 void CudnnProgram::load_optimizer_state(const std::vector<HostTensor>& tensors) {
   select_device();
-  TensorLookup index(tensors);
-  for (const Parameter& p : params_.parameters()) {
-    for (std::size_t k = 0; k < p.state.size(); ++k) {
-      params_.upload(p, p.state[k], index.require(p.spec.name + "." + state_names_[k]));
-    }
-  }
-  step_ = static_cast<std::int64_t>(index.require("optimizer.step").values.at(0));
+  step_ = upload_optimizer_state(params_, state_names_, tensors);
   // The device's copy of the step, which the next begin_step kernel increments.
   const long long device_step = step_;
   const cudaStream_t stream = handles_.stream();

@@ -7,8 +7,8 @@
 #include <cstring>
 #include <map>
 
+#include "backends/common/checkpoint_tensors.h"
 #include "backends/common/label_check.h"
-#include "backends/common/tensor_lookup.h"
 #include "runner/util/errors.h"
 
 namespace runner::onednn {
@@ -148,42 +148,20 @@ void OnednnProgram::predict(const std::uint8_t* images, int count, float* logits
 }
 
 std::vector<HostTensor> OnednnProgram::parameters() const {
-  std::vector<HostTensor> tensors;
-  for (const Parameter& p : params_.parameters()) {
-    tensors.push_back(params_.download(p, p.value, p.spec.name));
-  }
-  return tensors;
+  return download_parameters(params_);
 }
 
 void OnednnProgram::load_parameters(const std::vector<HostTensor>& tensors) {
-  TensorLookup index(tensors);
-  for (const Parameter& p : params_.parameters()) {
-    params_.upload(p, p.value, index.require(p.spec.name));
-  }
+  upload_parameters(params_, tensors);
   eval_weights_stale_ = true;
 }
 
 std::vector<HostTensor> OnednnProgram::optimizer_state() const {
-  std::vector<HostTensor> tensors;
-  const auto& names = optimizer_.state_names();
-  for (const Parameter& p : params_.parameters()) {
-    for (std::size_t k = 0; k < p.state.size(); ++k) {
-      tensors.push_back(params_.download(p, p.state[k], p.spec.name + "." + names[k]));
-    }
-  }
-  tensors.push_back({"optimizer.step", {1}, {static_cast<float>(optimizer_.step())}});
-  return tensors;
+  return download_optimizer_state(params_, optimizer_.state_names(), optimizer_.step());
 }
 
 void OnednnProgram::load_optimizer_state(const std::vector<HostTensor>& tensors) {
-  TensorLookup index(tensors);
-  const auto& names = optimizer_.state_names();
-  for (const Parameter& p : params_.parameters()) {
-    for (std::size_t k = 0; k < p.state.size(); ++k) {
-      params_.upload(p, p.state[k], index.require(p.spec.name + "." + names[k]));
-    }
-  }
-  optimizer_.set_step(static_cast<std::int64_t>(index.require("optimizer.step").values.at(0)));
+  optimizer_.set_step(upload_optimizer_state(params_, optimizer_.state_names(), tensors));
 }
 
 }  // namespace runner::onednn
