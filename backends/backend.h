@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runner/config/experiment.h"
@@ -13,12 +14,29 @@
 
 namespace runner {
 
-// A tensor on the host in PyTorch's plain layout, e.g. a (O, I, kH, kW) conv weight.
+// The element type of a host tensor: float32 (parameters, optimizer buffers) or int64 (counts,
+// such as the optimizer's step).
+enum class TensorDtype { f32, i64 };
+
+// A tensor on the host in PyTorch's plain layout, e.g. a (O, I, kH, kW) conv weight. Its values
+// are in `values` (f32) or `integers` (i64); the other vector stays empty.
 struct HostTensor {
   std::string name;
   std::vector<std::int64_t> dims;
   std::vector<float> values;
+  TensorDtype dtype = TensorDtype::f32;
+  std::vector<std::int64_t> integers;
+
+  std::size_t element_count() const {
+    return dtype == TensorDtype::f32 ? values.size() : integers.size();
+  }
 };
+
+// An int64 tensor (TensorDtype::i64).
+inline HostTensor int64_tensor(std::string name, std::vector<std::int64_t> dims,
+                               std::vector<std::int64_t> integers) {
+  return {std::move(name), std::move(dims), {}, TensorDtype::i64, std::move(integers)};
+}
 
 struct CompileOptions {
   int train_batch = 4;  // the largest batch train_step takes

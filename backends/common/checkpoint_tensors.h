@@ -12,11 +12,13 @@
 
 namespace runner {
 
-// The checkpoint tensor of the optimizer's step count, and reading it back (an I64 tensor, or
-// the F32 one older checkpoints hold).
+// The checkpoint tensor of the optimizer's step count (I64), and reading it back: an I64 tensor,
+// or the F32 one older checkpoints hold; anything else is a UserError.
 inline constexpr const char* kOptimizerStepName = "optimizer.step";
 HostTensor optimizer_step_tensor(std::int64_t step);
 std::int64_t read_optimizer_step(const TensorLookup& index);
+// `tensor`, when it holds float32 values (parameters and optimizer buffers do); else a UserError.
+const HostTensor& require_f32(const HostTensor& tensor);
 
 // `Store` is a backend's parameter store: parameters() lists Parameters with `spec`, `value` and
 // `state` (one buffer per optimizer state name); download(p, buffer, name) copies a buffer of p
@@ -33,7 +35,8 @@ std::vector<HostTensor> download_parameters(const Store& store) {
 template <typename Store>
 void upload_parameters(const Store& store, const std::vector<HostTensor>& tensors) {
   TensorLookup index(tensors);
-  for (const auto& p : store.parameters()) store.upload(p, p.value, index.require(p.spec.name));
+  for (const auto& p : store.parameters())
+    store.upload(p, p.value, require_f32(index.require(p.spec.name)));
 }
 
 template <typename Store>
@@ -57,7 +60,7 @@ std::int64_t upload_optimizer_state(const Store& store, const std::vector<std::s
   TensorLookup index(tensors);
   for (const auto& p : store.parameters()) {
     for (std::size_t k = 0; k < p.state.size(); ++k) {
-      store.upload(p, p.state[k], index.require(p.spec.name + "." + state_names[k]));
+      store.upload(p, p.state[k], require_f32(index.require(p.spec.name + "." + state_names[k])));
     }
   }
   return read_optimizer_step(index);
