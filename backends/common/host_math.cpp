@@ -61,7 +61,7 @@ void Optimizer::update(float* value, const float* grad, float* const* state, std
       om::step_factors(step_, spec_.lr, spec_.beta1, spec_.beta2,
                        static_cast<float>(spec_.momentum), static_cast<float>(1 - spec_.dampening));
   const float decay = static_cast<float>(spec_.weight_decay);
-  if (spec_.type == "adam") {
+  if (spec_.adam_family()) {
     const om::Adam adam{decay, static_cast<float>(spec_.beta1), static_cast<float>(spec_.beta2),
                         static_cast<float>(spec_.eps)};
     for (std::size_t i = 0; i < n; ++i) {

@@ -169,7 +169,7 @@ void CudnnProgram::build_train_steps() {
     float* value = p.value;
     const float* grad = p.gradient;
     const std::size_t n = p.elements;
-    if (spec.type == "adam") {
+    if (spec.adam_family()) {
       kernels::AdamSettings s{static_cast<float>(spec.weight_decay), static_cast<float>(spec.beta1),
                               static_cast<float>(spec.beta2), static_cast<float>(spec.eps)};
       float* m = p.state[0];

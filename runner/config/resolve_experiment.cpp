@@ -196,7 +196,14 @@ ModelSpec read_model(const Fields& f, const ConfigDocument& doc) {
 
 OptimizerSpec read_optimizer(const Fields& f) {
   OptimizerSpec o;
-  o.type = f.text("type", o.type);
+  const std::string type = f.text("type", std::string(optimizer_type_name(o.type)));
+  if (auto known = optimizer_type_named(type)) {
+    o.type = *known;
+  } else {  // the schema lists the same names: a new type missing from one of the two lists
+    std::vector<std::string_view> names;
+    for (const auto& entry : kOptimizerTypeNames) names.push_back(entry.second);
+    f.wrong("type", fmt::format("one of {}", fmt::join(names, ", ")));
+  }
   o.lr = f.number("lr", o.lr);
   o.momentum = f.number("momentum", o.momentum);
   o.dampening = f.number("dampening", o.dampening);

@@ -35,8 +35,9 @@ nlohmann::json dataset_json(const DatasetSpec& d) {
 }
 
 nlohmann::json optimizer_json(const OptimizerSpec& o) {
-  nlohmann::json out = {{"type", o.type}, {"lr", o.lr}, {"weight_decay", o.weight_decay}};
-  if (o.type == "adam") {
+  nlohmann::json out = {
+      {"type", optimizer_type_name(o.type)}, {"lr", o.lr}, {"weight_decay", o.weight_decay}};
+  if (o.adam_family()) {
     out["beta1"] = o.beta1;
     out["beta2"] = o.beta2;
     out["eps"] = o.eps;

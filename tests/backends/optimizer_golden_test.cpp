@@ -32,7 +32,7 @@ json read_golden() {
 
 OptimizerSpec optimizer_of(const json& j) {
   OptimizerSpec spec;
-  spec.type = j.at("type").get<std::string>();
+  spec.type = optimizer_type_named(j.at("type").get<std::string>()).value();
   spec.lr = j.at("lr").get<double>();
   spec.momentum = j.value("momentum", spec.momentum);
   spec.dampening = j.value("dampening", spec.dampening);

@@ -148,7 +148,7 @@ void PrintTo(const TrainingCase& c, std::ostream* os) {
 
 OptimizerSpec sgd(double lr, double momentum, double dampening, double decay, bool nesterov) {
   OptimizerSpec s;
-  s.type = "sgd";
+  s.type = OptimizerType::sgd;
   s.lr = lr;
   s.momentum = momentum;
   s.dampening = dampening;
@@ -159,7 +159,7 @@ OptimizerSpec sgd(double lr, double momentum, double dampening, double decay, bo
 
 OptimizerSpec adam(double lr, double decay) {
   OptimizerSpec s;
-  s.type = "adam";
+  s.type = OptimizerType::adam;
   s.lr = lr;
   s.weight_decay = decay;
   return s;
