@@ -46,6 +46,8 @@ class CudnnProgram : public Program {
   BatchSlot& eval_slot();
   std::unique_ptr<BatchSlot> make_slot(const Net& net, const HeldSet* held);
   void build_train_steps();
+  // clip_grad_norm's steps: each gradient's sum of squares, then the global norm and factor.
+  void add_clip_steps();
   void select_device() const;
 
   Graph graph_;
@@ -62,7 +64,7 @@ class CudnnProgram : public Program {
 
   kernels::StepScalars* scalars_ = nullptr;  // device: optimizer step and its factors
   double* loss_sum_ = nullptr;               // device: summed loss since take_loss()
-  double* loss_host_ = nullptr;              // pinned
+  double* loss_host_ = nullptr;              // pinned: the loss sum, the gradient norm sum
   float* logits_host_ = nullptr;             // pinned (eval batch, classes)
   DeviceNormalizer normalizer_;
   std::unique_ptr<Net> train_, eval_;
@@ -78,6 +80,7 @@ class CudnnProgram : public Program {
   std::int64_t step_ = 0;       // optimizer steps, as saved in checkpoints
   std::int64_t steps_run_ = 0;  // training steps this program ran (the first runs eagerly)
   std::int64_t loss_count_ = 0;
+  std::int64_t clipped_steps_ = 0;  // steps since take_loss() that measured the gradient norm
 };
 
 }  // namespace runner::cudnn

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <map>
 
@@ -16,6 +17,10 @@ namespace runner::onednn {
 namespace {
 float* data_of(const dnnl::memory& m) {
   return static_cast<float*>(m.get_data_handle());
+}
+// The floats of a parameter's buffers (value, gradient, state) in its master layout.
+std::size_t buffer_floats(const Parameter& p) {
+  return p.value.get_desc().get_size() / sizeof(float);
 }
 }  // namespace
 
@@ -73,16 +78,33 @@ void OnednnProgram::sum_gradients(bool first_chunk) {
   }
 }
 
+const float* OnednnProgram::step_gradient(const Parameter& p) const {
+  const std::size_t i = static_cast<std::size_t>(&p - params_.parameters().data());
+  return summed_gradients_.empty() ? data_of(p.gradient) : summed_gradients_[i].data();
+}
+
+float OnednnProgram::clip_gradients() {
+  if (options_.clip_grad_norm <= 0) return 1.f;
+  double squares = 0;
+  for (const Parameter& p : params_.parameters()) {
+    // The whole buffer: a blocked layout's padding holds zeros.
+    if (p.spec.trainable) squares += sum_of_squares(step_gradient(p), buffer_floats(p));
+  }
+  const double norm = std::sqrt(squares);
+  loss_.grad_norm_sum += norm;
+  loss_.grad_norm_count += 1;
+  return optimizer_math::clip_factor(static_cast<float>(norm),
+                                     static_cast<float>(options_.clip_grad_norm));
+}
+
 void OnednnProgram::update_parameters() {
   optimizer_.begin_step();
+  const float grad_scale = clip_gradients();
   for (Parameter& p : params_.parameters()) {
     if (!p.spec.trainable) continue;  // buffers are updated by their layer's forward pass
     for (std::size_t k = 0; k < p.state.size(); ++k) state_pointers_[k] = data_of(p.state[k]);
-    std::size_t i = static_cast<std::size_t>(&p - params_.parameters().data());
-    const float* grad =
-        summed_gradients_.empty() ? data_of(p.gradient) : summed_gradients_[i].data();
-    optimizer_.update(data_of(p.value), grad, state_pointers_.data(),
-                      p.value.get_desc().get_size() / sizeof(float));
+    optimizer_.update(p.spec, data_of(p.value), step_gradient(p), state_pointers_.data(),
+                      buffer_floats(p), grad_scale);
   }
   eval_weights_stale_ = true;
 }

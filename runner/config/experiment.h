@@ -75,14 +75,24 @@ inline std::optional<OptimizerType> optimizer_type_named(std::string_view name) 
   return std::nullopt;
 }
 
+// PyTorch's default weight decay: 0.01 for torch.optim.AdamW, 0 for SGD and Adam.
+inline double default_weight_decay(OptimizerType type) {
+  return type == OptimizerType::adamw ? 0.01 : 0.0;
+}
+
 struct OptimizerSpec {
   OptimizerType type = OptimizerType::sgd;
   double lr = 0.001;
   double momentum = 0.0;
   double dampening = 0.0;
+  // sgd, adam: L2 added to the gradient; adamw: decoupled (value *= 1 - lr * weight_decay
+  // before the Adam step); default_weight_decay(type) unless given.
   double weight_decay = 0.0;
+  // weight_decay_exclude: [bias, norm]: no decay for parameters named *.bias, or for those of
+  // normalisation layers (ParamSpec::normalization).
+  bool decay_exclude_bias = false, decay_exclude_norm = false;
   bool nesterov = false;
-  double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;  // adam
+  double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;  // adam, adamw
 
   bool adam_family() const { return type == OptimizerType::adam || type == OptimizerType::adamw; }
   // The per-parameter state buffers, as PyTorch's state_dict names them: what the backends
@@ -100,6 +110,9 @@ struct TrainingSpec {
   int eval_batch_size = 1000;
   std::string loss = "cross_entropy";
   OptimizerSpec optimizer;
+  // > 0: the gradients scaled to this global L2 norm at most, as torch.nn.utils.clip_grad_norm_
+  // (0: no clipping).
+  double clip_grad_norm = 0;
   int log_every = 2000;  // mini-batches between loss lines
   int threads = 0;       // 0: OMP_NUM_THREADS, else the machine's cores
 };

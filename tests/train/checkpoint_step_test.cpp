@@ -18,7 +18,7 @@ constexpr std::int64_t kPastFloatPrecision = 16777217;  // 2^24 + 1: no float32 
 
 struct AdamRun {
   Experiment experiment = load_experiment(testing::source_dir() / "configs" / "tiny_synthetic.yaml",
-                                          {"training.optimizer.type=adam"});
+                                          {"training.optimizer={type: adam, lr: 0.001}"});
   Graph graph;
   std::unique_ptr<Backend> backend = make_backend("cpu", nullptr);
 
@@ -37,7 +37,8 @@ struct AdamRun {
   }
 };
 
-const HostTensor& find(const std::vector<HostTensor>& tensors, const std::string& name) {
+// A copy: the tensors are often a temporary.
+HostTensor find(const std::vector<HostTensor>& tensors, const std::string& name) {
   auto it = std::find_if(tensors.begin(), tensors.end(),
                          [&](const HostTensor& t) { return t.name == name; });
   if (it == tensors.end()) throw std::runtime_error("no tensor " + name);
@@ -45,9 +46,9 @@ const HostTensor& find(const std::vector<HostTensor>& tensors, const std::string
 }
 
 // A checkpoint of `program` whose optimizer.step is replaced by `step`.
-std::filesystem::path save_with_step(const testing::TempDir& dir, const Program& program,
+std::filesystem::path save_with_step(const testing::TempDir& dir, const AdamRun& run,
                                      const HostTensor& step) {
-  Checkpoint checkpoint = make_checkpoint(program, Experiment{}, 1, "");
+  Checkpoint checkpoint = make_checkpoint(*run.program(), run.experiment, 1, "");
   for (HostTensor& t : checkpoint.tensors) {
     if (t.name == "optimizer.step") t = step;
   }
@@ -62,7 +63,8 @@ TEST(CheckpointStep, IsAnInt64TensorInTheFile) {
   auto program = run.program();
   const auto path = dir / "c.safetensors";
   save_checkpoint(path, *program, run.experiment, 1, "");
-  const HostTensor& step = find(load_safetensors(path).tensors, "optimizer.step");
+  const Checkpoint loaded = load_safetensors(path);
+  const HostTensor& step = find(loaded.tensors, "optimizer.step");
   EXPECT_EQ(step.dtype, TensorDtype::i64);
   EXPECT_EQ(step.dims, std::vector<std::int64_t>{1});
   EXPECT_EQ(step.integers, std::vector<std::int64_t>{0});
@@ -71,8 +73,8 @@ TEST(CheckpointStep, IsAnInt64TensorInTheFile) {
 TEST(CheckpointStep, PastTwoToThe24ResumesExactly) {
   AdamRun run;
   testing::TempDir dir;
-  const auto path = save_with_step(dir, *run.program(),
-                                   int64_tensor("optimizer.step", {1}, {kPastFloatPrecision}));
+  const auto path =
+      save_with_step(dir, run, int64_tensor("optimizer.step", {1}, {kPastFloatPrecision}));
   auto resumed = run.program();
   load_checkpoint(path, *resumed, CheckpointUse::resume);
   const HostTensor& step = find(resumed->optimizer_state(), "optimizer.step");
@@ -89,8 +91,7 @@ TEST(CheckpointStep, PastTwoToThe24ResumesExactly) {
 TEST(CheckpointStep, AnOlderFloatStepStillLoads) {
   AdamRun run;
   testing::TempDir dir;
-  const auto path =
-      save_with_step(dir, *run.program(), HostTensor{"optimizer.step", {1}, {1234.f}});
+  const auto path = save_with_step(dir, run, HostTensor{"optimizer.step", {1}, {1234.f}});
   auto resumed = run.program();
   load_checkpoint(path, *resumed, CheckpointUse::resume);
   EXPECT_EQ(find(resumed->optimizer_state(), "optimizer.step").integers.at(0), 1234);
@@ -105,7 +106,7 @@ TEST(CheckpointStep, ABrokenStepIsAUserErrorNamingIt) {
       {int64_tensor("optimizer.step", {1}, {-3}), "is -3, expected a count >= 0"},
       {int64_tensor("optimizer.step", {2}, {1, 2}), "holds 2 values, expected 1"}};
   for (const auto& [step, expected] : cases) {
-    const auto path = save_with_step(dir, *run.program(), step);
+    const auto path = save_with_step(dir, run, step);
     auto resumed = run.program();
     try {
       load_checkpoint(path, *resumed, CheckpointUse::resume);
@@ -122,7 +123,7 @@ TEST(CheckpointStep, AnInt64ParameterIsRefused) {
   AdamRun run;
   testing::TempDir dir;
   auto program = run.program();
-  Checkpoint checkpoint = make_checkpoint(*program, Experiment{}, 1, "");
+  Checkpoint checkpoint = make_checkpoint(*program, run.experiment, 1, "");
   HostTensor& bias = checkpoint.tensors.at(1);
   ASSERT_EQ(bias.name, "conv1.bias");
   bias = int64_tensor(bias.name, bias.dims, std::vector<std::int64_t>(bias.values.size(), 1));

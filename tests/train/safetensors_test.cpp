@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <map>
 
 #include "runner/util/errors.h"
 #include "test_support.h"
@@ -134,14 +135,19 @@ TEST(Safetensors, Int64TensorsLoadBackExactlyBesideFloatOnes) {
   save_safetensors(dir / "ok.safetensors", saved);
   Checkpoint loaded = load_safetensors(dir / "ok.safetensors");
   ASSERT_EQ(loaded.tensors.size(), 3u);
-  EXPECT_EQ(loaded.tensors[0].dtype, TensorDtype::f32);
-  EXPECT_EQ(loaded.tensors[0].values, (std::vector<float>{1.f, 2.f, 3.f}));
-  EXPECT_EQ(loaded.tensors[1].dtype, TensorDtype::i64);
-  EXPECT_EQ(loaded.tensors[1].dims, (std::vector<std::int64_t>{2, 2}));
-  EXPECT_EQ(loaded.tensors[1].integers, integers);
-  EXPECT_TRUE(loaded.tensors[1].values.empty());
-  EXPECT_EQ(loaded.tensors[2].dtype, TensorDtype::i64);
-  EXPECT_TRUE(loaded.tensors[2].integers.empty());
+  std::map<std::string, const HostTensor*> by_name;  // the header lists them by name
+  for (const HostTensor& t : loaded.tensors) by_name[t.name] = &t;
+  const HostTensor& f = *by_name.at("f");
+  const HostTensor& i = *by_name.at("i");
+  const HostTensor& empty = *by_name.at("empty");
+  EXPECT_EQ(f.dtype, TensorDtype::f32);
+  EXPECT_EQ(f.values, (std::vector<float>{1.f, 2.f, 3.f}));
+  EXPECT_EQ(i.dtype, TensorDtype::i64);
+  EXPECT_EQ(i.dims, (std::vector<std::int64_t>{2, 2}));
+  EXPECT_EQ(i.integers, integers);
+  EXPECT_TRUE(i.values.empty());
+  EXPECT_EQ(empty.dtype, TensorDtype::i64);
+  EXPECT_TRUE(empty.integers.empty());
 }
 
 }  // namespace
