@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "runner/config/load_config.h"
+#include "runner/config/schema_file.h"
 #include "runner/util/errors.h"
 #include "test_support.h"
 
@@ -21,6 +22,23 @@ std::string load_error(const std::vector<std::string>& overrides) {
     return e.what();
   }
   return "";
+}
+
+// The schema and kOptimizerTypeNames list the same types: a type added to one only would be
+// refused by the schema or unknown when resolved.
+TEST(OptimizerOptions, SchemaListsExactlyTheKnownTypes) {
+  const auto schema = load_schema("experiment.schema.json");
+  std::vector<std::string> in_schema, known;
+  for (const auto& name :
+       schema.at("definitions").at("optimizer").at("properties").at("type").at("enum")) {
+    in_schema.push_back(name.get<std::string>());
+  }
+  for (const auto& [type, name] : kOptimizerTypeNames) {
+    known.emplace_back(name);
+    EXPECT_EQ(optimizer_type_named(name), type);
+    EXPECT_EQ(optimizer_type_name(type), name);
+  }
+  EXPECT_EQ(in_schema, known);
 }
 
 TEST(OptimizerOptions, AdamwTakesPyTorchsDefaults) {
