@@ -91,7 +91,10 @@ TEST(OptimizerOptions, BadValuesNameTheFieldAndWhatWasExpected) {
   EXPECT_NE(exclude.find("bias"), std::string::npos) << exclude;
   const std::string twice =
       load_error({"training.optimizer={type: adamw, weight_decay_exclude: [bias, bias]}"});
-  EXPECT_NE(twice.find("training.optimizer.weight_decay_exclude"), std::string::npos) << twice;
+  EXPECT_NE(twice.find("training.optimizer.weight_decay_exclude: found [\"bias\",\"bias\"], "
+                       "expected a list of items (each one of bias, norm), none repeated"),
+            std::string::npos)
+      << twice;
   const std::string negative = load_error({"training.clip_grad_norm=-1"});
   EXPECT_NE(negative.find("training.clip_grad_norm: found -1"), std::string::npos) << negative;
 }
