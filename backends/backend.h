@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runner/config/experiment.h"
@@ -13,18 +14,44 @@
 
 namespace runner {
 
-// A tensor on the host in PyTorch's plain layout, e.g. a (O, I, kH, kW) conv weight.
+// The element type of a host tensor: float32 (parameters, optimizer buffers) or int64 (counts,
+// such as the optimizer's step).
+enum class TensorDtype { f32, i64 };
+
+// A tensor on the host in PyTorch's plain layout, e.g. a (O, I, kH, kW) conv weight. Its values
+// are in `values` (f32) or `integers` (i64); the other vector stays empty.
 struct HostTensor {
+  HostTensor() = default;
+  // A float32 tensor.
+  HostTensor(std::string name, std::vector<std::int64_t> dims, std::vector<float> values)
+      : name(std::move(name)), dims(std::move(dims)), values(std::move(values)) {}
+
   std::string name;
   std::vector<std::int64_t> dims;
   std::vector<float> values;
+  TensorDtype dtype = TensorDtype::f32;
+  std::vector<std::int64_t> integers;
+
+  std::size_t element_count() const {
+    return dtype == TensorDtype::f32 ? values.size() : integers.size();
+  }
 };
+
+// An int64 tensor (TensorDtype::i64).
+inline HostTensor int64_tensor(std::string name, std::vector<std::int64_t> dims,
+                               std::vector<std::int64_t> integers) {
+  HostTensor tensor(std::move(name), std::move(dims), {});
+  tensor.dtype = TensorDtype::i64;
+  tensor.integers = std::move(integers);
+  return tensor;
+}
 
 struct CompileOptions {
   int train_batch = 4;  // the largest batch train_step takes
   int eval_batch = 1000;
   OptimizerSpec optimizer;
-  Normalization normalize;  // applied to the uint8 images as the first op
+  double clip_grad_norm = 0;  // > 0: gradients scaled to this global L2 norm at most
+  Normalization normalize;    // applied to the uint8 images as the first op
   int threads = 1;
   // CPU: a larger training batch runs as chunks of at most this many images whose gradients
   // add up (the same step, with activations that stay in cache); 0: never split.
@@ -52,10 +79,23 @@ struct HostImageSet {
 };
 
 // The summed loss over samples since the last take_loss(); reading it is the host sync point.
+// With clip_grad_norm, also the gradients' global L2 norms (before clipping) of those steps.
 struct LossSum {
   double sum = 0;
   std::int64_t count = 0;
+  double grad_norm_sum = 0;
+  std::int64_t grad_norm_count = 0;  // steps; 0 without clip_grad_norm
   double mean() const { return count ? sum / static_cast<double>(count) : 0.0; }
+  double grad_norm_mean() const {
+    return grad_norm_count ? grad_norm_sum / static_cast<double>(grad_norm_count) : 0.0;
+  }
+  LossSum& operator+=(const LossSum& other) {
+    sum += other.sum;
+    count += other.count;
+    grad_norm_sum += other.grad_norm_sum;
+    grad_norm_count += other.grad_norm_count;
+    return *this;
+  }
 };
 
 // Time spent in one named step of a program (a layer's forward or backward, the loss, ...).

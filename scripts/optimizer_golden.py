@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 """Writes tests/backends/optimizer_golden.json: PyTorch's parameters and optimizer state after
 each of a few training steps of a tiny model (flatten + linear) under each optimizer
-configuration the runner supports, so that tests/backends/optimizer_golden_test.cpp can check
-the CPU backend's SGD and Adam against PyTorch without torch at test time.
+configuration the runner supports (SGD, Adam, AdamW; weight_decay_exclude as parameter groups;
+training.clip_grad_norm as torch.nn.utils.clip_grad_norm_, with the norm it returned), so that
+tests/backends/optimizer_golden_test.cpp can check the CPU backend against PyTorch without torch
+at test time.
 
 Run with a Python that has torch (Debian: apt-get install python3-torch python3-numpy, then
 /usr/bin/python3 scripts/optimizer_golden.py). The numbers are float32 as PyTorch computes them;
@@ -21,7 +23,8 @@ CHANNELS, HEIGHT, WIDTH, CLASSES, BATCH, STEPS = 2, 2, 3, 4, 3, 4
 MEAN, STD = [0.4, 0.6], [0.3, 0.2]
 
 # name -> the optimizer section of a config (PyTorch allows nesterov only with momentum > 0 and
-# dampening 0).
+# dampening 0). A large lr * weight_decay in the AdamW cases: decay applied as Adam's (coupled)
+# would miss PyTorch's numbers by far more than the test's tolerance.
 CASES = {
     "sgd_plain": {"type": "sgd", "lr": 0.1},
     "sgd_weight_decay": {"type": "sgd", "lr": 0.1, "weight_decay": 0.05},
@@ -35,15 +38,46 @@ CASES = {
     "adam_defaults": {"type": "adam", "lr": 0.001},
     "adam_weight_decay": {"type": "adam", "lr": 0.01, "weight_decay": 0.1},
     "adam_betas_eps": {"type": "adam", "lr": 0.02, "beta1": 0.8, "beta2": 0.99, "eps": 1e-3},
+    "adamw_defaults": {"type": "adamw", "lr": 0.001},
+    "adamw_weight_decay": {"type": "adamw", "lr": 0.02, "weight_decay": 0.5},
+    "adamw_betas_eps": {"type": "adamw", "lr": 0.02, "beta1": 0.8, "beta2": 0.99, "eps": 1e-3,
+                        "weight_decay": 0.2},
+    "adamw_exclude_bias":
+        {"type": "adamw", "lr": 0.02, "weight_decay": 0.5, "weight_decay_exclude": ["bias"]},
+    "adam_exclude_bias":
+        {"type": "adam", "lr": 0.01, "weight_decay": 0.1, "weight_decay_exclude": ["bias"]},
+    "sgd_momentum_exclude_bias_norm": {"type": "sgd", "lr": 0.1, "momentum": 0.9,
+                                       "weight_decay": 0.05,
+                                       "weight_decay_exclude": ["bias", "norm"]},
+}
+
+# name -> training.clip_grad_norm and the optimizer section; max norms below the gradients'
+# (about 1 here) so that the steps are clipped.
+CLIP_CASES = {
+    "sgd_clip": (0.25, {"type": "sgd", "lr": 0.1, "momentum": 0.9}),
+    "adamw_clip": (0.1, {"type": "adamw", "lr": 0.02, "weight_decay": 0.5}),
+    "sgd_clip_not_reached": (1000.0, {"type": "sgd", "lr": 0.1}),
 }
 
 
-def make_optimizer(spec, params):
-    if spec["type"] == "adam":
-        return torch.optim.Adam(params, lr=spec["lr"],
-                                betas=(spec.get("beta1", 0.9), spec.get("beta2", 0.999)),
-                                eps=spec.get("eps", 1e-8), weight_decay=spec.get("weight_decay", 0))
-    return torch.optim.SGD(params, lr=spec["lr"], momentum=spec.get("momentum", 0),
+def param_groups(spec, named):
+    """weight_decay_exclude: bias puts the *.bias parameters in a group without decay (this model
+    has no normalisation layer, so norm excludes nothing)."""
+    if "bias" not in spec.get("weight_decay_exclude", []):
+        return [{"params": list(named.values())}]
+    return [{"params": [p for n, p in named.items() if not n.endswith(".bias")]},
+            {"params": [p for n, p in named.items() if n.endswith(".bias")], "weight_decay": 0.0}]
+
+
+def make_optimizer(spec, named):
+    groups = param_groups(spec, named)
+    if spec["type"] in ("adam", "adamw"):
+        adam = torch.optim.AdamW if spec["type"] == "adamw" else torch.optim.Adam
+        # PyTorch's defaults: AdamW decays by 0.01, Adam by 0.
+        decay = spec.get("weight_decay", 0.01 if spec["type"] == "adamw" else 0)
+        return adam(groups, lr=spec["lr"], betas=(spec.get("beta1", 0.9), spec.get("beta2", 0.999)),
+                    eps=spec.get("eps", 1e-8), weight_decay=decay)
+    return torch.optim.SGD(groups, lr=spec["lr"], momentum=spec.get("momentum", 0),
                            dampening=spec.get("dampening", 0),
                            weight_decay=spec.get("weight_decay", 0),
                            nesterov=spec.get("nesterov", False))
@@ -65,20 +99,23 @@ def as_list(tensor):
     return values.tolist()
 
 
-def train(spec, initial, batches, dtype):
-    """The parameters and optimizer state (runner's names) after each step."""
+def train(spec, initial, batches, dtype, clip_grad_norm=None):
+    """The parameters and optimizer state (runner's names) after each step, and with
+    clip_grad_norm the gradients' global norm before clipping at each step."""
     weight = torch.tensor(initial["fc.weight"], dtype=dtype).requires_grad_()
     bias = torch.tensor(initial["fc.bias"], dtype=dtype).requires_grad_()
     named = {"fc.weight": weight, "fc.bias": bias}
     # foreach=False: the plain per-parameter loop, the reference formulation.
-    optimizer = make_optimizer(spec, [weight, bias])
+    optimizer = make_optimizer(spec, named)
     for group in optimizer.param_groups:
         group["foreach"] = False
-    after = []
+    after, norms = [], []
     for images, labels in batches:
         optimizer.zero_grad()
         logits = normalized(images, dtype).flatten(1) @ weight.T + bias
         F.cross_entropy(logits, torch.from_numpy(labels).long()).backward()
+        if clip_grad_norm is not None:
+            norms.append(float(torch.nn.utils.clip_grad_norm_([weight, bias], clip_grad_norm)))
         optimizer.step()
         tensors = {}
         for name, p in named.items():
@@ -89,7 +126,7 @@ def train(spec, initial, batches, dtype):
                 elif value is not None:  # plain SGD keeps a None momentum_buffer
                     tensors[f"{name}.{key}"] = as_list(value)
         after.append(tensors)
-    return after
+    return after, norms
 
 
 def max_difference(a_steps, b_steps):
@@ -116,12 +153,17 @@ def main():
                     for images, labels in batches],
         "cases": [],
     }
-    for name, spec in CASES.items():
-        steps32 = train(spec, initial, batches, torch.float32)
-        steps64 = train(spec, initial, batches, torch.float64)
-        golden["cases"].append({"name": name, "optimizer": spec,
-                                "float64_max_difference": max_difference(steps32, steps64),
-                                "steps": steps32})
+    cases = [(name, None, spec) for name, spec in CASES.items()]
+    cases += [(name, clip, spec) for name, (clip, spec) in CLIP_CASES.items()]
+    for name, clip, spec in cases:
+        steps32, norms = train(spec, initial, batches, torch.float32, clip)
+        steps64, _ = train(spec, initial, batches, torch.float64, clip)
+        case = {"name": name, "optimizer": spec,
+                "float64_max_difference": max_difference(steps32, steps64), "steps": steps32}
+        if clip is not None:
+            case["clip_grad_norm"] = clip
+            case["grad_norms"] = norms
+        golden["cases"].append(case)
     path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "tests", "backends",
         "optimizer_golden.json")

@@ -1,8 +1,9 @@
-// Byte normalisation, softmax cross-entropy and the SGD/Adam updates on the host.
+// Byte normalisation, softmax cross-entropy and the SGD/Adam/AdamW updates on the host.
 #include "backends/common/host_math.h"
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 #include "backends/common/optimizer_math.h"
 
@@ -53,27 +54,53 @@ double softmax_cross_entropy(const float* logits, const std::int32_t* labels, in
   return total;
 }
 
+double weight_decay_of(const OptimizerSpec& spec, const ParamSpec& param) {
+  const std::string_view name = param.name;
+  const bool bias = name.size() >= 5 && name.substr(name.size() - 5) == ".bias";
+  if ((spec.decay_exclude_bias && bias) || (spec.decay_exclude_norm && param.normalization)) {
+    return 0;
+  }
+  return spec.weight_decay;
+}
+
+optimizer_math::Sgd sgd_settings(const OptimizerSpec& spec, const ParamSpec& param) {
+  return {static_cast<float>(spec.lr), static_cast<float>(weight_decay_of(spec, param)),
+          static_cast<float>(spec.momentum), spec.nesterov};
+}
+
+optimizer_math::Adam adam_settings(const OptimizerSpec& spec, const ParamSpec& param) {
+  const double decay = weight_decay_of(spec, param);
+  const bool decoupled = spec.type == OptimizerType::adamw;
+  return {decoupled ? 0.f : static_cast<float>(decay), static_cast<float>(spec.beta1),
+          static_cast<float>(spec.beta2), static_cast<float>(spec.eps),
+          decoupled ? static_cast<float>(1 - spec.lr * decay) : 1.f};
+}
+
+double sum_of_squares(const float* values, std::size_t n) {
+  double sum = 0;
+  for (std::size_t i = 0; i < n; ++i) sum += static_cast<double>(values[i]) * values[i];
+  return sum;
+}
+
 Optimizer::Optimizer(const OptimizerSpec& spec) : spec_(spec), state_names_(spec.state_names()) {}
 
-void Optimizer::update(float* value, const float* grad, float* const* state, std::size_t n) const {
+void Optimizer::update(const ParamSpec& param, float* value, const float* grad, float* const* state,
+                       std::size_t n, float grad_scale) const {
   namespace om = optimizer_math;
   const om::StepFactors factors =
       om::step_factors(step_, spec_.lr, spec_.beta1, spec_.beta2,
                        static_cast<float>(spec_.momentum), static_cast<float>(1 - spec_.dampening));
-  const float decay = static_cast<float>(spec_.weight_decay);
-  if (spec_.type == "adam") {
-    const om::Adam adam{decay, static_cast<float>(spec_.beta1), static_cast<float>(spec_.beta2),
-                        static_cast<float>(spec_.eps)};
+  if (spec_.adam_family()) {
+    const om::Adam adam = adam_settings(spec_, param);
     for (std::size_t i = 0; i < n; ++i) {
-      om::adam_step(value[i], grad[i], state[0][i], state[1][i], adam, factors);
+      om::adam_step(value[i], grad[i] * grad_scale, state[0][i], state[1][i], adam, factors);
     }
     return;
   }
-  const om::Sgd sgd{static_cast<float>(spec_.lr), decay, static_cast<float>(spec_.momentum),
-                    spec_.nesterov};
+  const om::Sgd sgd = sgd_settings(spec_, param);
   float* buffer = spec_.momentum == 0 ? nullptr : state[0];
   for (std::size_t i = 0; i < n; ++i) {
-    om::sgd_step(value[i], grad[i], buffer ? buffer + i : nullptr, sgd, factors);
+    om::sgd_step(value[i], grad[i] * grad_scale, buffer ? buffer + i : nullptr, sgd, factors);
   }
 }
 

@@ -1,12 +1,15 @@
 // The host-side arithmetic every backend shares as its reference: byte normalisation, softmax
-// cross-entropy with its gradient, and the optimizers (PyTorch's SGD and Adam semantics).
+// cross-entropy with its gradient, and the optimizers (PyTorch's SGD, Adam and AdamW semantics,
+// weight decay per parameter, gradient clipping by global norm).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "backends/common/optimizer_math.h"
 #include "runner/config/experiment.h"
+#include "runner/graph/graph.h"
 
 namespace runner {
 
@@ -25,6 +28,16 @@ struct ByteNormalizer {
 double softmax_cross_entropy(const float* logits, const std::int32_t* labels, int count, int rows,
                              int classes, float* grad, int mean_over);
 
+// The weight decay of one parameter: the optimizer's, or 0 where weight_decay_exclude names its
+// kind (bias: named *.bias; norm: ParamSpec::normalization).
+double weight_decay_of(const OptimizerSpec& spec, const ParamSpec& param);
+// The element-wise settings of optimizer_math for one parameter, for the CPU and GPU programs.
+optimizer_math::Sgd sgd_settings(const OptimizerSpec& spec, const ParamSpec& param);
+optimizer_math::Adam adam_settings(const OptimizerSpec& spec, const ParamSpec& param);
+
+// The sum of the squares of n values, in double: a gradient's part of the global norm.
+double sum_of_squares(const float* values, std::size_t n);
+
 // One optimizer step over a parameter buffer, allocation-free.
 class Optimizer {
  public:
@@ -35,8 +48,10 @@ class Optimizer {
   void begin_step() { ++step_; }
   std::int64_t step() const { return step_; }
   void set_step(std::int64_t step) { step_ = step; }
-  // Updates `value` (n floats) from `grad`, using the state buffers (state_names().size() of them).
-  void update(float* value, const float* grad, float* const* state, std::size_t n) const;
+  // Updates `value` (n floats of `param`) from `grad` times `grad_scale` (clip_factor, 1 without
+  // clipping), using the state buffers (state_names().size() of them).
+  void update(const ParamSpec& param, float* value, const float* grad, float* const* state,
+              std::size_t n, float grad_scale) const;
 
  private:
   OptimizerSpec spec_;

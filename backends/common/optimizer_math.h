@@ -1,7 +1,8 @@
 // The optimizers' arithmetic, once, for the CPU backend (host_math.cpp) and the GPU kernels
-// (kernels.cu): PyTorch's SGD (momentum, dampening, Nesterov, weight decay) and Adam, element
-// by element, so that the two backends cannot drift apart. Plain C++ with float operations in
-// a fixed order; the kernels are built without FMA contraction, as the host code is.
+// (kernels.cu): PyTorch's SGD (momentum, dampening, Nesterov, weight decay), Adam and AdamW,
+// element by element, and clip_grad_norm_'s factor, so that the two backends cannot drift apart.
+// Plain C++ with float operations in a fixed order; the kernels are built without FMA contraction,
+// as the host code is.
 #pragma once
 
 #include <cmath>
@@ -51,16 +52,27 @@ RUNNER_HOST_DEVICE inline void sgd_step(float& value, float grad, float* buffer,
   value = value - s.lr * (s.nesterov ? d + s.momentum * b : b);
 }
 
+// weight_decay: Adam's, added to the gradient (0 for AdamW); keep: AdamW's decoupled decay,
+// 1 - lr * weight_decay, applied to the value before the step (1 for Adam: an exact no-op).
 struct Adam {
-  float weight_decay, beta1, beta2, eps;
+  float weight_decay, beta1, beta2, eps, keep;
 };
 
 RUNNER_HOST_DEVICE inline void adam_step(float& value, float grad, float& m, float& v,
                                          const Adam& s, const StepFactors& f) {
+  value = value * s.keep;
   const float g = grad + s.weight_decay * value;
   m = s.beta1 * m + (1 - s.beta1) * g;
   v = s.beta2 * v + (1 - s.beta2) * g * g;
   value = value - f.adam_step_size * m / (sqrtf(v) * f.adam_inv_sqrt_bias2 + s.eps);
+}
+
+// torch.nn.utils.clip_grad_norm_: every gradient is multiplied by max_norm / (total_norm + 1e-6)
+// where that is below 1, total_norm being the L2 norm of all gradients together. 1 otherwise, so
+// that an unclipped step multiplies by 1 (exact).
+RUNNER_HOST_DEVICE inline float clip_factor(float total_norm, float max_norm) {
+  const float factor = max_norm / (total_norm + 1e-6f);
+  return factor < 1.f ? factor : 1.f;
 }
 
 }  // namespace runner::optimizer_math

@@ -3,14 +3,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <limits>
 #include <map>
 
+#include "backends/common/checkpoint_tensors.h"
 #include "backends/common/host_math.h"
 #include "backends/common/label_check.h"
-#include "backends/common/tensor_lookup.h"
 #include "backends/cudnn/cuda_check.h"
 #include "runner/graph/layer_kind.h"
 #include "runner/util/errors.h"
@@ -65,7 +66,7 @@ CudnnProgram::CudnnProgram(int device, const Graph& graph, const CompileOptions&
   params_.allocate_state(static_cast<int>(state_names_.size()));
   if (workspace_.bytes > 0) workspace_.data = memory_.allocate(workspace_.bytes, "cuDNN workspace");
 
-  loss_host_ = pinned_.array<double>(1, "loss");
+  loss_host_ = pinned_.array<double>(2, "loss");
   logits_host_ =
       pinned_.array<float>(static_cast<std::size_t>(options.eval_batch) * graph_.classes, "logits");
   build_train_steps(*train_, train_steps_);
@@ -157,7 +158,7 @@ void CudnnProgram::build_train_steps(const Net& net, StepList& steps) {
   steps.append(net.backward);
 
   // The step number lives on the device, incremented by a kernel, so a replayed graph uses the
-  // current one for Adam's bias correction and SGD's first-step rule.
+  // current one for Adam's bias correction and SGD's first-step rule; so does clipping's factor.
   const OptimizerSpec& spec = options_.optimizer;
   kernels::OptimizerConstants constants;
   constants.lr = spec.lr;
@@ -168,28 +169,47 @@ void CudnnProgram::build_train_steps(const Net& net, StepList& steps) {
   kernels::StepScalars* scalars = scalars_;
   steps.add("optimizer update",
             [=](cudaStream_t stream) { kernels::begin_step(scalars, constants, stream); });
+  if (options_.clip_grad_norm > 0) add_clip_steps(steps);
   for (const Parameter& p : params_.parameters()) {
     if (!p.spec.trainable) continue;  // buffers are updated by their layer's forward pass
     float* value = p.value;
     const float* grad = p.gradient;
     const std::size_t n = p.elements;
-    if (spec.type == "adam") {
-      kernels::AdamSettings s{static_cast<float>(spec.weight_decay), static_cast<float>(spec.beta1),
-                              static_cast<float>(spec.beta2), static_cast<float>(spec.eps)};
+    if (spec.adam_family()) {
+      const kernels::AdamSettings s = adam_settings(spec, p.spec);
       float* m = p.state[0];
       float* v = p.state[1];
       steps.add("optimizer update", [=](cudaStream_t stream) {
         kernels::adam_update(value, grad, m, v, n, s, scalars, stream);
       });
     } else {
-      kernels::SgdSettings s{static_cast<float>(spec.lr), static_cast<float>(spec.weight_decay),
-                             static_cast<float>(spec.momentum), spec.nesterov};
+      const kernels::SgdSettings s = sgd_settings(spec, p.spec);
       float* buffer = p.state.empty() ? nullptr : p.state[0];
       steps.add("optimizer update", [=](cudaStream_t stream) {
         kernels::sgd_update(value, grad, buffer, n, s, scalars, stream);
       });
     }
   }
+}
+
+void CudnnProgram::add_clip_steps(StepList& steps) {
+  int count = 0;
+  for (const Parameter& p : params_.parameters()) count += p.spec.trainable ? 1 : 0;
+  double* squares = memory_.array<double>(std::max(count, 1), "gradient norms");
+  int k = 0;
+  for (const Parameter& p : params_.parameters()) {
+    if (!p.spec.trainable) continue;
+    const float* grad = p.gradient;
+    const std::size_t n = p.elements;
+    double* out = squares + k++;
+    steps.add("gradient clipping",
+              [=](cudaStream_t stream) { kernels::sum_of_squares(grad, n, out, stream); });
+  }
+  const float max_norm = static_cast<float>(options_.clip_grad_norm);
+  kernels::StepScalars* scalars = scalars_;
+  steps.add("gradient clipping", [=](cudaStream_t stream) {
+    kernels::clip_gradients(squares, count, max_norm, scalars, stream);
+  });
 }
 
 void CudnnProgram::select_device() const {
@@ -287,6 +307,7 @@ void CudnnProgram::train_step(const TrainBatch& batch) {
   ++steps_run_;
   ++step_;
   loss_count_ += batch.count;
+  if (options_.clip_grad_norm > 0) ++clipped_steps_;
 }
 
 void CudnnProgram::profile_train_step(const TrainBatch& batch, std::vector<StepTiming>& timings) {
@@ -307,6 +328,7 @@ void CudnnProgram::profile_train_step(const TrainBatch& batch, std::vector<StepT
   ++steps_run_;
   ++step_;
   loss_count_ += batch.count;
+  if (options_.clip_grad_norm > 0) ++clipped_steps_;
 }
 
 LossSum CudnnProgram::take_loss() {
@@ -315,9 +337,15 @@ LossSum CudnnProgram::take_loss() {
   CUDA_CHECK(
       cudaMemcpyAsync(loss_host_, loss_sum_, sizeof(double), cudaMemcpyDeviceToHost, stream));
   CUDA_CHECK(cudaMemsetAsync(loss_sum_, 0, sizeof(double), stream));
+  auto* norm_sum = reinterpret_cast<double*>(reinterpret_cast<char*>(scalars_) +
+                                             offsetof(kernels::StepScalars, grad_norm_sum));
+  CUDA_CHECK(
+      cudaMemcpyAsync(loss_host_ + 1, norm_sum, sizeof(double), cudaMemcpyDeviceToHost, stream));
+  CUDA_CHECK(cudaMemsetAsync(norm_sum, 0, sizeof(double), stream));
   CUDA_CHECK(cudaStreamSynchronize(stream));  // the one place a training loop waits for the GPU
-  LossSum taken{*loss_host_, loss_count_};
+  LossSum taken{loss_host_[0], loss_count_, loss_host_[1], clipped_steps_};
   loss_count_ = 0;
+  clipped_steps_ = 0;
   return taken;
 }
 
@@ -340,42 +368,22 @@ void CudnnProgram::predict(const std::uint8_t* images, int count, float* logits)
 
 std::vector<HostTensor> CudnnProgram::parameters() const {
   select_device();
-  std::vector<HostTensor> tensors;
-  for (const Parameter& p : params_.parameters()) {
-    tensors.push_back(params_.download(p, p.value, p.spec.name));
-  }
-  return tensors;
+  return download_parameters(params_);
 }
 
 void CudnnProgram::load_parameters(const std::vector<HostTensor>& tensors) {
   select_device();
-  TensorLookup index(tensors);
-  for (const Parameter& p : params_.parameters()) {
-    params_.upload(p, p.value, index.require(p.spec.name));
-  }
+  upload_parameters(params_, tensors);
 }
 
 std::vector<HostTensor> CudnnProgram::optimizer_state() const {
   select_device();
-  std::vector<HostTensor> tensors;
-  for (const Parameter& p : params_.parameters()) {
-    for (std::size_t k = 0; k < p.state.size(); ++k) {
-      tensors.push_back(params_.download(p, p.state[k], p.spec.name + "." + state_names_[k]));
-    }
-  }
-  tensors.push_back({"optimizer.step", {1}, {static_cast<float>(step_)}});
-  return tensors;
+  return download_optimizer_state(params_, state_names_, step_);
 }
 
 void CudnnProgram::load_optimizer_state(const std::vector<HostTensor>& tensors) {
   select_device();
-  TensorLookup index(tensors);
-  for (const Parameter& p : params_.parameters()) {
-    for (std::size_t k = 0; k < p.state.size(); ++k) {
-      params_.upload(p, p.state[k], index.require(p.spec.name + "." + state_names_[k]));
-    }
-  }
-  step_ = static_cast<std::int64_t>(index.require("optimizer.step").values.at(0));
+  step_ = upload_optimizer_state(params_, state_names_, tensors);
   // The device's copy of the step, which the next begin_step kernel increments.
   const long long device_step = step_;
   const cudaStream_t stream = handles_.stream();

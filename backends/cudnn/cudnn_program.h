@@ -59,6 +59,8 @@ class CudnnProgram : public Program {
   };
   ShortNet& short_net(int count);
   void short_train_step(const TrainBatch& batch);
+  // clip_grad_norm's steps: each gradient's sum of squares, then the global norm and factor.
+  void add_clip_steps(StepList& steps);
   void select_device() const;
 
   Graph graph_;
@@ -75,7 +77,7 @@ class CudnnProgram : public Program {
 
   kernels::StepScalars* scalars_ = nullptr;  // device: optimizer step and its factors
   double* loss_sum_ = nullptr;               // device: summed loss since take_loss()
-  double* loss_host_ = nullptr;              // pinned
+  double* loss_host_ = nullptr;              // pinned: the loss sum, the gradient norm sum
   float* logits_host_ = nullptr;             // pinned (eval batch, classes)
   DeviceNormalizer normalizer_;
   std::unique_ptr<Net> train_, eval_;
@@ -94,6 +96,7 @@ class CudnnProgram : public Program {
   std::int64_t step_ = 0;       // optimizer steps, as saved in checkpoints
   std::int64_t steps_run_ = 0;  // training steps this program ran (the first runs eagerly)
   std::int64_t loss_count_ = 0;
+  std::int64_t clipped_steps_ = 0;  // steps since take_loss() that measured the gradient norm
 };
 
 }  // namespace runner::cudnn

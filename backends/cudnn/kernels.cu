@@ -82,6 +82,7 @@ __global__ void softmax_cross_entropy_kernel(const float* logits, const std::int
 
 __global__ void begin_step_kernel(StepScalars* s, OptimizerConstants c) {
   s->step += 1;
+  s->grad_scale = 1.f;  // until clip_gradients_kernel says otherwise
   s->factors = optimizer_math::step_factors(s->step, c.lr, c.beta1, c.beta2, c.momentum,
                                             c.one_minus_dampening);
 }
@@ -91,7 +92,8 @@ __global__ void sgd_kernel(float* value, const float* grad, float* buffer, std::
   const optimizer_math::StepFactors f = scalars->factors;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    optimizer_math::sgd_step(value[i], grad[i], buffer ? buffer + i : nullptr, s, f);
+    optimizer_math::sgd_step(value[i], grad[i] * scalars->grad_scale, buffer ? buffer + i : nullptr,
+                             s, f);
   }
 }
 
@@ -100,8 +102,33 @@ __global__ void adam_kernel(float* value, const float* grad, float* m, float* v,
   const optimizer_math::StepFactors f = scalars->factors;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    optimizer_math::adam_step(value[i], grad[i], m[i], v[i], s, f);
+    optimizer_math::adam_step(value[i], grad[i] * scalars->grad_scale, m[i], v[i], s, f);
   }
+}
+
+// One block: *out = the sum of the squares of values[0..n), in double, in a fixed order.
+__global__ void sum_of_squares_kernel(const float* values, std::size_t n, double* out) {
+  __shared__ double partial[kThreads];
+  double sum = 0;
+  for (std::size_t i = threadIdx.x; i < n; i += blockDim.x) {
+    sum += static_cast<double>(values[i]) * values[i];
+  }
+  partial[threadIdx.x] = sum;
+  __syncthreads();
+  for (int stride = kThreads / 2; stride > 0; stride /= 2) {
+    if (threadIdx.x < stride) partial[threadIdx.x] += partial[threadIdx.x + stride];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) *out = partial[0];
+}
+
+__global__ void clip_gradients_kernel(const double* squares, int count, float max_norm,
+                                      StepScalars* s) {
+  double sum = 0;
+  for (int k = 0; k < count; ++k) sum += squares[k];
+  const double norm = sqrt(sum);
+  s->grad_norm_sum += norm;
+  s->grad_scale = optimizer_math::clip_factor(static_cast<float>(norm), max_norm);
 }
 
 __global__ void add_bias_rows_kernel(float* y, const float* bias, int cols, std::size_t total) {
@@ -156,6 +183,17 @@ void adam_update(float* value, const float* grad, float* exp_avg, float* exp_avg
   if (n == 0) return;
   adam_kernel<<<blocks_for(n), kThreads, 0, stream>>>(value, grad, exp_avg, exp_avg_sq, n, s,
                                                       scalars);
+  CUDA_CHECK(cudaGetLastError());
+}
+
+void sum_of_squares(const float* values, std::size_t n, double* out, cudaStream_t stream) {
+  sum_of_squares_kernel<<<1, kThreads, 0, stream>>>(values, n, out);
+  CUDA_CHECK(cudaGetLastError());
+}
+
+void clip_gradients(const double* squares, int count, float max_norm, StepScalars* scalars,
+                    cudaStream_t stream) {
+  clip_gradients_kernel<<<1, 1, 0, stream>>>(squares, count, max_norm, scalars);
   CUDA_CHECK(cudaGetLastError());
 }
 

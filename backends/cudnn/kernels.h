@@ -40,6 +40,8 @@ void softmax_cross_entropy(const float* logits, const std::int32_t* labels, cons
 struct StepScalars {
   long long step;                       // optimizer steps taken, this one included
   optimizer_math::StepFactors factors;  // what follows from it (backends/common/optimizer_math.h)
+  float grad_scale;                     // clip_grad_norm's factor for this step's gradients
+  double grad_norm_sum;                 // global gradient norms (before clipping), summed
 };
 
 struct OptimizerConstants {
@@ -47,7 +49,7 @@ struct OptimizerConstants {
   float momentum = 0, one_minus_dampening = 1;
 };
 
-// Increments scalars->step and recomputes the per-step scalars from it.
+// Increments scalars->step and recomputes the per-step scalars from it (grad_scale back to 1).
 void begin_step(StepScalars* scalars, OptimizerConstants constants, cudaStream_t stream);
 
 using SgdSettings = optimizer_math::Sgd;
@@ -58,6 +60,14 @@ void sgd_update(float* value, const float* grad, float* buffer, std::size_t n, S
 using AdamSettings = optimizer_math::Adam;
 void adam_update(float* value, const float* grad, float* exp_avg, float* exp_avg_sq, std::size_t n,
                  AdamSettings s, const StepScalars* scalars, cudaStream_t stream);
+
+// clip_grad_norm: *out = the sum of the squares of a gradient's n values (one block, in double,
+// a fixed order); then clip_gradients takes the global norm from `count` of those sums, adds it
+// to scalars->grad_norm_sum and sets scalars->grad_scale (optimizer_math::clip_factor), which
+// the updates multiply the gradients by.
+void sum_of_squares(const float* values, std::size_t n, double* out, cudaStream_t stream);
+void clip_gradients(const double* squares, int count, float max_norm, StepScalars* scalars,
+                    cudaStream_t stream);
 
 // y (rows, cols) += bias (cols) on every row.
 void add_bias_rows(float* y, const float* bias, int rows, int cols, cudaStream_t stream);

@@ -4,11 +4,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <map>
 
+#include "backends/common/checkpoint_tensors.h"
 #include "backends/common/label_check.h"
-#include "backends/common/tensor_lookup.h"
 #include "runner/graph/layer_kind.h"
 #include "runner/util/errors.h"
 
@@ -17,6 +18,10 @@ namespace runner::onednn {
 namespace {
 float* data_of(const dnnl::memory& m) {
   return static_cast<float*>(m.get_data_handle());
+}
+// The floats of a parameter's buffers (value, gradient, state) in its master layout.
+std::size_t buffer_floats(const Parameter& p) {
+  return p.value.get_desc().get_size() / sizeof(float);
 }
 }  // namespace
 
@@ -89,16 +94,33 @@ void OnednnProgram::sum_gradients(bool first_chunk) {
   }
 }
 
+const float* OnednnProgram::step_gradient(const Parameter& p) const {
+  const std::size_t i = static_cast<std::size_t>(&p - params_.parameters().data());
+  return summed_gradients_.empty() ? data_of(p.gradient) : summed_gradients_[i].data();
+}
+
+float OnednnProgram::clip_gradients() {
+  if (options_.clip_grad_norm <= 0) return 1.f;
+  double squares = 0;
+  for (const Parameter& p : params_.parameters()) {
+    // The whole buffer: a blocked layout's padding holds zeros.
+    if (p.spec.trainable) squares += sum_of_squares(step_gradient(p), buffer_floats(p));
+  }
+  const double norm = std::sqrt(squares);
+  loss_.grad_norm_sum += norm;
+  loss_.grad_norm_count += 1;
+  return optimizer_math::clip_factor(static_cast<float>(norm),
+                                     static_cast<float>(options_.clip_grad_norm));
+}
+
 void OnednnProgram::update_parameters() {
   optimizer_.begin_step();
+  const float grad_scale = clip_gradients();
   for (Parameter& p : params_.parameters()) {
     if (!p.spec.trainable) continue;  // buffers are updated by their layer's forward pass
     for (std::size_t k = 0; k < p.state.size(); ++k) state_pointers_[k] = data_of(p.state[k]);
-    std::size_t i = static_cast<std::size_t>(&p - params_.parameters().data());
-    const float* grad =
-        summed_gradients_.empty() ? data_of(p.gradient) : summed_gradients_[i].data();
-    optimizer_.update(data_of(p.value), grad, state_pointers_.data(),
-                      p.value.get_desc().get_size() / sizeof(float));
+    optimizer_.update(p.spec, data_of(p.value), step_gradient(p), state_pointers_.data(),
+                      buffer_floats(p), grad_scale);
   }
   eval_weights_stale_ = true;
 }
@@ -167,42 +189,20 @@ void OnednnProgram::predict(const std::uint8_t* images, int count, float* logits
 }
 
 std::vector<HostTensor> OnednnProgram::parameters() const {
-  std::vector<HostTensor> tensors;
-  for (const Parameter& p : params_.parameters()) {
-    tensors.push_back(params_.download(p, p.value, p.spec.name));
-  }
-  return tensors;
+  return download_parameters(params_);
 }
 
 void OnednnProgram::load_parameters(const std::vector<HostTensor>& tensors) {
-  TensorLookup index(tensors);
-  for (const Parameter& p : params_.parameters()) {
-    params_.upload(p, p.value, index.require(p.spec.name));
-  }
+  upload_parameters(params_, tensors);
   eval_weights_stale_ = true;
 }
 
 std::vector<HostTensor> OnednnProgram::optimizer_state() const {
-  std::vector<HostTensor> tensors;
-  const auto& names = optimizer_.state_names();
-  for (const Parameter& p : params_.parameters()) {
-    for (std::size_t k = 0; k < p.state.size(); ++k) {
-      tensors.push_back(params_.download(p, p.state[k], p.spec.name + "." + names[k]));
-    }
-  }
-  tensors.push_back({"optimizer.step", {1}, {static_cast<float>(optimizer_.step())}});
-  return tensors;
+  return download_optimizer_state(params_, optimizer_.state_names(), optimizer_.step());
 }
 
 void OnednnProgram::load_optimizer_state(const std::vector<HostTensor>& tensors) {
-  TensorLookup index(tensors);
-  const auto& names = optimizer_.state_names();
-  for (const Parameter& p : params_.parameters()) {
-    for (std::size_t k = 0; k < p.state.size(); ++k) {
-      params_.upload(p, p.state[k], index.require(p.spec.name + "." + names[k]));
-    }
-  }
-  optimizer_.set_step(static_cast<std::int64_t>(index.require("optimizer.step").values.at(0)));
+  optimizer_.set_step(upload_optimizer_state(params_, optimizer_.state_names(), tensors));
 }
 
 }  // namespace runner::onednn

@@ -41,6 +41,10 @@ class OnednnProgram : public Program {
   MaskSource mask_source() const;
   // Adds the chunk's parameter gradients into summed_gradients_ (copies for the first chunk).
   void sum_gradients(bool first_chunk);
+  // This step's gradient of `p`: its own, or the sum over the chunks.
+  const float* step_gradient(const Parameter& p) const;
+  // The factor clip_grad_norm scales this step's gradients by (1 without it); records the norm.
+  float clip_gradients();
   void update_parameters();
 
   Graph graph_;

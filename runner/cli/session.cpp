@@ -83,6 +83,7 @@ CompileOptions Session::compile_options() const {
   options.train_batch = experiment.training.batch_size;
   options.eval_batch = experiment.training.eval_batch_size;
   options.optimizer = experiment.training.optimizer;
+  options.clip_grad_norm = experiment.training.clip_grad_norm;
   options.normalize = experiment.dataset.normalize;
   options.threads = threads;
   options.seed = experiment.seed;

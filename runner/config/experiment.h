@@ -1,11 +1,14 @@
 // The resolved experiment: plain structs made from a validated config, free of any backend.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "runner/util/errors.h"
@@ -51,19 +54,51 @@ struct ModelSpec {
   std::vector<LayerSpec> layers;
 };
 
+enum class OptimizerType { sgd, adam, adamw };
+
+// The config's names of the optimizer types, the only place they are spelled.
+inline constexpr std::array<std::pair<OptimizerType, std::string_view>, 3> kOptimizerTypeNames = {
+    {{OptimizerType::sgd, "sgd"}, {OptimizerType::adam, "adam"}, {OptimizerType::adamw, "adamw"}}};
+
+inline std::string_view optimizer_type_name(OptimizerType type) {
+  for (const auto& [known, name] : kOptimizerTypeNames) {
+    if (known == type) return name;
+  }
+  return "?";
+}
+
+// The type a config names; nullopt for a name that is none of them.
+inline std::optional<OptimizerType> optimizer_type_named(std::string_view name) {
+  for (const auto& [type, known] : kOptimizerTypeNames) {
+    if (known == name) return type;
+  }
+  return std::nullopt;
+}
+
+// PyTorch's default weight decay: 0.01 for torch.optim.AdamW, 0 for SGD and Adam.
+inline double default_weight_decay(OptimizerType type) {
+  return type == OptimizerType::adamw ? 0.01 : 0.0;
+}
+
 struct OptimizerSpec {
-  std::string type = "sgd";  // sgd | adam
+  OptimizerType type = OptimizerType::sgd;
   double lr = 0.001;
   double momentum = 0.0;
   double dampening = 0.0;
+  // sgd, adam: L2 added to the gradient; adamw: decoupled (value *= 1 - lr * weight_decay
+  // before the Adam step); default_weight_decay(type) unless given.
   double weight_decay = 0.0;
+  // weight_decay_exclude: [bias, norm]: no decay for parameters named *.bias, or for those of
+  // normalisation layers (ParamSpec::normalization).
+  bool decay_exclude_bias = false, decay_exclude_norm = false;
   bool nesterov = false;
-  double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;  // adam
+  double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;  // adam, adamw
 
+  bool adam_family() const { return type == OptimizerType::adam || type == OptimizerType::adamw; }
   // The per-parameter state buffers, as PyTorch's state_dict names them: what the backends
   // allocate and checkpoint, and what the memory estimate counts.
   std::vector<std::string> state_names() const {
-    if (type == "adam") return {"exp_avg", "exp_avg_sq"};
+    if (adam_family()) return {"exp_avg", "exp_avg_sq"};
     if (momentum != 0) return {"momentum_buffer"};
     return {};
   }
@@ -75,6 +110,9 @@ struct TrainingSpec {
   int eval_batch_size = 1000;
   std::string loss = "cross_entropy";
   OptimizerSpec optimizer;
+  // > 0: the gradients scaled to this global L2 norm at most, as torch.nn.utils.clip_grad_norm_
+  // (0: no clipping).
+  double clip_grad_norm = 0;
   int log_every = 2000;  // mini-batches between loss lines
   int threads = 0;       // 0: OMP_NUM_THREADS, else the machine's cores
 };

@@ -196,11 +196,22 @@ ModelSpec read_model(const Fields& f, const ConfigDocument& doc) {
 
 OptimizerSpec read_optimizer(const Fields& f) {
   OptimizerSpec o;
-  o.type = f.text("type", o.type);
+  const std::string type = f.text("type", std::string(optimizer_type_name(o.type)));
+  if (auto known = optimizer_type_named(type)) {
+    o.type = *known;
+  } else {  // the schema lists the same names: a new type missing from one of the two lists
+    std::vector<std::string_view> names;
+    for (const auto& entry : kOptimizerTypeNames) names.push_back(entry.second);
+    f.wrong("type", fmt::format("one of {}", fmt::join(names, ", ")));
+  }
   o.lr = f.number("lr", o.lr);
   o.momentum = f.number("momentum", o.momentum);
   o.dampening = f.number("dampening", o.dampening);
-  o.weight_decay = f.number("weight_decay", o.weight_decay);
+  o.weight_decay = f.number("weight_decay", default_weight_decay(o.type));
+  for (const auto& kind : f.raw("weight_decay_exclude")) {  // the schema allows bias and norm
+    if (kind == "bias") o.decay_exclude_bias = true;
+    if (kind == "norm") o.decay_exclude_norm = true;
+  }
   o.nesterov = f.flag("nesterov", o.nesterov);
   o.beta1 = f.number("beta1", o.beta1);
   o.beta2 = f.number("beta2", o.beta2);
@@ -215,6 +226,7 @@ TrainingSpec read_training(const Fields& f) {
   t.eval_batch_size = f.integer("eval_batch_size", t.eval_batch_size);
   t.loss = f.text("loss", t.loss);
   t.optimizer = read_optimizer(f.child("optimizer"));
+  t.clip_grad_norm = f.number("clip_grad_norm", t.clip_grad_norm);
   t.log_every = f.integer("log_every", t.log_every);
   t.threads = f.integer("threads", t.threads);
   return t;

@@ -35,8 +35,13 @@ nlohmann::json dataset_json(const DatasetSpec& d) {
 }
 
 nlohmann::json optimizer_json(const OptimizerSpec& o) {
-  nlohmann::json out = {{"type", o.type}, {"lr", o.lr}, {"weight_decay", o.weight_decay}};
-  if (o.type == "adam") {
+  nlohmann::json out = {
+      {"type", optimizer_type_name(o.type)}, {"lr", o.lr}, {"weight_decay", o.weight_decay}};
+  nlohmann::json exclude = nlohmann::json::array();
+  if (o.decay_exclude_bias) exclude.push_back("bias");
+  if (o.decay_exclude_norm) exclude.push_back("norm");
+  out["weight_decay_exclude"] = exclude;
+  if (o.adam_family()) {
     out["beta1"] = o.beta1;
     out["beta2"] = o.beta2;
     out["eps"] = o.eps;
@@ -73,6 +78,7 @@ nlohmann::json experiment_to_json(const Experiment& e) {
         {"eval_batch_size", t.eval_batch_size},
         {"loss", t.loss},
         {"optimizer", optimizer_json(t.optimizer)},
+        {"clip_grad_norm", t.clip_grad_norm},
         {"log_every", t.log_every},
         {"threads", t.threads}}},
       {"checkpoint",

@@ -227,6 +227,7 @@ std::string SchemaWalk::describe_one(const nlohmann::ordered_json& schema) const
         text = "a list of " + items;
       }
       if (items == "items" && each != "any value") text += " (each " + each + ")";
+      if (s.value("uniqueItems", false)) text += ", none repeated";
     } else if (type == "object") {
       Schemas self{&s};
       std::vector<std::string> keys = known_keys(self);

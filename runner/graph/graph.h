@@ -59,6 +59,9 @@ struct ParamSpec {
   std::int64_t fan_in = 0;         // for PyTorch's default initialisation bound 1/sqrt(fan_in)
   ParamInit init = ParamInit::fan_in_uniform;
   bool trainable = true;
+  // A normalisation layer's scale or shift (batch norm's weight and bias): what
+  // optimizer.weight_decay_exclude: [norm] leaves undecayed.
+  bool normalization = false;
   std::int64_t elements() const;
   std::int64_t fan_out() const;  // dims[0] times the kernel's elements (dims[2:])
 };

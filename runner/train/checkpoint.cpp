@@ -99,14 +99,15 @@ Checkpoint make_checkpoint(const Program& program, const Experiment& experiment,
     if (!is_optimizer_tensor(t.name)) t.name = kOptimizerPrefix + t.name;
     checkpoint.tensors.push_back(std::move(t));
   }
-  checkpoint.metadata = {{"format", "runner"},
-                         {"name", experiment.name},
-                         {"epochs_done", std::to_string(epochs_done)},
-                         {"seed", std::to_string(experiment.seed)},
-                         {"optimizer", experiment.training.optimizer.type},
-                         {"config_sha256", config_sha256},
-                         {"config", experiment.resolved.dump(
-                                        -1, ' ', false, nlohmann::json::error_handler_t::replace)}};
+  checkpoint.metadata = {
+      {"format", "runner"},
+      {"name", experiment.name},
+      {"epochs_done", std::to_string(epochs_done)},
+      {"seed", std::to_string(experiment.seed)},
+      {"optimizer", std::string(optimizer_type_name(experiment.training.optimizer.type))},
+      {"config_sha256", config_sha256},
+      {"config",
+       experiment.resolved.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)}};
   return checkpoint;
 }
 

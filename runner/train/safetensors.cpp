@@ -1,4 +1,4 @@
-// Reading and writing safetensors files (F32 tensors, little-endian hosts).
+// Reading and writing safetensors files (F32 and I64 tensors, little-endian hosts).
 #include "runner/train/safetensors.h"
 
 #include <fmt/format.h>
@@ -18,14 +18,34 @@ namespace runner {
 
 static_assert(std::endian::native == std::endian::little, "safetensors stores little-endian data");
 
+namespace {
+
+// A tensor's values as the bytes the file holds; empty (and never read) for an empty tensor,
+// whose data() may be null.
+std::string_view bytes_of(const HostTensor& t) {
+  if (t.element_count() == 0) return {};
+  if (t.dtype == TensorDtype::i64) {
+    return {reinterpret_cast<const char*>(t.integers.data()),
+            t.integers.size() * sizeof(std::int64_t)};
+  }
+  return {reinterpret_cast<const char*>(t.values.data()), t.values.size() * sizeof(float)};
+}
+
+const char* dtype_name(TensorDtype dtype) {
+  return dtype == TensorDtype::i64 ? "I64" : "F32";
+}
+
+}  // namespace
+
 void save_safetensors(const std::filesystem::path& path, const Checkpoint& checkpoint) {
   nlohmann::ordered_json header;
   if (!checkpoint.metadata.empty()) header["__metadata__"] = checkpoint.metadata;
   std::size_t offset = 0;
   for (const auto& t : checkpoint.tensors) {
-    std::size_t bytes = t.values.size() * sizeof(float);
-    header[t.name] = {
-        {"dtype", "F32"}, {"shape", t.dims}, {"data_offsets", {offset, offset + bytes}}};
+    std::size_t bytes = bytes_of(t).size();
+    header[t.name] = {{"dtype", dtype_name(t.dtype)},
+                      {"shape", t.dims},
+                      {"data_offsets", {offset, offset + bytes}}};
     offset += bytes;
   }
   std::string text = header.dump();
@@ -36,8 +56,8 @@ void save_safetensors(const std::filesystem::path& path, const Checkpoint& check
   file += text;
   file.reserve(file.size() + offset);
   for (const auto& t : checkpoint.tensors) {
-    if (t.values.empty()) continue;  // data() may be null: no copy at all, not one of 0 bytes
-    file.append(reinterpret_cast<const char*>(t.values.data()), t.values.size() * sizeof(float));
+    const std::string_view bytes = bytes_of(t);
+    if (!bytes.empty()) file.append(bytes.data(), bytes.size());
   }
   write_file_atomically(path, file);
 }
@@ -144,6 +164,29 @@ void check_extents(std::vector<Extent> extents, std::size_t data_size, const Cor
   }
 }
 
+// The element type named in a tensor's header entry: F32 or I64.
+TensorDtype read_dtype(const std::string& name, const nlohmann::json& dtype,
+                       const Corrupt& corrupt) {
+  if (dtype == "F32") return TensorDtype::f32;
+  if (dtype == "I64") return TensorDtype::i64;
+  throw corrupt(
+      fmt::format("tensor '{}': dtype {}, expected \"F32\" or \"I64\" (the runner stores float32 "
+                  "tensors and int64 counts)",
+                  name, dtype.dump()));
+}
+
+// Fills the tensor's values (of its dtype) from `elements` values at `data`.
+void copy_values(HostTensor& t, std::size_t elements, const char* data) {
+  if (t.dtype == TensorDtype::i64) {
+    t.integers.resize(elements);
+    if (elements) std::memcpy(t.integers.data(), data, elements * sizeof(std::int64_t));
+  } else {
+    t.values.resize(elements);
+    // A 0-element tensor's data() may be null: no copy at all, not one of 0 bytes.
+    if (elements) std::memcpy(t.values.data(), data, elements * sizeof(float));
+  }
+}
+
 }  // namespace
 
 Checkpoint load_safetensors(const std::filesystem::path& path) {
@@ -173,28 +216,22 @@ Checkpoint load_safetensors(const std::filesystem::path& path) {
       throw corrupt(fmt::format("tensor '{}': expected dtype, shape and data_offsets, found {}",
                                 key, entry.dump()));
     }
-    if (entry["dtype"] != "F32") {
-      throw corrupt(
-          fmt::format("tensor '{}': dtype {}, expected \"F32\" (the runner stores "
-                      "float32 tensors)",
-                      key, entry["dtype"].dump()));
-    }
     HostTensor t;
     t.name = key;
+    t.dtype = read_dtype(key, entry["dtype"], corrupt);
+    const std::size_t element_bytes =
+        t.dtype == TensorDtype::i64 ? sizeof(std::int64_t) : sizeof(float);
     std::uint64_t elements = 0;
     t.dims = read_shape(key, entry["shape"], corrupt, elements);
     auto offsets = read_offsets(key, entry["data_offsets"], corrupt);
     if (offsets[1] < offsets[0] || offsets[1] > data_size ||
-        offsets[1] - offsets[0] != elements * sizeof(float)) {
+        offsets[1] - offsets[0] != elements * element_bytes) {
       throw corrupt(
           fmt::format("tensor '{}': data_offsets {} do not fit its shape or the {} data bytes", key,
                       entry["data_offsets"].dump(), data_size));
     }
     extents.push_back({offsets[0], offsets[1], key});
-    t.values.resize(static_cast<std::size_t>(elements));
-    if (!t.values.empty()) {  // a 0-element tensor's data() may be null, even for 0 bytes
-      std::memcpy(t.values.data(), file.data() + data_start + offsets[0], offsets[1] - offsets[0]);
-    }
+    copy_values(t, static_cast<std::size_t>(elements), file.data() + data_start + offsets[0]);
     checkpoint.tensors.push_back(std::move(t));
   }
   check_extents(std::move(extents), data_size, corrupt);

@@ -20,9 +20,9 @@ struct Checkpoint {
 
 // Writes atomically (temporary file, then rename).
 void save_safetensors(const std::filesystem::path& path, const Checkpoint& checkpoint);
-// Reads F32 tensors; a corrupt or truncated file (a key given twice, a shape that is not whole
-// numbers, offsets that overlap or leave gaps, metadata that is not text) is a UserError naming
-// the file, the tensor and the problem.
+// Reads F32 and I64 tensors; a corrupt or truncated file (a key given twice, a shape that is not
+// whole numbers, an unknown dtype, offsets that overlap or leave gaps, metadata that is not text)
+// is a UserError naming the file, the tensor and the problem.
 Checkpoint load_safetensors(const std::filesystem::path& path);
 
 }  // namespace runner

@@ -72,8 +72,7 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
                                    feed.batches_per_epoch()));
       if (step % spec.log_every == 0) {
         LossSum running = read_loss();
-        epoch_loss.sum += running.sum;
-        epoch_loss.count += running.count;
+        epoch_loss += running;
         // The tutorial's line: the mean loss of the last log_every mini-batches.
         console.line(fmt::format("[{}, {:5d}] loss: {:.3f}", epoch + 1, step, running.mean()));
         if (!std::isfinite(running.mean())) {
@@ -84,9 +83,7 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
         }
       }
     }
-    LossSum rest = read_loss();
-    epoch_loss.sum += rest.sum;
-    epoch_loss.count += rest.count;
+    epoch_loss += read_loss();
     double epoch_seconds = seconds_since(epoch_start);
     outcome.cpu_seconds += process_cpu_seconds() - epoch_cpu_start;
     outcome.cpu_wall_seconds += epoch_seconds;
@@ -98,9 +95,13 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
     if (outcome.status != "completed") break;
 
     Evaluation test = evaluate(program, data.test, spec.eval_batch_size);
-    EpochRecord record{epoch + 1,     epoch_loss.mean(),
-                       test.loss,     test.accuracy(),
-                       epoch_seconds, epoch_seconds > 0 ? epoch_images / epoch_seconds : 0.0};
+    EpochRecord record{epoch + 1,
+                       epoch_loss.mean(),
+                       test.loss,
+                       test.accuracy(),
+                       epoch_seconds,
+                       epoch_seconds > 0 ? epoch_images / epoch_seconds : 0.0,
+                       epoch_loss.grad_norm_count > 0 ? epoch_loss.grad_norm_mean() : -1.0};
     outcome.epochs.push_back(record);
     outcome.final_evaluation = test;
     outcome.train_seconds += epoch_seconds;

@@ -22,6 +22,7 @@ struct EpochRecord {
   double test_accuracy = 0;
   double seconds = 0;  // training time of the epoch, evaluation excluded
   double images_per_second = 0;
+  double grad_norm_mean = -1;  // clip_grad_norm: the mean global gradient norm before clipping
 };
 
 struct TrainingOutcome {

@@ -1,6 +1,7 @@
 // The CPU backend's optimizers against PyTorch: a tiny model (flatten + linear) trained a few
-// steps under each SGD and Adam configuration must leave the parameters and optimizer state that
-// torch.optim leaves. The numbers are in optimizer_golden.json, written by
+// steps under each SGD, Adam and AdamW configuration (weight_decay_exclude, clip_grad_norm
+// included) must leave the parameters and optimizer state that torch.optim leaves, and report
+// the gradient norms clip_grad_norm_ returned. The numbers are in optimizer_golden.json, written by
 // scripts/optimizer_golden.py, so no torch is needed here.
 #include <gtest/gtest.h>
 
@@ -32,11 +33,15 @@ json read_golden() {
 
 OptimizerSpec optimizer_of(const json& j) {
   OptimizerSpec spec;
-  spec.type = j.at("type").get<std::string>();
+  spec.type = optimizer_type_named(j.at("type").get<std::string>()).value();
   spec.lr = j.at("lr").get<double>();
   spec.momentum = j.value("momentum", spec.momentum);
   spec.dampening = j.value("dampening", spec.dampening);
-  spec.weight_decay = j.value("weight_decay", spec.weight_decay);
+  spec.weight_decay = j.value("weight_decay", default_weight_decay(spec.type));
+  for (const auto& kind : j.value("weight_decay_exclude", json::array())) {
+    if (kind == "bias") spec.decay_exclude_bias = true;
+    if (kind == "norm") spec.decay_exclude_norm = true;
+  }
   spec.nesterov = j.value("nesterov", spec.nesterov);
   spec.beta1 = j.value("beta1", spec.beta1);
   spec.beta2 = j.value("beta2", spec.beta2);
@@ -44,12 +49,12 @@ OptimizerSpec optimizer_of(const json& j) {
   return spec;
 }
 
-std::unique_ptr<Program> compile(const json& golden, const Graph& graph,
-                                 const OptimizerSpec& spec) {
+std::unique_ptr<Program> compile(const json& golden, const Graph& graph, const json& c) {
   CompileOptions options;
+  options.optimizer = optimizer_of(c.at("optimizer"));
+  options.clip_grad_norm = c.value("clip_grad_norm", 0.0);
   options.train_batch = static_cast<int>(golden.at("batches").at(0).at("labels").size());
   options.eval_batch = options.train_batch;
-  options.optimizer = spec;
   options.normalize = {golden.at("normalize").at("mean").get<std::vector<float>>(),
                        golden.at("normalize").at("std").get<std::vector<float>>()};
   auto program = onednn::OnednnBackend().compile(graph, options);
@@ -62,6 +67,12 @@ std::unique_ptr<Program> compile(const json& golden, const Graph& graph,
   return program;
 }
 
+// A tensor's values as doubles, whichever its dtype (optimizer.step is an int64).
+std::vector<double> values_of(const HostTensor& t) {
+  if (t.dtype == TensorDtype::i64) return {t.integers.begin(), t.integers.end()};
+  return {t.values.begin(), t.values.end()};
+}
+
 // Every tensor PyTorch has after a step (parameters, momentum buffers, Adam's moments and step)
 // matches the program's of the same name.
 void expect_matches(const json& expected, const std::vector<HostTensor>& actual) {
@@ -70,19 +81,19 @@ void expect_matches(const json& expected, const std::vector<HostTensor>& actual)
                               [&](const HostTensor& t) { return t.name == name; });
     ASSERT_NE(found, actual.end()) << "the program has no " << name;
     const auto want = values.get<std::vector<double>>();
-    ASSERT_EQ(found->values.size(), want.size()) << name;
+    const std::vector<double> have = values_of(*found);
+    ASSERT_EQ(have.size(), want.size()) << name;
     // The element furthest beyond its tolerance, and the largest difference.
     double max_difference = 0, worst_excess = -INFINITY;
     std::size_t worst = 0;
     for (std::size_t i = 0; i < want.size(); ++i) {
-      const double difference = std::abs(found->values[i] - want[i]);
+      const double difference = std::abs(have[i] - want[i]);
       const double excess = difference - (kAbsolute + kRelative * std::abs(want[i]));
       max_difference = std::max(max_difference, difference);
       if (excess > worst_excess) worst_excess = excess, worst = i;
     }
     EXPECT_LE(worst_excess, 0) << name << ": max difference " << max_difference << "; worst ["
-                               << worst << "] " << found->values[worst] << ", PyTorch "
-                               << want[worst];
+                               << worst << "] " << have[worst] << ", PyTorch " << want[worst];
   }
 }
 
@@ -95,10 +106,10 @@ TEST(OptimizerGolden, CpuBackendStepsAsPyTorch) {
   const Shape shape{input.at("channels").get<int>(), input.at("height").get<int>(),
                     input.at("width").get<int>()};
   const Graph graph = build_graph(model, shape, classes);
-  ASSERT_GE(golden.at("cases").size(), 10u);
+  ASSERT_GE(golden.at("cases").size(), 19u);
   for (const json& c : golden.at("cases")) {
     SCOPED_TRACE(c.at("name").get<std::string>());
-    auto program = compile(golden, graph, optimizer_of(c.at("optimizer")));
+    auto program = compile(golden, graph, c);
     const json& steps = c.at("steps");
     ASSERT_EQ(steps.size(), golden.at("batches").size());
     for (std::size_t s = 0; s < steps.size(); ++s) {
@@ -110,6 +121,14 @@ TEST(OptimizerGolden, CpuBackendStepsAsPyTorch) {
       std::vector<HostTensor> actual = program->parameters();
       for (HostTensor& t : program->optimizer_state()) actual.push_back(std::move(t));
       expect_matches(steps[s], actual);
+      const LossSum loss = program->take_loss();
+      if (c.contains("grad_norms")) {
+        const double norm = c.at("grad_norms")[s].get<double>();
+        ASSERT_EQ(loss.grad_norm_count, 1);
+        EXPECT_NEAR(loss.grad_norm_mean(), norm, kAbsolute + kRelative * norm);
+      } else {
+        EXPECT_EQ(loss.grad_norm_count, 0);
+      }
       if (::testing::Test::HasFailure()) break;  // later steps of this case only repeat it
     }
   }

@@ -141,6 +141,7 @@ struct TrainingCase {
   std::string name;
   OptimizerSpec optimizer;
   bool cuda_graph = true;
+  double clip_grad_norm = 0;
 };
 void PrintTo(const TrainingCase& c, std::ostream* os) {
   *os << c.name;
@@ -148,7 +149,7 @@ void PrintTo(const TrainingCase& c, std::ostream* os) {
 
 OptimizerSpec sgd(double lr, double momentum, double dampening, double decay, bool nesterov) {
   OptimizerSpec s;
-  s.type = "sgd";
+  s.type = OptimizerType::sgd;
   s.lr = lr;
   s.momentum = momentum;
   s.dampening = dampening;
@@ -157,11 +158,18 @@ OptimizerSpec sgd(double lr, double momentum, double dampening, double decay, bo
   return s;
 }
 
-OptimizerSpec adam(double lr, double decay) {
+OptimizerSpec adam(double lr, double decay, OptimizerType type = OptimizerType::adam) {
   OptimizerSpec s;
-  s.type = "adam";
+  s.type = type;
   s.lr = lr;
   s.weight_decay = decay;
+  return s;
+}
+
+// AdamW with a large decay that leaves the biases alone.
+OptimizerSpec adamw_without_bias_decay() {
+  OptimizerSpec s = adam(1e-3, 0.5, OptimizerType::adamw);
+  s.decay_exclude_bias = true;
   return s;
 }
 
@@ -173,6 +181,9 @@ std::vector<TrainingCase> training_cases() {
       {"sgd_dampening_graph", sgd(0.02, 0.8, 0.3, 0, false), true},
       {"adam_decay_graph", adam(1e-3, 1e-4), true},
       {"adam_eager", adam(1e-3, 0), false},
+      {"adamw_exclude_bias_graph", adamw_without_bias_decay(), true},
+      {"adamw_clip_graph", adam(1e-3, 0.01, OptimizerType::adamw), true, 0.05},
+      {"sgd_clip_eager", sgd(0.01, 0.9, 0, 0, false), false, 0.05},
   };
 }
 
@@ -198,15 +209,18 @@ constexpr int kTrainBatch = 8;
 constexpr int kSteps = 10;
 
 struct TrainingRun {
-  std::vector<double> losses;  // mean loss of each step
+  std::vector<double> losses;      // mean loss of each step
+  std::vector<double> grad_norms;  // clip_grad_norm: each step's gradient norm before clipping
   std::vector<HostTensor> parameters, state;
 };
 
 // Ten steps on fixed random batches; the last batch is short (5 of 8), as an epoch's end is.
 TrainingRun train(Backend& backend, const Graph& graph, const OptimizerSpec& optimizer,
-                  bool cuda_graph, bool deterministic = false, int steps = kSteps) {
+                  bool cuda_graph, bool deterministic = false, int steps = kSteps,
+                  double clip_grad_norm = 0) {
   CompileOptions options = options_for(graph, kTrainBatch, 16);
   options.optimizer = optimizer;
+  options.clip_grad_norm = clip_grad_norm;
   options.cuda_graph = cuda_graph;
   options.deterministic = deterministic;
   auto program = backend.compile(graph, options);
@@ -220,7 +234,9 @@ TrainingRun train(Backend& backend, const Graph& graph, const OptimizerSpec& opt
     for (auto& b : images) b = static_cast<std::uint8_t>(random.below(256));
     for (auto& l : labels) l = static_cast<std::int32_t>(random.below(10));
     program->train_step(images.data(), labels.data(), count);
-    run.losses.push_back(program->take_loss().mean());
+    const LossSum taken = program->take_loss();
+    run.losses.push_back(taken.mean());
+    if (taken.grad_norm_count > 0) run.grad_norms.push_back(taken.grad_norm_mean());
   }
   run.parameters = program->parameters();
   run.state = program->optimizer_state();
@@ -255,10 +271,13 @@ void expect_same_training(const Graph& graph, const TrainingRun& expected,
   ASSERT_EQ(actual.state.size(), expected.state.size());
   for (const auto& tensor : actual.state) {
     ASSERT_TRUE(cpu_state.count(tensor.name)) << tensor.name;
+    if (tensor.name == "optimizer.step") {  // an int64 count
+      EXPECT_EQ(tensor.integers, cpu_state.at(tensor.name)->integers);
+      continue;
+    }
     double error =
         relative_error(values_of(tensor.values), values_of(cpu_state.at(tensor.name)->values));
-    EXPECT_LT(error, tensor.name == "optimizer.step" ? 1e-12 : kStateTolerance)
-        << tensor.name << ": max relative difference " << error;
+    EXPECT_LT(error, kStateTolerance) << tensor.name << ": max relative difference " << error;
   }
 }
 
@@ -269,9 +288,16 @@ TEST_P(TrainingParity, TenLenetStepsMatchOnednn) {
   const TrainingCase& c = GetParam();
   const Graph graph = lenet();
   onednn::OnednnBackend cpu;
-  TrainingRun expected = train(cpu, graph, c.optimizer, true);
-  TrainingRun actual = train(*gpu, graph, c.optimizer, c.cuda_graph);
+  TrainingRun expected = train(cpu, graph, c.optimizer, true, false, kSteps, c.clip_grad_norm);
+  TrainingRun actual =
+      train(*gpu, graph, c.optimizer, c.cuda_graph, false, kSteps, c.clip_grad_norm);
   expect_same_training(graph, expected, actual);
+  ASSERT_EQ(actual.grad_norms.size(), expected.grad_norms.size());
+  EXPECT_EQ(actual.grad_norms.size(), c.clip_grad_norm > 0 ? std::size_t{kSteps} : 0u);
+  for (std::size_t s = 0; s < expected.grad_norms.size(); ++s) {
+    EXPECT_NEAR(actual.grad_norms[s], expected.grad_norms[s], 1e-4 * expected.grad_norms[s])
+        << "gradient norm of step " << s + 1;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Lenet, TrainingParity, ::testing::ValuesIn(training_cases()),
@@ -437,7 +463,7 @@ TEST(ParityCheckpoint, ResumedAdamMatchesUninterrupted) {
   }
   for (const auto& tensor : second->optimizer_state()) {
     if (tensor.name == "optimizer.step") {
-      EXPECT_EQ(tensor.values.at(0), 10.f);
+      EXPECT_EQ(tensor.integers.at(0), 10);
     }
   }
 }

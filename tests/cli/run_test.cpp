@@ -136,7 +136,8 @@ TEST(Run, CheckpointIsReadableAsSafetensorsByPython) {
       " --quiet --set training.epochs=1 --set checkpoint.path=n.safetensors --output " +
       tmp.path().string());
   ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
-  // The safetensors layout, read independently: u64 header length, JSON header, F32 data.
+  // The safetensors layout, read independently: u64 header length, JSON header, F32 data and
+  // the step as I64 (1024 images in batches of 16: 64 steps).
   auto script = tmp.write("read.py", R"(import json, struct, sys
 data = open(sys.argv[1], 'rb').read()
 n = struct.unpack('<Q', data[:8])[0]
@@ -145,11 +146,53 @@ w = header['conv1.weight']
 begin, end = w['data_offsets']
 values = struct.unpack('<%df' % ((end - begin) // 4), data[8 + n + begin:8 + n + end])
 assert w['dtype'] == 'F32' and w['shape'] == [4, 3, 3, 3], w
-print('ok', len(values), header['__metadata__']['epochs_done'], 'optimizer.conv1.weight.momentum_buffer' in header)
+s = header['optimizer.step']
+assert s['dtype'] == 'I64' and s['shape'] == [1] and s['data_offsets'][1] - s['data_offsets'][0] == 8, s
+step = struct.unpack('<q', data[8 + n + s['data_offsets'][0]:8 + n + s['data_offsets'][1]])[0]
+print('ok', len(values), header['__metadata__']['epochs_done'], 'optimizer.conv1.weight.momentum_buffer' in header, step)
 )");
   auto result = run_command("/usr/bin/python3 " + script.string() + " " +
                             run.report["checkpoint"]["path"].get<std::string>());
-  EXPECT_EQ(result.output, "ok 108 1 True\n");
+  EXPECT_EQ(result.output, "ok 108 1 True 64\n");
+}
+
+// PyTorch's own reader, where the safetensors package is installed (Debian 12 has none).
+TEST(Run, CheckpointLoadsInPyTorchsSafetensors) {
+  if (run_command("/usr/bin/python3 -c 'import safetensors.torch, torch'").exit_code != 0) {
+    GTEST_SKIP() << "no /usr/bin/python3 with torch and safetensors";
+  }
+  TempDir tmp;
+  RunOutput run = run_and_read(
+      tiny_config() +
+      " --quiet --set training.epochs=1 --set checkpoint.path=n.safetensors --output " +
+      tmp.path().string());
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  auto script = tmp.write("read.py", R"(import sys, torch
+from safetensors.torch import load_file
+t = load_file(sys.argv[1])
+print(t['optimizer.step'].dtype, int(t['optimizer.step'][0]), t['conv1.weight'].dtype)
+)");
+  auto result = run_command("/usr/bin/python3 " + script.string() + " " +
+                            run.report["checkpoint"]["path"].get<std::string>());
+  EXPECT_EQ(result.output, "torch.int64 64 torch.float32\n");
+}
+
+TEST(Run, ClipGradNormRecordsTheMeanNormPerEpoch) {
+  TempDir tmp;
+  RunOutput clipped = run_and_read(
+      tiny_config() + " --quiet --set training.clip_grad_norm=0.5 --output " + tmp.path().string());
+  RunOutput plain = run_and_read(tiny_config() + " --quiet --output " + tmp.path().string());
+  ASSERT_EQ(clipped.result.exit_code, 0) << clipped.result.output;
+  ASSERT_EQ(plain.result.exit_code, 0) << plain.result.output;
+  EXPECT_EQ(clipped.report["config"]["training"]["clip_grad_norm"], 0.5);
+  ASSERT_EQ(clipped.report["epochs"].size(), 2u);
+  for (const auto& epoch : clipped.report["epochs"]) {
+    ASSERT_TRUE(epoch.contains("grad_norm_mean")) << epoch.dump();
+    EXPECT_GT(epoch["grad_norm_mean"].get<double>(), 0.0);
+  }
+  EXPECT_FALSE(plain.report["epochs"][0].contains("grad_norm_mean"));
+  // Clipping changed the steps.
+  EXPECT_NE(clipped.report["epochs"][0]["train_loss"], plain.report["epochs"][0]["train_loss"]);
 }
 
 TEST(Run, LearnsRealFashionMnist) {

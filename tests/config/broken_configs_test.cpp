@@ -119,10 +119,10 @@ std::vector<BrokenCase> cases() {
        {"@:1:9: device: found \"gpu\", expected auto, cpu, cuda or cuda:N"}},
       {"bad_device_index", "device: cuda:x\n" + valid, {}, {"device: found \"cuda:x\""}},
       {"unknown_optimizer",
-       edit("type: sgd", "type: adamw"),
+       edit("type: sgd", "type: adan"),
        {},
-       {"@:10:21: training.optimizer.type: found \"adamw\", expected one of sgd, adam (did you "
-        "mean 'adam'?)"}},
+       {"@:10:21: training.optimizer.type: found \"adan\", expected one of sgd, adam, adamw (did "
+        "you mean 'adam'?)"}},
       {"unknown_optimizer_key",
        edit("lr: 0.01", "lr: 0.01, momentm: 0.9"),
        {},

@@ -138,7 +138,7 @@ TEST(Overrides, LoadExperimentAppliesThemBeforeValidation) {
        "checkpoint.path=tiny.safetensors", "model.layers[0].out_channels=7"});
   EXPECT_EQ(e.training.batch_size, 64);
   EXPECT_EQ(e.device, "cuda:1");
-  EXPECT_EQ(e.training.optimizer.type, "adam");
+  EXPECT_EQ(e.training.optimizer.type, OptimizerType::adam);
   EXPECT_DOUBLE_EQ(e.training.optimizer.lr, 0.0003);
   EXPECT_EQ(e.checkpoint.path, "tiny.safetensors");
   EXPECT_EQ(e.model.layers[0].attributes["out_channels"], 7);

@@ -51,7 +51,7 @@ TEST(ShippedConfigs, LenetCifarIsThePyTorchTutorial) {
   EXPECT_EQ(e.training.epochs, 2);
   EXPECT_EQ(e.training.batch_size, 4);
   EXPECT_EQ(e.training.eval_batch_size, 1000);  // default
-  EXPECT_EQ(e.training.optimizer.type, "sgd");
+  EXPECT_EQ(e.training.optimizer.type, OptimizerType::sgd);
   EXPECT_DOUBLE_EQ(e.training.optimizer.lr, 0.001);
   EXPECT_DOUBLE_EQ(e.training.optimizer.momentum, 0.9);
   EXPECT_EQ(e.training.log_every, 2000);
@@ -120,7 +120,7 @@ TEST(Defaults, PerDatasetRootAndNormalize) {
     EXPECT_EQ(e.dataset.normalize.mean, std::vector<float>(c.channels, 0.5f)) << c.dataset;
     EXPECT_EQ(e.dataset.normalize.std, std::vector<float>(c.channels, 0.5f)) << c.dataset;
     EXPECT_EQ(e.training.eval_batch_size, 1000);
-    EXPECT_EQ(e.training.optimizer.type, "sgd");
+    EXPECT_EQ(e.training.optimizer.type, OptimizerType::sgd);
     EXPECT_EQ(e.seed, 0u);
     EXPECT_EQ(e.device, "auto");
     EXPECT_TRUE(e.checkpoint.path.empty());
@@ -139,7 +139,7 @@ TEST(Defaults, SyntheticChannelsDecideNormalizeLength) {
   EXPECT_EQ(e.dataset.synthetic.channels, 2);
   EXPECT_EQ(e.dataset.normalize.mean, std::vector<float>({0.1f, 0.2f}));
   EXPECT_EQ(e.resolved["dataset"]["normalize"]["mean"], nlohmann::json({0.1, 0.2}));
-  EXPECT_EQ(e.training.optimizer.type, "adam");
+  EXPECT_EQ(e.training.optimizer.type, OptimizerType::adam);
   EXPECT_DOUBLE_EQ(e.training.optimizer.beta2, 0.999);
   EXPECT_TRUE(e.resolved["training"]["optimizer"].contains("eps"));
   EXPECT_FALSE(e.resolved["training"]["optimizer"].contains("momentum"));

@@ -46,7 +46,7 @@ TEST(MemoryEstimate, CountsEveryBufferOfATrainingStep) {
 TEST(MemoryEstimate, FollowsTheOptimizerTheBatchAndTheWidth) {
   Graph graph = small_graph();
   OptimizerSpec plain_sgd, adam;
-  adam.type = "adam";
+  adam.type = OptimizerType::adam;
   EXPECT_EQ(estimate_training_memory(graph, 8, 10, plain_sgd).optimizer_state, 0);
   EXPECT_EQ(estimate_training_memory(graph, 8, 10, adam).optimizer_state, 2 * 19 * 4);
   auto small = estimate_training_memory(graph, 8, 10, plain_sgd);

@@ -6,6 +6,8 @@
 
 #include <cstring>
 #include <fstream>
+#include <limits>
+#include <map>
 
 #include "runner/util/errors.h"
 #include "test_support.h"
@@ -71,7 +73,10 @@ INSTANTIATE_TEST_SUITE_P(
                 R"({"w": {"dtype": 5, "shape": [2], "data_offsets": [0, 8]}})", 8,
                 "tensor 'w': dtype 5, expected \"F32\""},
         Corrupt{"dtype_f16", R"({"w": {"dtype": "F16", "shape": [2], "data_offsets": [0, 4]}})", 4,
-                "dtype \"F16\""},
+                "tensor 'w': dtype \"F16\", expected \"F32\" or \"I64\""},
+        Corrupt{"i64_of_float_size",
+                R"({"w": {"dtype": "I64", "shape": [2], "data_offsets": [0, 8]}})", 8,
+                "tensor 'w': data_offsets [0,8] do not fit its shape"},
         Corrupt{"metadata_not_a_string",
                 std::string(R"({"__metadata__": {"epochs_done": 3}, )") + kW + "}", 8,
                 "__metadata__ 'epochs_done' is 3, expected a string"},
@@ -116,6 +121,33 @@ TEST(Safetensors, WhatIsSavedLoadsBackWithItsHash) {
   EXPECT_EQ(loaded.tensors[2].values, std::vector<float>{3.f});
   EXPECT_EQ(loaded.metadata, saved.metadata);
   EXPECT_EQ(loaded.sha256.size(), 64u);
+}
+
+TEST(Safetensors, Int64TensorsLoadBackExactlyBesideFloatOnes) {
+  testing::TempDir dir;
+  Checkpoint saved;
+  const std::vector<std::int64_t> integers = {-1, 0, (std::int64_t{1} << 53) + 1,
+                                              std::numeric_limits<std::int64_t>::max()};
+  // An odd number of floats first: the int64 data starts at a byte offset that is not 8-aligned.
+  saved.tensors = {{"f", {3}, {1.f, 2.f, 3.f}},
+                   int64_tensor("i", {2, 2}, integers),
+                   int64_tensor("empty", {0}, {})};
+  save_safetensors(dir / "ok.safetensors", saved);
+  Checkpoint loaded = load_safetensors(dir / "ok.safetensors");
+  ASSERT_EQ(loaded.tensors.size(), 3u);
+  std::map<std::string, const HostTensor*> by_name;  // the header lists them by name
+  for (const HostTensor& t : loaded.tensors) by_name[t.name] = &t;
+  const HostTensor& f = *by_name.at("f");
+  const HostTensor& i = *by_name.at("i");
+  const HostTensor& empty = *by_name.at("empty");
+  EXPECT_EQ(f.dtype, TensorDtype::f32);
+  EXPECT_EQ(f.values, (std::vector<float>{1.f, 2.f, 3.f}));
+  EXPECT_EQ(i.dtype, TensorDtype::i64);
+  EXPECT_EQ(i.dims, (std::vector<std::int64_t>{2, 2}));
+  EXPECT_EQ(i.integers, integers);
+  EXPECT_TRUE(i.values.empty());
+  EXPECT_EQ(empty.dtype, TensorDtype::i64);
+  EXPECT_TRUE(empty.integers.empty());
 }
 
 }  // namespace

@@ -26,9 +26,9 @@ RUNNER_LAYER_KIND(batch_norm2d) {
   kind.params = [](const Node& node, const std::vector<Shape>& in) {
     const std::int64_t channels = in[0].c;
     std::vector<ParamSpec> params;
-    if (node.attrs.affine) {
-      params.push_back({node.name + ".weight", {channels}, channels, ParamInit::ones});
-      params.push_back({node.name + ".bias", {channels}, channels, ParamInit::zeros});
+    if (node.attrs.affine) {  // trainable, and normalization (weight_decay_exclude: [norm])
+      params.push_back({node.name + ".weight", {channels}, channels, ParamInit::ones, true, true});
+      params.push_back({node.name + ".bias", {channels}, channels, ParamInit::zeros, true, true});
     }
     params.push_back(
         {node.name + ".running_mean", {channels}, channels, ParamInit::zeros, /*trainable=*/false});
