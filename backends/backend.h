@@ -51,7 +51,7 @@ struct HostImageSet {
   const std::uint8_t* images = nullptr;
   const std::int32_t* labels = nullptr;
   std::int64_t count = 0;
-  augment_math::Plan augment;  // count 0: none
+  augment_math::Plan augment = {};  // count 0: none
 };
 
 // The summed loss over samples since the last take_loss(); reading it is the host sync point.

@@ -21,7 +21,7 @@ struct HeldSet {
   const std::uint8_t* images = nullptr;  // device (count, C, H, W)
   const std::int32_t* labels = nullptr;  // device (count)
   std::int64_t count = 0;
-  augment_math::Plan augment;  // count 0: none
+  augment_math::Plan augment = {};  // count 0: none
 };
 
 class BatchSlot {

@@ -24,7 +24,7 @@ struct BatchSource {
   const int* count = nullptr;            // images in this batch, <= batch
   // Rows of a held training set are augmented as they are gathered: image rows[n] as
   // augment_math draws it for epoch *epoch (read per step, so a captured graph replays it).
-  augment_math::Plan augment;           // count 0: none
+  augment_math::Plan augment = {};      // count 0: none
   const std::int32_t* epoch = nullptr;  // read only with rows and augmentation
 };
 
