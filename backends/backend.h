@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runner/config/experiment.h"
+#include "runner/data/augment_math.h"
 #include "runner/graph/graph.h"
 
 namespace runner {
@@ -69,13 +70,16 @@ struct TrainBatch {
   const std::int32_t* labels = nullptr;    // (count)
   const std::uint32_t* indices = nullptr;  // (count) rows of the held set, instead of both
   int count = 0;
+  int epoch = 0;  // with indices: the epoch the held set's augmentation draws from
 };
 
-// A labelled image set in host memory: (count, C, H, W) bytes and (count) labels.
+// A labelled image set in host memory: (count, C, H, W) bytes and (count) labels, and the
+// augmentation a program that holds it applies as it gathers batches (augment_math.h).
 struct HostImageSet {
   const std::uint8_t* images = nullptr;
   const std::int32_t* labels = nullptr;
   std::int64_t count = 0;
+  augment_math::Plan augment = {};  // count 0: none
 };
 
 // The summed loss over samples since the last take_loss(); reading it is the host sync point.

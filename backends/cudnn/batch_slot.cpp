@@ -13,8 +13,8 @@ BatchSlot::BatchSlot(DeviceMemory& memory, PinnedMemory& pinned, int batch, std:
     : batch_(batch), image_bytes_(image_bytes), held_(held) {
   const std::size_t counted = static_cast<std::size_t>(batch) + 1;
   if (held) {
-    host_rows_ = pinned.array<std::int32_t>(counted, "batch rows");
-    rows_ = memory.array<std::int32_t>(counted, "batch rows");
+    host_rows_ = pinned.array<std::int32_t>(counted + 1, "batch rows");
+    rows_ = memory.array<std::int32_t>(counted + 1, "batch rows");
   } else {
     host_images_ = pinned.array<std::uint8_t>(batch * image_bytes, "batch images");
     host_labels_ = pinned.array<std::int32_t>(counted, "batch labels");
@@ -24,7 +24,10 @@ BatchSlot::BatchSlot(DeviceMemory& memory, PinnedMemory& pinned, int batch, std:
 }
 
 kernels::BatchSource BatchSlot::source() const {
-  if (held_) return {held_->images, held_->labels, rows_, rows_ + batch_};
+  if (held_) {
+    return {held_->images,  held_->labels,  rows_,
+            rows_ + batch_, held_->augment, rows_ + batch_ + 1};
+  }
   return {images_, labels_, nullptr, labels_ + batch_};
 }
 
@@ -37,6 +40,7 @@ void BatchSlot::upload(const TrainBatch& batch, cudaStream_t copy, cudaStream_t 
   if (held_) {
     for (int i = 0; i < count; ++i) host_rows_[i] = static_cast<std::int32_t>(batch.indices[i]);
     host_rows_[batch_] = count;
+    host_rows_[batch_ + 1] = batch.epoch;
   } else {
     std::memcpy(host_images_, batch.images, count * image_bytes_);
     if (batch.labels) std::memcpy(host_labels_, batch.labels, count * sizeof(std::int32_t));
@@ -46,7 +50,8 @@ void BatchSlot::upload(const TrainBatch& batch, cudaStream_t copy, cudaStream_t 
   CUDA_CHECK(cudaStreamWaitEvent(copy, consumed_.get(), 0));
   auto enqueue = [&](cudaStream_t stream) {
     if (held_) {
-      CUDA_CHECK(cudaMemcpyAsync(rows_, host_rows_, counted_bytes, cudaMemcpyHostToDevice, stream));
+      CUDA_CHECK(cudaMemcpyAsync(rows_, host_rows_, counted_bytes + sizeof(std::int32_t),
+                                 cudaMemcpyHostToDevice, stream));
       return;
     }
     CUDA_CHECK(cudaMemcpyAsync(images_, host_images_, count * image_bytes_, cudaMemcpyHostToDevice,

@@ -16,11 +16,12 @@
 
 namespace runner::cudnn {
 
-// A training set copied to the device once.
+// A training set copied to the device once, and how its rows are augmented when gathered.
 struct HeldSet {
   const std::uint8_t* images = nullptr;  // device (count, C, H, W)
   const std::int32_t* labels = nullptr;  // device (count)
   std::int64_t count = 0;
+  augment_math::Plan augment = {};  // count 0: none
 };
 
 class BatchSlot {
@@ -51,7 +52,8 @@ class BatchSlot {
   const int batch_;
   const std::size_t image_bytes_;
   const HeldSet* held_;
-  // Pinned, written by the host; labels and rows end with the batch's count at [batch_].
+  // Pinned, written by the host; labels and rows end with the batch's count at [batch_], rows
+  // then with the batch's epoch at [batch_ + 1] (the augmentation draws from it).
   std::uint8_t* host_images_ = nullptr;
   std::int32_t* host_labels_ = nullptr;
   std::int32_t* host_rows_ = nullptr;

@@ -138,7 +138,7 @@ bool CudnnProgram::hold_training_set(const HostImageSet& set) {
   CUDA_CHECK(cudaMemcpy(images, set.images, image_bytes, cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemcpy(labels, set.labels, label_bytes, cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaDeviceSynchronize());  // before the program's own streams read it
-  held_ = HeldSet{images, labels, set.count};
+  held_ = HeldSet{images, labels, set.count, set.augment};
   return true;
 }
 

@@ -14,10 +14,25 @@ int blocks_for(std::size_t n) {
   return static_cast<int>(std::min<std::size_t>((n + kThreads - 1) / kThreads, 8192));
 }
 
-__global__ void load_batch_kernel(BatchSource source, int batch, int channels, int pixels,
-                                  const float* scale, const float* shift, float* out,
+// The byte at `within` (c, y, x) of held row `row` after augmentation: read from where
+// augment_math::source_pixel says, 0 for padding, exactly as runner/data/augment.cpp does.
+__device__ std::uint8_t augmented_byte(const BatchSource& source, std::size_t row,
+                                       std::size_t per_image, std::size_t within, int height,
+                                       int width) {
+  const std::size_t pixels = static_cast<std::size_t>(height) * width;
+  const std::size_t c = within / pixels, pixel = within % pixels;
+  int y = static_cast<int>(pixel / width), x = static_cast<int>(pixel % width);
+  const augment_math::Choices choices = augment_math::choose(source.augment, *source.epoch, row);
+  if (!augment_math::source_pixel(source.augment, choices, height, width, y, x)) return 0;
+  return source.images[row * per_image + c * pixels + static_cast<std::size_t>(y) * width + x];
+}
+
+__global__ void load_batch_kernel(BatchSource source, int batch, int channels, int height,
+                                  int width, const float* scale, const float* shift, float* out,
                                   std::int32_t* labels_out) {
   const int count = *source.count;
+  const int pixels = height * width;
+  const bool augment = source.rows && source.epoch && source.augment.count > 0;
   const std::size_t per_image = static_cast<std::size_t>(channels) * pixels;
   const std::size_t total = static_cast<std::size_t>(batch) * per_image;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
@@ -30,7 +45,10 @@ __global__ void load_batch_kernel(BatchSource source, int batch, int channels, i
     }
     const std::size_t row = source.rows ? static_cast<std::size_t>(source.rows[n]) : n;
     const int c = static_cast<int>(within / pixels);
-    out[i] = static_cast<float>(source.images[row * per_image + within]) * scale[c] + shift[c];
+    const std::uint8_t byte = augment
+                                  ? augmented_byte(source, row, per_image, within, height, width)
+                                  : source.images[row * per_image + within];
+    out[i] = static_cast<float>(byte) * scale[c] + shift[c];
   }
   if (!labels_out) return;
   for (std::size_t n = first; n <= static_cast<std::size_t>(batch); n += stride) {
@@ -149,12 +167,13 @@ __global__ void sum_kernel(float* out, SumInputs inputs, std::size_t n, bool acc
 
 }  // namespace
 
-void load_batch(BatchSource source, int batch, int channels, int pixels, const float* scale,
-                const float* shift, float* out, std::int32_t* labels_out, cudaStream_t stream) {
-  const std::size_t total = static_cast<std::size_t>(batch) * channels * pixels;
+void load_batch(BatchSource source, int batch, int channels, int height, int width,
+                const float* scale, const float* shift, float* out, std::int32_t* labels_out,
+                cudaStream_t stream) {
+  const std::size_t total = static_cast<std::size_t>(batch) * channels * height * width;
   if (total == 0) return;
-  load_batch_kernel<<<blocks_for(total), kThreads, 0, stream>>>(source, batch, channels, pixels,
-                                                                scale, shift, out, labels_out);
+  load_batch_kernel<<<blocks_for(total), kThreads, 0, stream>>>(
+      source, batch, channels, height, width, scale, shift, out, labels_out);
   CUDA_CHECK(cudaGetLastError());
 }
 

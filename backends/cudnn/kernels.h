@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "backends/common/optimizer_math.h"
+#include "runner/data/augment_math.h"
 
 namespace runner::cudnn::kernels {
 
@@ -21,13 +22,19 @@ struct BatchSource {
   const std::int32_t* labels = nullptr;  // (rows); read only when labels are loaded
   const std::int32_t* rows = nullptr;    // (batch), or null
   const int* count = nullptr;            // images in this batch, <= batch
+  // Rows of a held training set are augmented as they are gathered: image rows[n] as
+  // augment_math draws it for epoch *epoch (read per step, so a captured graph replays it).
+  augment_math::Plan augment = {};      // count 0: none
+  const std::int32_t* epoch = nullptr;  // read only with rows and augmentation
 };
 
-// out (batch, C, HW) = byte * scale[c] + shift[c] for the batch's images n < *count, zeros after
-// them (a short last batch). With labels_out (batch + 1), also labels_out[n] = image n's label
-// and labels_out[batch] = *count, which the loss reads.
-void load_batch(BatchSource source, int batch, int channels, int pixels, const float* scale,
-                const float* shift, float* out, std::int32_t* labels_out, cudaStream_t stream);
+// out (batch, C, H, W) = byte * scale[c] + shift[c] for the batch's images n < *count, zeros
+// after them (a short last batch); the bytes of held rows augmented as `source` says. With
+// labels_out (batch + 1), also labels_out[n] = image n's label and labels_out[batch] = *count,
+// which the loss reads.
+void load_batch(BatchSource source, int batch, int channels, int height, int width,
+                const float* scale, const float* shift, float* out, std::int32_t* labels_out,
+                cudaStream_t stream);
 
 // Softmax cross-entropy over rows < *count of logits (rows, classes): adds the summed loss to
 // *loss_sum and writes d(mean loss)/d(logits) into grad, zero for rows >= *count. One block, a

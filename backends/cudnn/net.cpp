@@ -82,11 +82,11 @@ StepList load_steps(const Net& net, kernels::BatchSource source, DeviceNormalize
                     const std::string& label) {
   float* input = net.input.data;
   std::int32_t* labels = net.training ? net.labels : nullptr;
-  const int batch = net.batch, channels = net.image.c, pixels = net.image.h * net.image.w;
+  const int batch = net.batch, channels = net.image.c, height = net.image.h, width = net.image.w;
   StepList steps;
   steps.add(label, [=](cudaStream_t stream) {
-    kernels::load_batch(source, batch, channels, pixels, normalizer.scale, normalizer.shift, input,
-                        labels, stream);
+    kernels::load_batch(source, batch, channels, height, width, normalizer.scale, normalizer.shift,
+                        input, labels, stream);
   });
   return steps;
 }

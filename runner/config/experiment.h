@@ -27,6 +27,16 @@ struct SyntheticSpec {
   int test_count = 256;
 };
 
+// One step of dataset.augment, applied to each training image in the order given. A crop's
+// output is the image's own size (the graph's input does not change).
+enum class AugmentKind { random_crop, horizontal_flip };
+inline constexpr int kMaxAugmentSteps = 8;
+struct AugmentStep {
+  AugmentKind kind = AugmentKind::random_crop;
+  int padding = 0;  // random_crop: zeros added on each side, as torchvision's RandomCrop(padding)
+  double p = 0.5;   // horizontal_flip: probability of flipping
+};
+
 struct DatasetSpec {
   std::string name;  // cifar10 | fashion_mnist | mnist | synthetic
   std::string root;  // folder of the dataset files
@@ -38,6 +48,7 @@ struct DatasetSpec {
   std::int64_t train_limit = 0;  // 0: all; else the first N records (subsets for benchmarks)
   std::int64_t test_limit = 0;
   SyntheticSpec synthetic;
+  std::vector<AugmentStep> augment;  // training set only; empty: none
 };
 
 // One layer as written in the config; `attributes` holds the kind-specific fields.

@@ -2,10 +2,12 @@
 // cannot express. The document is expected to be validated; a wrong type is still a UserError.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <limits>
 #include <map>
 
+#include "runner/config/dataset_image.h"
 #include "runner/config/field_path.h"
 #include "runner/config/load_config.h"
 #include "runner/config/resolved_json.h"
@@ -27,6 +29,10 @@ class Fields {
     return has(key) ? object_[key] : empty();
   }
   Fields child(const std::string& key) const { return Fields(doc_, raw(key), path(key)); }
+  // Item i of the list under `key`.
+  Fields item(const std::string& key, std::size_t i) const {
+    return Fields(doc_, raw(key)[i], item_path(path(key), i));
+  }
 
   std::string text(const std::string& key, const std::string& fallback) const {
     if (!has(key)) return fallback;
@@ -85,17 +91,13 @@ class Fields {
   std::string path_;
 };
 
-struct DatasetDefaults {
-  const char* root;
-  int channels;  // 0: from the synthetic spec
-};
-
-const std::map<std::string, DatasetDefaults>& dataset_defaults() {
-  static const std::map<std::string, DatasetDefaults> table = {
-      {"cifar10", {"data/cifar-10-batches-bin", 3}},
-      {"fashion_mnist", {"/usr/share/datasets/fashion-mnist", 1}},
-      {"mnist", {"data/mnist", 1}},
-      {"synthetic", {"", 0}},
+// The default root folder of each dataset kind ("": none).
+const std::map<std::string, std::string>& dataset_roots() {
+  static const std::map<std::string, std::string> table = {
+      {"cifar10", "data/cifar-10-batches-bin"},
+      {"fashion_mnist", "/usr/share/datasets/fashion-mnist"},
+      {"mnist", "data/mnist"},
+      {"synthetic", ""},
   };
   return table;
 }
@@ -111,15 +113,81 @@ SyntheticSpec read_synthetic(const Fields& f) {
   return s;
 }
 
+// random_crop's size may be given, but must be the image's: a crop to another size would change
+// the graph's input, which is built for the dataset's image.
+AugmentStep read_random_crop(const Fields& crop, const ImageShape& image) {
+  AugmentStep step{AugmentKind::random_crop};
+  step.padding = crop.integer("padding", 0);
+  const int smaller_side = std::min(image.height, image.width);
+  if (step.padding < 0 || step.padding > smaller_side) {
+    crop.wrong("padding",
+               fmt::format("an integer from 0 to {} (the image's smaller side)", smaller_side));
+  }
+  if (!crop.has("size")) return step;
+  const nlohmann::json& size = crop.raw("size");
+  const bool square = size.is_number_integer();
+  const bool pair = size.is_array() && size.size() == 2 && size[0].is_number_integer() &&
+                    size[1].is_number_integer();
+  const std::string expected = fmt::format(
+      "the image size {}x{} ({} or [{}, {}]); a crop to another size would change the model's "
+      "input",
+      image.height, image.width, image.height, image.height, image.width);
+  if (!square && !pair) crop.wrong("size", expected);
+  const std::int64_t h = square ? size.get<std::int64_t>() : size[0].get<std::int64_t>();
+  const std::int64_t w = square ? h : size[1].get<std::int64_t>();
+  if (h != image.height || w != image.width) {
+    throw_user_error(crop.where("size"),
+                     fmt::format("found {}, expected {}", short_json(size), expected),
+                     "leave size out: it defaults to the image size");
+  }
+  return step;
+}
+
+AugmentStep read_horizontal_flip(const Fields& flip) {
+  AugmentStep step{AugmentKind::horizontal_flip};
+  step.p = flip.number("p", step.p);
+  if (!(step.p >= 0 && step.p <= 1)) flip.wrong("p", "a probability from 0 to 1");
+  return step;
+}
+
+// dataset.augment: a list of one-key mappings, e.g. [{random_crop: {padding: 4}},
+// {horizontal_flip: {p: 0.5}}], applied in that order.
+std::vector<AugmentStep> read_augment(const Fields& f, const ImageShape& image) {
+  std::vector<AugmentStep> steps;
+  if (!f.has("augment")) return steps;
+  const nlohmann::json& list = f.raw("augment");
+  if (!list.is_array()) f.wrong("augment", "a list of steps (random_crop, horizontal_flip)");
+  if (list.size() > static_cast<std::size_t>(kMaxAugmentSteps)) {
+    f.wrong("augment", fmt::format("at most {} steps", kMaxAugmentSteps));
+  }
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const Fields item = f.item("augment", i);
+    if (!list[i].is_object() || list[i].size() != 1) {
+      f.wrong("augment", "steps of one key each: random_crop or horizontal_flip");
+    }
+    if (item.has("random_crop")) {
+      steps.push_back(read_random_crop(item.child("random_crop"), image));
+    } else if (item.has("horizontal_flip")) {
+      steps.push_back(read_horizontal_flip(item.child("horizontal_flip")));
+    } else {
+      throw_user_error(item.where(list[i].begin().key()),
+                       fmt::format("unknown augmentation '{}', expected random_crop or "
+                                   "horizontal_flip",
+                                   list[i].begin().key()));
+    }
+  }
+  return steps;
+}
+
 DatasetSpec read_dataset(const Fields& f) {
   DatasetSpec d;
   d.name = f.text("name", "");
-  auto known = dataset_defaults().find(d.name);
-  if (known == dataset_defaults().end())
+  auto known = dataset_roots().find(d.name);
+  if (known == dataset_roots().end())
     f.wrong("name", "one of cifar10, fashion_mnist, mnist, synthetic");
   const bool cifar = d.name == "cifar10", synthetic = d.name == "synthetic";
 
-  d.root = f.text("root", known->second.root);
+  d.root = f.text("root", known->second);
   d.download = f.flag("download", false);
   if (d.download && !cifar) {
     throw_user_error(f.where("download"),
@@ -142,7 +210,8 @@ DatasetSpec read_dataset(const Fields& f) {
   d.train_limit = f.wide("train_limit", d.train_limit);
   d.test_limit = f.wide("test_limit", d.test_limit);
 
-  const int channels = synthetic ? d.synthetic.channels : known->second.channels;
+  const ImageShape image = *dataset_image(d);
+  const int channels = image.channels;
   if (f.has("normalize")) {
     Fields normalize = f.child("normalize");
     d.normalize.mean = normalize.floats("mean");
@@ -159,6 +228,7 @@ DatasetSpec read_dataset(const Fields& f) {
     d.normalize.mean.assign(channels, 0.5f);
     d.normalize.std.assign(channels, 0.5f);
   }
+  d.augment = read_augment(f, image);
   return d;
 }
 

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "runner/config/dataset_image.h"
+
 namespace runner {
 namespace {
 
@@ -13,6 +15,21 @@ nlohmann::json floats(const std::vector<float>& values) {
   nlohmann::json out = nlohmann::json::array();
   for (float value : values) out.push_back(std::stod(fmt::format("{}", value)));
   return out;
+}
+
+// Written only when asked for, so configs without it resolve as before.
+nlohmann::json augment_json(const DatasetSpec& d) {
+  nlohmann::json steps = nlohmann::json::array();
+  const ImageShape image = dataset_image(d).value_or(ImageShape{});
+  for (const AugmentStep& step : d.augment) {
+    if (step.kind == AugmentKind::random_crop) {
+      steps.push_back(
+          {{"random_crop", {{"size", {image.height, image.width}}, {"padding", step.padding}}}});
+    } else {
+      steps.push_back({{"horizontal_flip", {{"p", step.p}}}});
+    }
+  }
+  return steps;
 }
 
 nlohmann::json dataset_json(const DatasetSpec& d) {
@@ -31,6 +48,7 @@ nlohmann::json dataset_json(const DatasetSpec& d) {
         {"channels", s.channels}, {"height", s.height},           {"width", s.width},
         {"classes", s.classes},   {"train_count", s.train_count}, {"test_count", s.test_count}};
   }
+  if (!d.augment.empty()) out["augment"] = augment_json(d);
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "runner/data/augment.h"
 #include "runner/data/error_location.h"
 #include "runner/util/errors.h"
 #include "runner/util/random.h"
@@ -32,12 +33,13 @@ int size_of_batch(std::size_t n, int batch_size, std::int64_t batch) {
 }
 
 BatchLoader::BatchLoader(const Dataset& data, int batch_size, bool shuffle, std::uint64_t seed,
-                         int workers)
+                         int workers, const augment_math::Plan& augment)
     : data_(data),
       batch_size_(batch_size),
       shuffle_(shuffle),
       seed_(seed),
-      batches_per_epoch_(batch_size > 0 ? runner::batches_per_epoch(data.size(), batch_size) : 0) {
+      batches_per_epoch_(batch_size > 0 ? runner::batches_per_epoch(data.size(), batch_size) : 0),
+      augment_(augment) {
   if (batch_size < 1) {
     throw_user_error(at_field("training.batch_size"),
                      fmt::format("found {}, expected at least 1", batch_size));
@@ -90,6 +92,7 @@ void BatchLoader::start_epoch(int epoch) {
   batches_ = 0;
   batch_ready_.wait(lock, [this] { return in_flight_ == 0; });
   order_ = epoch_order(data_.size(), shuffle_, seed_, epoch);
+  epoch_ = epoch;
   for (auto& slot : ring_) slot.batch = -1;
   next_to_claim_ = next_to_deliver_ = released_ = 0;
   holding_ = false;
@@ -167,8 +170,14 @@ void BatchLoader::gather(std::int64_t batch, Slot& slot) const {
   const std::uint32_t* indices = order_.data() + batch * batch_size_;
   for (int i = 0; i < size; ++i) {
     const std::size_t record = indices[i];
-    std::memcpy(slot.images.data() + i * image_bytes, data_.images.data() + record * image_bytes,
-                image_bytes);
+    const std::uint8_t* image = data_.images.data() + record * image_bytes;
+    std::uint8_t* out = slot.images.data() + i * image_bytes;
+    if (augment_.count > 0) {
+      augment_image(augment_, epoch_, record, image, out, data_.channels, data_.height,
+                    data_.width);
+    } else {
+      std::memcpy(out, image, image_bytes);
+    }
     slot.labels[i] = data_.labels[record];
   }
 }

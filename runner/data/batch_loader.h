@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "runner/data/augment_math.h"
 #include "runner/data/dataset.h"
 
 namespace runner {
@@ -33,7 +34,10 @@ struct BatchView {
 class BatchLoader {
  public:
   // workers: background gathering threads; 0 gathers on the calling thread inside next().
-  BatchLoader(const Dataset& data, int batch_size, bool shuffle, std::uint64_t seed, int workers);
+  // augment: applied to each image as it is gathered (augment.h), with the epoch and the image's
+  // index in the dataset; count 0 copies the images as they are.
+  BatchLoader(const Dataset& data, int batch_size, bool shuffle, std::uint64_t seed, int workers,
+              const augment_math::Plan& augment = {});
   ~BatchLoader();  // stops and joins the workers, also mid-epoch
   BatchLoader(const BatchLoader&) = delete;
   BatchLoader& operator=(const BatchLoader&) = delete;
@@ -67,8 +71,10 @@ class BatchLoader {
   const bool shuffle_;
   const std::uint64_t seed_;
   const int batches_per_epoch_;
+  const augment_math::Plan augment_;
   std::vector<Slot> ring_;  // batch b lives in ring_[b % ring_.size()]
   std::vector<std::uint32_t> order_;
+  int epoch_ = 0;  // the current epoch, which the augmentation draws from
 
   mutable std::mutex mutex_;
   std::condition_variable work_ready_;   // workers wait here for a batch to claim

@@ -21,11 +21,12 @@ double seconds_since(Clock::time_point start) {
 }
 
 // Full batches without end: the feed's epochs one after another, partial last batches skipped
-// so that every timed step has the same size.
+// so that every timed step has the same size; not augmented.
 class BatchStream {
  public:
   BatchStream(const Dataset& data, Program& program, const Experiment& experiment)
-      : batch_size_(experiment.training.batch_size), feed_(data, program, experiment) {
+      : batch_size_(experiment.training.batch_size),
+        feed_(data, program, experiment, FeedAugmentation::none) {
     feed_.start_epoch(0);
   }
   TrainBatch next() {

@@ -1,24 +1,31 @@
 // The training feed: rows of a held training set, or host batches from a BatchLoader.
 #include "runner/train/training_feed.h"
 
+#include "runner/data/augment.h"
 #include "runner/util/random.h"
 
 namespace runner {
 
-TrainingFeed::TrainingFeed(const Dataset& data, Program& program, const Experiment& experiment)
+TrainingFeed::TrainingFeed(const Dataset& data, Program& program, const Experiment& experiment,
+                           FeedAugmentation augmentation)
     : data_(data),
       batch_size_(experiment.training.batch_size),
       shuffle_(experiment.dataset.shuffle),
       seed_(derive_seed(experiment.seed, 1)) {
+  // Its own stream of the run's seed (1 is the shuffle's).
+  const augment_math::Plan augment =
+      augmentation == FeedAugmentation::none
+          ? augment_math::Plan{}
+          : augment_plan(experiment.dataset.augment, derive_seed(experiment.seed, 2));
   const HostImageSet set{data.images.data(), data.labels.data(),
-                         static_cast<std::int64_t>(data.size())};
+                         static_cast<std::int64_t>(data.size()), augment};
   if (batch_size_ >= 1 && program.hold_training_set(set)) {
     batches_per_epoch_ = runner::batches_per_epoch(data.size(), batch_size_);
     return;
   }
   // The loader also checks the batch size and the workers, naming the field.
-  loader_ =
-      std::make_unique<BatchLoader>(data, batch_size_, shuffle_, seed_, experiment.dataset.workers);
+  loader_ = std::make_unique<BatchLoader>(data, batch_size_, shuffle_, seed_,
+                                          experiment.dataset.workers, augment);
   batches_per_epoch_ = loader_->batches_per_epoch();
 }
 
@@ -29,6 +36,7 @@ void TrainingFeed::start_epoch(int epoch) {
   }
   order_ = epoch_order(data_.size(), shuffle_, seed_, epoch);
   next_batch_ = 0;
+  epoch_ = epoch;
   started_ = true;
 }
 
@@ -42,7 +50,7 @@ bool TrainingFeed::next(TrainBatch& batch) {
   if (!started_ || next_batch_ >= batches_per_epoch_) return false;
   const std::int64_t b = next_batch_++;
   batch = {nullptr, nullptr, order_.data() + b * batch_size_,
-           size_of_batch(order_.size(), batch_size_, b)};
+           size_of_batch(order_.size(), batch_size_, b), epoch_};
   return true;
 }
 

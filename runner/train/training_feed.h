@@ -1,7 +1,8 @@
 // Where training batches come from. When the program holds the training set on its device
 // (Program::hold_training_set), a batch is only its rows in the epoch's order and the device
 // gathers the images; otherwise a BatchLoader gathers them on the host. Both give the same
-// batches in the same order, so a run's numbers do not depend on which one fed it.
+// batches in the same order, augmented alike (dataset.augment, runner/data/augment_math.h), so a
+// run's numbers do not depend on which one fed it.
 #pragma once
 
 #include <cstdint>
@@ -15,10 +16,15 @@
 
 namespace runner {
 
+// Whether the feed applies dataset.augment: training does; `runner bench` times the steps on the
+// images as they are.
+enum class FeedAugmentation { as_configured, none };
+
 class TrainingFeed {
  public:
   // Offers `data` to the program; `data` must outlive the feed.
-  TrainingFeed(const Dataset& data, Program& program, const Experiment& experiment);
+  TrainingFeed(const Dataset& data, Program& program, const Experiment& experiment,
+               FeedAugmentation augmentation = FeedAugmentation::as_configured);
 
   bool on_device() const { return !loader_; }
   int batches_per_epoch() const { return batches_per_epoch_; }
@@ -37,6 +43,7 @@ class TrainingFeed {
   std::unique_ptr<BatchLoader> loader_;  // null when the program holds the set
   std::vector<std::uint32_t> order_;     // the epoch's order, on the device only
   std::int64_t next_batch_ = 0;
+  int epoch_ = 0;
   bool started_ = false;
 };
 

@@ -9,6 +9,7 @@
 
 #include "backends/onednn/onednn_backend.h"
 #include "layer_cases.h"
+#include "runner/data/augment.h"
 #include "runner/util/errors.h"
 
 namespace runner::testing {
@@ -328,12 +329,16 @@ std::vector<std::uint32_t> rows_of_step(int step, int count, int set_count) {
   return rows;
 }
 
+// With `augment`, step s is epoch s: the GPU augments the rows it gathers, the CPU is given them
+// augmented on the host (runner/data/augment.cpp), both by augment_math.
 TrainingRun train_on_rows(Backend& backend, const Graph& graph, const HeldSet& set,
-                          const CompileOptions& options, bool give_rows) {
+                          const CompileOptions& options, bool give_rows,
+                          const augment_math::Plan& augment = {}) {
   auto program = backend.compile(graph, options);
   program->load_parameters(initial_parameters(graph, 3));
   if (give_rows) {
-    EXPECT_TRUE(program->hold_training_set({set.images.data(), set.labels.data(), set.count}));
+    EXPECT_TRUE(
+        program->hold_training_set({set.images.data(), set.labels.data(), set.count, augment}));
     EXPECT_TRUE(program->facts().training_set_on_device);
   }
   const std::size_t image_bytes = graph.input.elements();
@@ -342,13 +347,18 @@ TrainingRun train_on_rows(Backend& backend, const Graph& graph, const HeldSet& s
     const int count = step == kSteps - 1 ? 5 : kTrainBatch;
     const auto rows = rows_of_step(step, count, set.count);
     if (give_rows) {
-      program->train_step(TrainBatch{nullptr, nullptr, rows.data(), count});
+      program->train_step(TrainBatch{nullptr, nullptr, rows.data(), count, step});
     } else {
       std::vector<std::uint8_t> images(count * image_bytes);
       std::vector<std::int32_t> labels(count);
       for (int i = 0; i < count; ++i) {
-        std::copy_n(set.images.begin() + rows[i] * image_bytes, image_bytes,
-                    images.begin() + i * image_bytes);
+        const std::uint8_t* image = set.images.data() + rows[i] * image_bytes;
+        if (augment.count > 0) {
+          augment_image(augment, step, rows[i], image, images.data() + i * image_bytes,
+                        graph.input.c, graph.input.h, graph.input.w);
+        } else {
+          std::copy_n(image, image_bytes, images.begin() + i * image_bytes);
+        }
         labels[i] = set.labels[rows[i]];
       }
       program->train_step(images.data(), labels.data(), count);
@@ -372,6 +382,26 @@ TEST_P(HeldSetParity, TenLenetStepsOnRowsOfTheHeldSetMatchOnednn) {
   onednn::OnednnBackend cpu;
   TrainingRun expected = train_on_rows(cpu, graph, set, options, false);
   TrainingRun actual = train_on_rows(*gpu, graph, set, options, true);
+  expect_same_training(graph, expected, actual);
+}
+
+// Rows augmented in the GPU's gather kernel equal rows augmented on the host: the same crops
+// and flips, so the same losses and parameters (a new epoch every step, also when a captured
+// graph replays the gather).
+TEST_P(HeldSetParity, TenLenetStepsOnAugmentedRowsMatchOnednn) {
+  REQUIRE_GPU();
+  const Graph graph = lenet();
+  const HeldSet set = random_set(graph);
+  CompileOptions options = options_for(graph, kTrainBatch, 16);
+  options.optimizer = sgd(0.01, 0.9, 0, 5e-4, true);
+  options.cuda_graph = GetParam();
+  AugmentStep crop{AugmentKind::random_crop};
+  crop.padding = 4;
+  AugmentStep flip{AugmentKind::horizontal_flip};
+  const augment_math::Plan augment = augment_plan({crop, flip}, 21);
+  onednn::OnednnBackend cpu;
+  TrainingRun expected = train_on_rows(cpu, graph, set, options, false, augment);
+  TrainingRun actual = train_on_rows(*gpu, graph, set, options, true, augment);
   expect_same_training(graph, expected, actual);
 }
 

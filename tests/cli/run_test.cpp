@@ -112,20 +112,34 @@ TEST(Run, CheckpointReloadsAndEvalReproducesTheAccuracy) {
   EXPECT_EQ(eval.report["metrics"]["test_accuracy"], run.report["metrics"]["test_accuracy"]);
 }
 
-TEST(Run, ResumingFromACheckpointContinuesExactly) {
+// Resumes a run of `config` (with extra options) after its first epoch and compares the second
+// epoch with an uninterrupted run's.
+void expect_resume_continues_exactly(const std::string& config) {
   TempDir tmp;
   std::string out = " --quiet --output " + tmp.path().string();
-  RunOutput straight = run_and_read(tiny_config() + out);
-  RunOutput first = run_and_read(
-      tiny_config() + " --set training.epochs=1 --set checkpoint.path=e1.safetensors" + out);
+  RunOutput straight = run_and_read(config + out);
+  RunOutput first =
+      run_and_read(config + " --set training.epochs=1 --set checkpoint.path=e1.safetensors" + out);
   ASSERT_EQ(first.result.exit_code, 0) << first.result.output;
-  RunOutput resumed = run_and_read(tiny_config() + " --resume " +
+  RunOutput resumed = run_and_read(config + " --resume " +
                                    first.report["checkpoint"]["path"].get<std::string>() + out);
   ASSERT_EQ(resumed.result.exit_code, 0) << resumed.result.output;
   ASSERT_EQ(resumed.report["epochs"].size(), 1u);
   EXPECT_EQ(resumed.report["epochs"][0]["epoch"], 2);
   EXPECT_EQ(resumed.report["epochs"][0]["train_loss"], straight.report["epochs"][1]["train_loss"]);
   EXPECT_EQ(resumed.report["metrics"], straight.report["metrics"]);
+}
+
+// Augmented with crops and flips that depend on the epoch.
+const std::string kAugment =
+    " --set 'dataset.augment=[{random_crop: {padding: 2}}, {horizontal_flip: {p: 0.5}}]'";
+
+TEST(Run, ResumingFromACheckpointContinuesExactly) {
+  expect_resume_continues_exactly(tiny_config());
+}
+
+TEST(Run, ResumingAnAugmentedRunContinuesExactly) {
+  expect_resume_continues_exactly(tiny_config() + kAugment);
 }
 
 TEST(Run, CheckpointIsReadableAsSafetensorsByPython) {
@@ -210,6 +224,41 @@ TEST(Run, LearnsRealFashionMnist) {
   EXPECT_GT(accuracy, 0.70) << "chance is 0.10";
   EXPECT_EQ(run.report["metrics"]["per_class_accuracy"].size(), 10u);
   EXPECT_TRUE(run.report["metrics"]["per_class_accuracy"].contains("Ankle boot"));
+}
+
+// Real Fashion-MNIST with the usual crop and flip: the report records the steps, and the run gives
+// the same numbers again with another number of loader workers.
+TEST(Run, AugmentedFashionMnistRepeatsForAnyWorkers) {
+  if (!std::filesystem::exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz")) {
+    GTEST_SKIP() << "Debian's dataset-fashion-mnist is not installed";
+  }
+  TempDir tmp;
+  const std::string config =
+      (source_dir() / "configs" / "lenet_fashion_mnist.yaml").string() +
+      " --quiet --set training.epochs=2 --set training.batch_size=32 --set device=cpu"
+      " --set training.optimizer.lr=0.01"
+      " --set dataset.train_limit=3000 --set dataset.test_limit=500 --set checkpoint.path="
+      " --output " +
+      tmp.path().string();
+  const std::string augment =
+      " --set 'dataset.augment=[{random_crop: {padding: 4}}, {horizontal_flip: {}}]'";
+  RunOutput inline_loader = run_and_read(config + augment + " --set dataset.workers=0");
+  RunOutput three_workers = run_and_read(config + augment + " --set dataset.workers=3");
+  ASSERT_EQ(inline_loader.result.exit_code, 0) << inline_loader.result.output;
+  ASSERT_EQ(three_workers.result.exit_code, 0) << three_workers.result.output;
+  const nlohmann::json steps = nlohmann::json::parse(
+      R"([{"random_crop": {"size": [28, 28], "padding": 4}}, {"horizontal_flip": {"p": 0.5}}])");
+  EXPECT_EQ(inline_loader.report["config"]["dataset"]["augment"], steps);
+  ASSERT_EQ(inline_loader.report["epochs"].size(), 2u);
+  for (int e = 0; e < 2; ++e) {
+    EXPECT_EQ(inline_loader.report["epochs"][e]["train_loss"],
+              three_workers.report["epochs"][e]["train_loss"])
+        << "epoch " << e + 1;
+  }
+  EXPECT_EQ(inline_loader.report["metrics"]["test_accuracy"],
+            three_workers.report["metrics"]["test_accuracy"]);
+  EXPECT_GT(inline_loader.report["metrics"]["test_accuracy"].get<double>(), 0.3)
+      << "chance is 0.10";
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // TrainingFeed: a program that holds the training set gets each batch as rows, in the order and
 // sizes the host loader would give; a program that declines gets the loader's batches. Whole
-// training runs on the CPU through a program that holds the set (gathering rows itself) match a
-// run fed by the loader exactly.
+// training runs on the CPU through a program that holds the set (gathering rows itself, and
+// augmenting them as the GPU's gather kernel does) match a run fed by the loader exactly.
 #include "runner/train/training_feed.h"
 
 #include <gtest/gtest.h>
@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "runner/config/load_config.h"
+#include "runner/data/augment.h"
 #include "runner/data/dataset_geometry.h"
 #include "runner/train/benchmark.h"
 #include "runner/train/trainer.h"
@@ -69,8 +70,13 @@ class HoldingProgram : public Program {
     for (int i = 0; i < batch.count; ++i) {
       const std::uint32_t row = batch.indices[i];
       EXPECT_LT(row, offered.count);
-      std::memcpy(images_.data() + i * image_bytes, offered.images + row * image_bytes,
-                  image_bytes);
+      const std::uint8_t* image = offered.images + row * image_bytes;
+      if (offered.augment.count > 0) {
+        augment_image(offered.augment, batch.epoch, row, image, images_.data() + i * image_bytes, 3,
+                      16, 16);
+      } else {
+        std::memcpy(images_.data() + i * image_bytes, image, image_bytes);
+      }
       labels_[i] = offered.labels[row];
     }
     return {images_.data(), labels_.data(), nullptr, batch.count};
@@ -161,26 +167,68 @@ TEST(TrainingFeed, RowsSpanEveryImageOncePerEpochAndNothingBeforeTheFirstEpoch) 
   for (std::size_t row = 0; row < seen.size(); ++row) ASSERT_EQ(seen[row], 1) << "row " << row;
 }
 
+const std::string kAugment =
+    "dataset.augment=[{random_crop: {padding: 2}}, {horizontal_flip: {p: 0.5}}]";
+
 TEST(TrainingFeed, TrainingOnHeldRowsGivesTheLoadersNumbersExactly) {
-  TinyRun setup;
-  Console console(true);
-  auto holding = setup.program(true);
-  auto declining = setup.program(false);
-  TrainingOutcome held = train(setup.experiment, *holding, setup.data, console);
-  TrainingOutcome streamed = train(setup.experiment, *declining, setup.data, console);
-  EXPECT_EQ(holding->row_batches, static_cast<int>(holding->steps.size()));
-  EXPECT_EQ(held.steps, 2 * 64);
-  EXPECT_EQ(held.steps, streamed.steps);
-  ASSERT_EQ(held.epochs.size(), 2u);
-  for (std::size_t e = 0; e < held.epochs.size(); ++e) {
-    EXPECT_EQ(held.epochs[e].train_loss, streamed.epochs[e].train_loss) << "epoch " << e + 1;
-    EXPECT_EQ(held.epochs[e].test_accuracy, streamed.epochs[e].test_accuracy);
+  for (bool augmented : {false, true}) {
+    SCOPED_TRACE(augmented ? "augmented" : "not augmented");
+    TinyRun setup(augmented ? std::vector<std::string>{kAugment} : std::vector<std::string>{});
+    Console console(true);
+    auto holding = setup.program(true);
+    auto declining = setup.program(false);
+    TrainingOutcome held = train(setup.experiment, *holding, setup.data, console);
+    TrainingOutcome streamed = train(setup.experiment, *declining, setup.data, console);
+    EXPECT_EQ(holding->row_batches, static_cast<int>(holding->steps.size()));
+    EXPECT_EQ(held.steps, 2 * 64);
+    EXPECT_EQ(held.steps, streamed.steps);
+    ASSERT_EQ(held.epochs.size(), 2u);
+    for (std::size_t e = 0; e < held.epochs.size(); ++e) {
+      EXPECT_EQ(held.epochs[e].train_loss, streamed.epochs[e].train_loss) << "epoch " << e + 1;
+      EXPECT_EQ(held.epochs[e].test_accuracy, streamed.epochs[e].test_accuracy);
+    }
+    EXPECT_EQ(held.data_wait_seconds, 0.0) << "nothing is waited for when the device gathers";
+    EXPECT_EQ(holding->offered.augment.count, augmented ? 2 : 0);
+    auto a = holding->parameters();
+    auto b = declining->parameters();
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].values, b[i].values) << a[i].name;
   }
-  EXPECT_EQ(held.data_wait_seconds, 0.0) << "nothing is waited for when the device gathers";
-  auto a = holding->parameters();
-  auto b = declining->parameters();
-  ASSERT_EQ(a.size(), b.size());
-  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].values, b[i].values) << a[i].name;
+}
+
+TEST(TrainingFeed, AugmentedTrainingDiffersAndRepeatsAndLeavesTheDataAlone) {
+  Console console(true);
+  TinyRun plain;
+  TinyRun augmented({kAugment});
+  const DatasetSplits original = augmented.data;
+  auto plain_program = plain.program(false);
+  auto first = augmented.program(false);
+  auto second = augmented.program(false);
+  TrainingOutcome p = train(plain.experiment, *plain_program, plain.data, console);
+  TrainingOutcome a = train(augmented.experiment, *first, augmented.data, console);
+  TrainingOutcome b = train(augmented.experiment, *second, augmented.data, console);
+  ASSERT_EQ(a.epochs.size(), 2u);
+  EXPECT_NE(a.epochs[0].train_loss, p.epochs[0].train_loss) << "the images were augmented";
+  for (std::size_t e = 0; e < a.epochs.size(); ++e) {
+    EXPECT_EQ(a.epochs[e].train_loss, b.epochs[e].train_loss) << "epoch " << e + 1;
+    EXPECT_EQ(a.epochs[e].test_loss, b.epochs[e].test_loss) << "epoch " << e + 1;
+  }
+  EXPECT_EQ(augmented.data.train.images, original.train.images);
+  EXPECT_EQ(augmented.data.test.images, original.test.images);
+}
+
+TEST(TrainingFeed, EvaluationSeesTheTestSetAsItIs) {
+  // The trainer's evaluation of an augmented run is the plain evaluation of the test set as
+  // loaded, with the trained parameters: nothing augments the test images.
+  TinyRun augmented({kAugment});
+  auto program = augmented.program(false);
+  Console console(true);
+  TrainingOutcome trained = train(augmented.experiment, *program, augmented.data, console);
+  auto fresh = augmented.program(false);
+  fresh->load_parameters(program->parameters());
+  Evaluation after = evaluate(*fresh, augmented.data.test, 128);
+  EXPECT_EQ(trained.final_evaluation.loss, after.loss);
+  EXPECT_EQ(trained.final_evaluation.correct, after.correct);
 }
 
 TEST(TrainingFeed, BenchmarkStepsOnHeldRowsAreFullBatches) {
@@ -196,6 +244,17 @@ TEST(TrainingFeed, BenchmarkStepsOnHeldRowsAreFullBatches) {
   EXPECT_EQ(holding->steps.size(), 15u);
   for (int size : holding->steps) EXPECT_EQ(size, 100);
   EXPECT_EQ(holding->row_batches, 15);
+}
+
+TEST(TrainingFeed, BenchmarkStepsAreNotAugmented) {
+  TinyRun setup({"training.batch_size=100", kAugment});
+  Console console(true);
+  auto holding = setup.program(true);
+  BenchmarkSpec spec;
+  spec.warmup_steps = 1;
+  spec.steps = 2;
+  run_benchmark(setup.experiment, *holding, setup.data.train, spec, console);
+  EXPECT_EQ(holding->offered.augment.count, 0);
 }
 
 }  // namespace

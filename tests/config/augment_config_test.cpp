@@ -1,0 +1,107 @@
+// dataset.augment: steps resolved in order with their defaults and recorded in the resolved
+// config; a crop to another size than the image, bad padding and p outside [0, 1] are
+// UserErrors naming the field.
+#include <gtest/gtest.h>
+
+#include "runner/config/load_config.h"
+#include "test_support.h"
+
+namespace runner {
+namespace {
+
+std::string config_with(const std::string& dataset) {
+  return "name: augmented\n"
+         "dataset: " +
+         dataset +
+         "\n"
+         "model:\n"
+         "  layers:\n"
+         "    - {name: flat, type: flatten}\n"
+         "    - {name: fc, type: linear, out_features: 10}\n"
+         "training: {batch_size: 4}\n";
+}
+
+Experiment load(const std::string& dataset) {
+  testing::TempDir dir;
+  return load_experiment(dir.write("augmented.yaml", config_with(dataset)), {});
+}
+
+std::string error_of(const std::string& dataset) {
+  try {
+    Experiment e = load(dataset);
+    return "no error; resolved: " + e.resolved.dump();
+  } catch (const UserError& error) {
+    return error.what();
+  }
+}
+
+TEST(AugmentConfig, StepsResolveInOrderWithDefaults) {
+  Experiment e = load(
+      "{name: cifar10, augment: [{random_crop: {size: 32, padding: 4}}, {horizontal_flip: {}}, "
+      "{random_crop: {size: [32, 32]}}, {horizontal_flip: {p: 0.25}}]}");
+  ASSERT_EQ(e.dataset.augment.size(), 4u);
+  EXPECT_EQ(e.dataset.augment[0].kind, AugmentKind::random_crop);
+  EXPECT_EQ(e.dataset.augment[0].padding, 4);
+  EXPECT_EQ(e.dataset.augment[1].kind, AugmentKind::horizontal_flip);
+  EXPECT_EQ(e.dataset.augment[1].p, 0.5);
+  EXPECT_EQ(e.dataset.augment[2].padding, 0);
+  EXPECT_EQ(e.dataset.augment[3].p, 0.25);
+  const nlohmann::json expected = nlohmann::json::parse(R"([
+      {"random_crop": {"size": [32, 32], "padding": 4}}, {"horizontal_flip": {"p": 0.5}},
+      {"random_crop": {"size": [32, 32], "padding": 0}}, {"horizontal_flip": {"p": 0.25}}])");
+  EXPECT_EQ(e.resolved["dataset"]["augment"], expected);
+}
+
+TEST(AugmentConfig, CropSizeDefaultsToTheImageOfEachDataset) {
+  Experiment mnist = load("{name: fashion_mnist, augment: [{random_crop: {padding: 2}}]}");
+  EXPECT_EQ(mnist.resolved["dataset"]["augment"][0]["random_crop"]["size"],
+            nlohmann::json::parse("[28, 28]"));
+  Experiment synthetic = load(
+      "{name: synthetic, synthetic: {height: 12, width: 9}, augment: [{random_crop: {size: [12, "
+      "9], "
+      "padding: 3}}]}");
+  EXPECT_EQ(synthetic.dataset.augment[0].padding, 3);
+}
+
+TEST(AugmentConfig, NoAugmentIsNotRecorded) {
+  Experiment e = load("{name: cifar10}");
+  EXPECT_TRUE(e.dataset.augment.empty());
+  EXPECT_FALSE(e.resolved["dataset"].contains("augment"));
+}
+
+struct BadCase {
+  std::string dataset;
+  std::vector<std::string> expected;  // substrings of the message
+};
+
+TEST(AugmentConfig, BadStepsNameTheField) {
+  const std::vector<BadCase> cases = {
+      {"{name: cifar10, augment: [{random_crop: {size: 24, padding: 4}}]}",
+       {"augmented.yaml:", "dataset.augment[0].random_crop.size", "found 24",
+        "the image size 32x32"}},
+      {"{name: fashion_mnist, augment: [{horizontal_flip: {}}, {random_crop: {size: [28, 24]}}]}",
+       {"dataset.augment[1].random_crop.size", "found [28,24]", "28x28"}},
+      {"{name: cifar10, augment: [{random_crop: {padding: -1}}]}",
+       {"dataset.augment[0].random_crop.padding", "-1"}},
+      {"{name: cifar10, augment: [{random_crop: {padding: 33}}]}",
+       {"dataset.augment[0].random_crop.padding", "found 33", "from 0 to 32"}},
+      {"{name: cifar10, augment: [{horizontal_flip: {p: 1.5}}]}",
+       {"dataset.augment[0].horizontal_flip.p", "1.5"}},
+      {"{name: cifar10, augment: [{horizontal_flip: {p: -0.1}}]}",
+       {"dataset.augment[0].horizontal_flip.p", "-0.1"}},
+      {"{name: cifar10, augment: [{rotate: {}}]}", {"dataset.augment[0]", "rotate"}},
+      {"{name: cifar10, augment: [{random_crop: {padding: 4}, horizontal_flip: {}}]}",
+       {"dataset.augment[0]"}},
+      {"{name: cifar10, augment: {random_crop: {padding: 4}}}", {"dataset.augment"}},
+  };
+  for (const BadCase& c : cases) {
+    const std::string message = error_of(c.dataset);
+    for (const std::string& expected : c.expected) {
+      EXPECT_NE(message.find(expected), std::string::npos)
+          << "config: " << c.dataset << "\nexpected: " << expected << "\nmessage:  " << message;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace runner
