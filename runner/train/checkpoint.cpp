@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cstring>
 #include <set>
 
 #include "runner/train/safetensors.h"
@@ -83,6 +84,37 @@ void flatten(const nlohmann::json& value, const std::string& path,
   }
 }
 
+// Batch norm's num_batches_tracked, which PyTorch's state_dict holds beside the running
+// statistics: the training steps taken (each ran one forward pass in training mode). Derived,
+// not stored by the backends: written for PyTorch, and accepted (not loaded) when read back.
+constexpr const char* kRunningMean = ".running_mean";
+constexpr const char* kBatchesTracked = ".num_batches_tracked";
+
+bool ends_with(const std::string& text, const std::string& end) {
+  return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+}
+
+std::vector<HostTensor> batches_tracked(const std::vector<HostTensor>& parameters,
+                                        std::int64_t steps) {
+  std::vector<HostTensor> counters;
+  for (const auto& t : parameters) {
+    if (!ends_with(t.name, kRunningMean)) continue;
+    const std::string layer = t.name.substr(0, t.name.size() - std::string(kRunningMean).size());
+    counters.push_back(int64_tensor(layer + kBatchesTracked, {}, {steps}));
+  }
+  return counters;
+}
+
+std::int64_t optimizer_steps(const std::vector<HostTensor>& state) {
+  for (const auto& t : state) {
+    if (t.name == "optimizer.step") {
+      return t.dtype == TensorDtype::i64 ? t.integers.at(0)
+                                         : static_cast<std::int64_t>(t.values.at(0));
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 void save_checkpoint(const std::filesystem::path& path, const Program& program,
@@ -95,7 +127,11 @@ Checkpoint make_checkpoint(const Program& program, const Experiment& experiment,
                            const std::string& config_sha256) {
   Checkpoint checkpoint;
   checkpoint.tensors = program.parameters();
-  for (auto& t : program.optimizer_state()) {
+  std::vector<HostTensor> state = program.optimizer_state();
+  for (auto& t : batches_tracked(checkpoint.tensors, optimizer_steps(state))) {
+    checkpoint.tensors.push_back(std::move(t));
+  }
+  for (auto& t : state) {
     if (!is_optimizer_tensor(t.name)) t.name = kOptimizerPrefix + t.name;
     checkpoint.tensors.push_back(std::move(t));
   }
@@ -124,7 +160,13 @@ CheckpointInfo load_checkpoint(const std::filesystem::path& path, Program& progr
   }
 
   std::vector<HostTensor> params, state;
+  const std::set<std::string> program_parameters = names_of(program.parameters());
   for (auto& t : checkpoint.tensors) {
+    if (ends_with(t.name, kBatchesTracked) &&
+        program_parameters.count(t.name.substr(0, t.name.size() - std::strlen(kBatchesTracked)) +
+                                 kRunningMean)) {
+      continue;  // derived from the optimizer step (batches_tracked)
+    }
     if (!is_optimizer_tensor(t.name)) {
       params.push_back(std::move(t));
     } else if (use == CheckpointUse::resume) {
@@ -132,7 +174,7 @@ CheckpointInfo load_checkpoint(const std::filesystem::path& path, Program& progr
       state.push_back(std::move(t));
     }
   }
-  refuse_unknown(path, params, names_of(program.parameters()), "parameters");
+  refuse_unknown(path, params, program_parameters, "parameters");
   if (!state.empty())
     refuse_unknown(path, state, names_of(program.optimizer_state()), "optimizer buffers");
   try {

@@ -142,6 +142,50 @@ TEST(Run, ResumingAnAugmentedRunContinuesExactly) {
   expect_resume_continues_exactly(tiny_config() + kAugment);
 }
 
+// Batch norm (short last batches), dropout and a residual join.
+std::string tiny_resnet_config() {
+  return (source_dir() / "configs" / "tiny_resnet_synthetic.yaml").string();
+}
+
+TEST(Run, ResumingABatchNormDropoutRunContinuesExactly) {
+  expect_resume_continues_exactly(tiny_resnet_config());
+}
+
+// The checkpoint holds PyTorch's state_dict (batch norm's buffers included, the step counter as
+// int64) and loads into the same network built by PyTorch (scripts/pytorch_peer.py, which
+// reads the file as plain safetensors), which then scores the test set as the runner did.
+TEST(Run, BatchNormCheckpointReloadsInPyTorchWithTheSameAccuracy) {
+  if (run_command("/usr/bin/python3 -c 'import torch, yaml, numpy'").exit_code != 0) {
+    GTEST_SKIP() << "no /usr/bin/python3 with torch, yaml and numpy";
+  }
+  TempDir tmp;
+  RunOutput run = run_and_read(
+      tiny_resnet_config() +
+      " --quiet --set training.epochs=1 --set checkpoint.path=n.safetensors --output " +
+      tmp.path().string());
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  const std::string checkpoint = run.report["checkpoint"]["path"].get<std::string>();
+  auto header = tmp.write("header.py", R"(import json, struct, sys
+data = open(sys.argv[1], 'rb').read()
+header = json.loads(data[8:8 + struct.unpack('<Q', data[:8])[0]])
+t = header['bn1.num_batches_tracked']
+print(header['bn1.running_var']['dtype'], header['bn1.running_var']['shape'], t['dtype'], t['shape'])
+)");
+  EXPECT_EQ(run_command("/usr/bin/python3 " + header.string() + " " + checkpoint).output,
+            "F32 [8] I64 []\n");
+  auto result = run_command("/usr/bin/python3 " +
+                            (source_dir() / "scripts" / "pytorch_peer.py").string() +
+                            " evaluate " + tiny_resnet_config() + " " + checkpoint);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  auto peer = nlohmann::json::parse(result.output);
+  // 3 convolution weights, 3 batch norms of 5 (weight, bias, running mean and variance,
+  // num_batches_tracked), the classifier's weight and bias: every one loaded (strict).
+  EXPECT_EQ(peer["tensors"], 20);
+  // 128 test images; float rounding may flip an argmax between near-equal logits.
+  EXPECT_NEAR(peer["test_accuracy"].get<double>(),
+              run.report["metrics"]["test_accuracy"].get<double>(), 1.5 / 128);
+}
+
 TEST(Run, CheckpointIsReadableAsSafetensorsByPython) {
   if (!std::filesystem::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
   TempDir tmp;

@@ -1,0 +1,365 @@
+#!/usr/bin/env python3
+"""The PyTorch peer of a runner config: the same layer graph as an nn.Module (state_dict keys
+are the runner's tensor names), the same recipe (optimizer, warm-up and schedule, label
+smoothing, augmentation, normalisation) on the same files.
+
+  pytorch_peer.py train CONFIG [--seed N] [--epochs N] [--train-limit N] [--threads N]
+      trains and prints one JSON line: test accuracy, images/s, seconds.
+  pytorch_peer.py evaluate CONFIG CHECKPOINT
+      loads a runner checkpoint (read as plain safetensors, buffers included) and prints
+      the test accuracy as JSON.
+
+Needs torch, numpy and yaml (Debian: python3-torch python3-yaml; run with /usr/bin/python3)."""
+import argparse
+import gzip
+import json
+import math
+import os
+import struct
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import yaml
+
+
+# ---- data -------------------------------------------------------------------------------------
+
+def read_idx(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rb") as f:
+        data = f.read()
+    dims = data[3]
+    shape = struct.unpack(">" + "I" * dims, data[4:4 + 4 * dims])
+    return np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * dims).reshape(shape)
+
+
+def find(root, stem):
+    for name in (stem, stem + ".gz"):
+        if os.path.exists(os.path.join(root, name)):
+            return os.path.join(root, name)
+    raise SystemExit(f"{root}: no {stem}[.gz]")
+
+
+def load_split(dataset, train):
+    name, root = dataset["name"], dataset.get("root", "data")
+    if name in ("fashion_mnist", "mnist"):
+        prefix = "train" if train else "t10k"
+        images = read_idx(find(root, f"{prefix}-images-idx3-ubyte"))[:, None, :, :]
+        labels = read_idx(find(root, f"{prefix}-labels-idx1-ubyte"))
+    elif name == "cifar10":
+        base = os.path.join(root, "cifar-10-batches-bin")
+        files = [f"data_batch_{i}.bin" for i in range(1, 6)] if train else ["test_batch.bin"]
+        raw = np.concatenate([np.fromfile(os.path.join(base, f), dtype=np.uint8) for f in files])
+        raw = raw.reshape(-1, 3073)
+        images, labels = raw[:, 1:].reshape(-1, 3, 32, 32), raw[:, 0]
+    elif name == "synthetic":
+        images, labels = synthetic_split(dataset.get("synthetic", {}), train)
+    else:
+        raise SystemExit(f"dataset {name}: not supported by this script")
+    limit = dataset.get("train_limit" if train else "test_limit", 0)
+    if limit:
+        images, labels = images[:limit], labels[:limit]
+    return torch.from_numpy(images.copy()), torch.from_numpy(labels.astype(np.int64))
+
+
+def synthetic_split(spec, train):
+    """The runner's synthetic images, rebuilt byte for byte by synthetic_data.py."""
+    import subprocess
+    import tempfile
+    c, h, w = spec.get("channels", 3), spec.get("height", 32), spec.get("width", 32)
+    classes = spec.get("classes", 10)
+    n_train, n_test = spec.get("train_count", 1024), spec.get("test_count", 256)
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "synthetic_data.py")
+    with tempfile.NamedTemporaryFile() as out:
+        subprocess.run([sys.executable, script, str(c), str(h), str(w), str(classes),
+                        str(n_train), str(n_test), out.name], check=True)
+        data = np.fromfile(out.name, dtype=np.uint8)
+    size = c * h * w
+    parts = [n_train * size, n_train * 4, n_test * size, n_test * 4]
+    offsets = np.cumsum([0] + parts)
+    k = 0 if train else 2
+    images = data[offsets[k]:offsets[k + 1]].reshape(-1, c, h, w)
+    labels = data[offsets[k + 1]:offsets[k + 2]].view(np.int32)
+    return images, labels
+
+
+def normalise(images, dataset):
+    norm = dataset.get("normalize", {"mean": [0.5], "std": [0.5]})
+    c = images.shape[1]
+    mean = torch.tensor((norm["mean"] * c)[:c]).view(1, c, 1, 1)
+    std = torch.tensor((norm["std"] * c)[:c]).view(1, c, 1, 1)
+    return (images.float() / 255.0 - mean) / std
+
+
+def augment(batch, steps, generator):
+    """torchvision's RandomCrop(size, padding) and RandomHorizontalFlip(p) on uint8 images."""
+    for step in steps:
+        (kind, opts), = step.items()
+        opts = opts or {}
+        if kind == "random_crop":
+            pad = opts.get("padding", 0)
+            n, _, h, w = batch.shape
+            padded = F.pad(batch, (pad, pad, pad, pad))
+            ys = torch.randint(0, 2 * pad + 1, (n,), generator=generator)
+            xs = torch.randint(0, 2 * pad + 1, (n,), generator=generator)
+            batch = torch.stack([padded[i, :, ys[i]:ys[i] + h, xs[i]:xs[i] + w] for i in range(n)])
+        elif kind == "horizontal_flip":
+            flip = torch.rand(batch.shape[0], generator=generator) < opts.get("p", 0.5)
+            batch = torch.where(flip.view(-1, 1, 1, 1), batch.flip(3), batch)
+    return batch
+
+
+# ---- model ------------------------------------------------------------------------------------
+
+def pair(value, default):
+    if value is None:
+        return (default, default)
+    return tuple(value) if isinstance(value, list) else (value, value)
+
+
+class GraphNet(nn.Module):
+    """A runner `model.layers` list as a module; each layer an attribute under its own name."""
+
+    def __init__(self, layers, input_shape, width=1.0):
+        super().__init__()
+        self.plan = []
+        shapes, previous = {}, None
+        for i, spec in enumerate(layers):
+            name, kind = spec["name"], spec["type"]
+            inputs = spec.get("inputs", [previous] if previous else ["input"])
+            shape = input_shape if inputs[0] in (None, "input") else shapes[inputs[0]]
+            scale = 1.0 if i == len(layers) - 1 else width
+            module, shape = self.make(kind, spec, shape, scale, [shapes.get(x) for x in inputs])
+            if module is not None:
+                setattr(self, name, module)
+            self.plan.append((name, kind, inputs, spec))
+            shapes[name], previous = shape, name
+
+    @staticmethod
+    def make(kind, s, shape, width, input_shapes):
+        c = shape[0]
+        if kind == "conv2d":
+            out = max(1, round(s["out_channels"] * width))
+            k, st, p = pair(s["kernel"], 1), pair(s.get("stride"), 1), pair(s.get("padding"), 0)
+            d, g = pair(s.get("dilation"), 1), s.get("groups", 1)
+            m = nn.Conv2d(c, out, k, st, p, d, g, bias=s.get("bias", True))
+            h = (shape[1] + 2 * p[0] - d[0] * (k[0] - 1) - 1) // st[0] + 1
+            w = (shape[2] + 2 * p[1] - d[1] * (k[1] - 1) - 1) // st[1] + 1
+            return m, (out, h, w)
+        if kind in ("max_pool2d", "avg_pool2d"):
+            k = pair(s["kernel"], 1)
+            st, p = pair(s.get("stride"), None), pair(s.get("padding"), 0)
+            st = k if st == (None, None) else st
+            cls = nn.MaxPool2d if kind == "max_pool2d" else nn.AvgPool2d
+            h = (shape[1] + 2 * p[0] - k[0]) // st[0] + 1
+            w = (shape[2] + 2 * p[1] - k[1]) // st[1] + 1
+            return cls(k, st, p), (c, h, w)
+        if kind == "global_avg_pool2d":
+            return nn.AdaptiveAvgPool2d(1), ((c,) if s.get("flatten") else (c, 1, 1))
+        if kind == "batch_norm2d":
+            return nn.BatchNorm2d(c, s.get("eps", 1e-5), s.get("momentum", 0.1),
+                                  s.get("affine", True)), shape
+        if kind == "dropout":
+            return nn.Dropout(s.get("p", 0.5)), shape
+        if kind == "linear":
+            out = max(1, round(s["out_features"] * width))
+            return nn.Linear(c, out, bias=s.get("bias", True)), (out,)
+        if kind == "flatten":
+            return None, (int(np.prod(shape)),)
+        if kind == "concat":
+            return None, (sum(x[0] for x in input_shapes),) + tuple(shape[1:])
+        activations = {"relu": nn.ReLU(), "gelu": nn.GELU(), "sigmoid": nn.Sigmoid(),
+                       "tanh": nn.Tanh(), "add": None}
+        if kind == "leaky_relu":
+            return nn.LeakyReLU(s.get("negative_slope", 0.01)), shape
+        if kind in activations:
+            return activations[kind], shape
+        raise SystemExit(f"layer type {kind}: not supported by this script")
+
+    def forward(self, x):
+        values = {"input": x}
+        last = x
+        for name, kind, inputs, spec in self.plan:
+            args = [values[i] for i in inputs]
+            if kind == "add":
+                last = sum(args[1:], args[0])
+            elif kind == "concat":
+                last = torch.cat(args, 1)
+            elif kind == "flatten":
+                last = torch.flatten(args[0], 1)
+            else:
+                last = getattr(self, name)(args[0])
+            values[name] = last
+        return last
+
+
+def initialise(net, model):
+    """model.init / layer init: kaiming_normal (fan_out, relu) for conv and linear weights."""
+    default = model.get("init", "default")
+    for name, kind, _, spec in net.plan:
+        if spec.get("init", default) == "kaiming_normal" and kind in ("conv2d", "linear"):
+            nn.init.kaiming_normal_(getattr(net, name).weight, mode="fan_out",
+                                    nonlinearity="relu")
+
+
+# ---- recipe -----------------------------------------------------------------------------------
+
+def optimizer_for(net, spec):
+    kind = spec["type"]
+    decay = spec.get("weight_decay", 0.01 if kind == "adamw" else 0.0)
+    exclude = set(spec.get("weight_decay_exclude", []))
+    norms = {n for n, k, _, _ in net.plan if k == "batch_norm2d"}
+    plain, excluded = [], []
+    for name, p in net.named_parameters():
+        layer, field = name.rsplit(".", 1)
+        skip = ("bias" in exclude and field == "bias") or ("norm" in exclude and layer in norms)
+        (excluded if skip else plain).append(p)
+    groups = [{"params": plain, "weight_decay": decay}, {"params": excluded, "weight_decay": 0}]
+    lr = spec.get("lr", 0.001 if kind in ("adam", "adamw") else 0.01)
+    if kind == "sgd":
+        return torch.optim.SGD(groups, lr=lr, momentum=spec.get("momentum", 0),
+                               dampening=spec.get("dampening", 0),
+                               nesterov=spec.get("nesterov", False))
+    cls = torch.optim.Adam if kind == "adam" else torch.optim.AdamW
+    return cls(groups, lr=lr, betas=(spec.get("beta1", 0.9), spec.get("beta2", 0.999)),
+               eps=spec.get("eps", 1e-8))
+
+
+def lr_factor(schedule, step, steps_per_epoch, total_steps):
+    """The multiplier of the base lr before step `step` (0-based), per the runner's README:
+    linear warm-up from 0 over warmup epochs, then the schedule over the remaining steps."""
+    schedule = schedule or {"type": "constant"}
+    warm = round(schedule.get("warmup", {}).get("epochs", 0) * steps_per_epoch) \
+        if isinstance(schedule.get("warmup"), dict) else round(schedule.get("warmup", 0) * steps_per_epoch)
+    if step < warm:
+        return (step + 1) / warm
+    kind = schedule.get("type", "constant")
+    if kind == "cosine":
+        span = max(1, total_steps - warm)
+        t = min(step - warm, span)
+        return 0.5 * (1 + math.cos(math.pi * t / span))
+    if kind == "step":
+        return schedule.get("gamma", 0.1) ** ((step // steps_per_epoch) // schedule["step_size"])
+    if kind == "multistep":
+        passed = sum(step // steps_per_epoch >= m for m in schedule["milestones"])
+        return schedule.get("gamma", 0.1) ** passed
+    return 1.0
+
+
+def accuracy(net, images, labels, dataset, batch=1000):
+    net.eval()
+    correct = 0
+    with torch.no_grad():
+        for i in range(0, len(labels), batch):
+            logits = net(normalise(images[i:i + batch], dataset))
+            correct += (logits.argmax(1) == labels[i:i + batch]).sum().item()
+    return correct / len(labels)
+
+
+def build(config):
+    dataset = config["dataset"]
+    train = load_split(dataset, True)
+    test = load_split(dataset, False)
+    shape = tuple(train[0].shape[1:])
+    net = GraphNet(config["model"]["layers"], shape, config["model"].get("width", 1.0))
+    return net, train, test
+
+
+def train(config, seed):
+    torch.manual_seed(seed)
+    net, (images, labels), (test_images, test_labels) = build(config)
+    initialise(net, config["model"])
+    dataset, training = config["dataset"], config["training"]
+    optimizer = optimizer_for(net, training["optimizer"])
+    base_lrs = [g["lr"] for g in optimizer.param_groups]
+    batch, epochs = training.get("batch_size", 4), training.get("epochs", 1)
+    smoothing = training.get("label_smoothing", 0.0)
+    clip = training.get("clip_grad_norm", 0)
+    steps_per_epoch = math.ceil(len(labels) / batch)
+    total = steps_per_epoch * epochs
+    generator = torch.Generator().manual_seed(seed)
+    step, start = 0, time.perf_counter()
+    for _ in range(epochs):
+        net.train()
+        order = torch.randperm(len(labels), generator=generator) \
+            if dataset.get("shuffle", True) else torch.arange(len(labels))
+        for i in range(0, len(labels), batch):
+            rows = order[i:i + batch]
+            x = normalise(augment(images[rows], dataset.get("augment", []), generator), dataset)
+            factor = lr_factor(training.get("schedule"), step, steps_per_epoch, total)
+            for g, lr in zip(optimizer.param_groups, base_lrs):
+                g["lr"] = lr * factor
+            optimizer.zero_grad()
+            loss = F.cross_entropy(net(x), labels[rows], label_smoothing=smoothing)
+            loss.backward()
+            if clip:
+                nn.utils.clip_grad_norm_(net.parameters(), clip)
+            optimizer.step()
+            step += 1
+    seconds = time.perf_counter() - start
+    return {"seed": seed, "epochs": epochs, "test_accuracy": accuracy(net, test_images,
+            test_labels, dataset), "train_seconds": seconds,
+            "images_per_second": epochs * len(labels) / seconds, "threads": torch.get_num_threads()}
+
+
+def read_safetensors(path):
+    """The plain format: u64 header length, JSON header, raw little-endian tensors."""
+    data = open(path, "rb").read()
+    n = struct.unpack("<Q", data[:8])[0]
+    header = json.loads(data[8:8 + n])
+    tensors = {}
+    for name, entry in header.items():
+        if name == "__metadata__":
+            continue
+        begin, end = entry["data_offsets"]
+        dtype = {"F32": np.float32, "I64": np.int64}[entry["dtype"]]
+        values = np.frombuffer(data[8 + n + begin:8 + n + end], dtype=dtype)
+        tensors[name] = torch.from_numpy(values.reshape(entry["shape"]).copy())
+    return tensors
+
+
+def evaluate(config, checkpoint):
+    net, _, (test_images, test_labels) = build(config)
+    tensors = read_safetensors(checkpoint)
+    state = {k: v for k, v in tensors.items() if not k.startswith("optimizer.")}
+    net.load_state_dict(state, strict=True)  # every parameter and buffer, nothing else
+    return {"test_accuracy": accuracy(net, test_images, test_labels, config["dataset"]),
+            "tensors": len(state)}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=["train", "evaluate"])
+    parser.add_argument("config")
+    parser.add_argument("checkpoint", nargs="?")
+    parser.add_argument("--seed", type=int)
+    parser.add_argument("--epochs", type=int)
+    parser.add_argument("--train-limit", type=int)
+    parser.add_argument("--test-limit", type=int)
+    parser.add_argument("--threads", type=int)
+    args = parser.parse_args()
+    with open(args.config) as f:
+        config = yaml.safe_load(f)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    if args.epochs:
+        config["training"]["epochs"] = args.epochs
+    if args.train_limit:
+        config["dataset"]["train_limit"] = args.train_limit
+    if args.test_limit:
+        config["dataset"]["test_limit"] = args.test_limit
+    if args.command == "train":
+        result = train(config, args.seed if args.seed is not None else config.get("seed", 0))
+    else:
+        if not args.checkpoint:
+            sys.exit("evaluate needs a checkpoint")
+        result = evaluate(config, args.checkpoint)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
