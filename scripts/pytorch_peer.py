@@ -189,8 +189,8 @@ class GraphNet(nn.Module):
                 last = sum(args[1:], args[0])
             elif kind == "concat":
                 last = torch.cat(args, 1)
-            elif kind == "flatten":
-                last = torch.flatten(args[0], 1)
+            elif kind == "flatten" or (kind == "global_avg_pool2d" and spec.get("flatten")):
+                last = torch.flatten(getattr(self, name, lambda x: x)(args[0]), 1)
             else:
                 last = getattr(self, name)(args[0])
             values[name] = last
