@@ -29,4 +29,13 @@ nlohmann::json read_report_file(const std::filesystem::path& path) {
   return std::move(doc.json);
 }
 
+RunStatus report_status(const nlohmann::json& report, const std::string& file) {
+  const nlohmann::json* found = report.contains("status") ? &report["status"] : nullptr;
+  if (found && found->is_string()) {
+    if (auto status = parse_run_status(found->get<std::string>())) return *status;
+  }
+  throw UserError(fmt::format("{}: status: found {}, expected one of: {}", file,
+                              found ? found->dump() : "nothing", known_status_names()));
+}
+
 }  // namespace runner

@@ -4,6 +4,9 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <string>
+
+#include "runner/train/run_status.h"
 
 namespace runner {
 
@@ -12,5 +15,9 @@ inline constexpr std::size_t kMaxReportBytes = 64u << 20;
 
 // Reads and parses `path` and checks it against schemas/report.schema.json.
 nlohmann::json read_report_file(const std::filesystem::path& path);
+
+// A report's `status` as a RunStatus; a missing, non-string or unknown status is a UserError
+// naming `file`, the field and the known statuses.
+RunStatus report_status(const nlohmann::json& report, const std::string& file);
 
 }  // namespace runner

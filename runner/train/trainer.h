@@ -11,6 +11,7 @@
 #include "runner/config/experiment.h"
 #include "runner/data/dataset.h"
 #include "runner/train/evaluation.h"
+#include "runner/train/run_status.h"
 #include "runner/util/console.h"
 
 namespace runner {
@@ -25,8 +26,8 @@ struct EpochRecord {
 };
 
 struct TrainingOutcome {
-  std::string status = "completed";  // completed | diverged | interrupted
-  std::string error;                 // why, when not completed
+  RunStatus status = RunStatus::completed;  // completed | diverged | interrupted
+  std::string error;                        // why, when not completed
   std::vector<EpochRecord> epochs;
   std::int64_t steps = 0;
   std::int64_t warmup_steps = 0;
