@@ -81,6 +81,9 @@ class Program {
     train_step(TrainBatch{images, labels, nullptr, count});
   }
   virtual LossSum take_loss() = 0;
+  // The learning rate of the training steps from the next one on (a schedule sets it before
+  // each step); until then the optimizer's configured lr.
+  virtual void set_learning_rate(double lr) = 0;
   // train_step, timed per step (each layer's forward and backward, the loss, the update), for
   // `runner bench`; each step waits for completion, so it is slower than train_step.
   virtual void profile_train_step(const TrainBatch& batch, std::vector<StepTiming>& timings) = 0;

@@ -35,6 +35,7 @@ class Optimizer {
   void begin_step() { ++step_; }
   std::int64_t step() const { return step_; }
   void set_step(std::int64_t step) { step_ = step; }
+  void set_learning_rate(double lr) { spec_.lr = lr; }
   // Updates `value` (n floats) from `grad`, using the state buffers (state_names().size() of them).
   void update(float* value, const float* grad, float* const* state, std::size_t n) const;
 

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <limits>
@@ -67,6 +68,8 @@ CudnnProgram::CudnnProgram(int device, const Graph& graph, const CompileOptions&
       pinned_.array<float>(static_cast<std::size_t>(options.eval_batch) * graph_.classes, "logits");
   build_train_steps();
   CUDA_CHECK(cudaDeviceSynchronize());  // the zeroing and constant copies above are done
+  learning_rate_ = std::nan("");        // unlike any lr: the copy is made
+  set_learning_rate(options.optimizer.lr);
 }
 
 CudnnProgram::~CudnnProgram() {
@@ -156,7 +159,6 @@ void CudnnProgram::build_train_steps() {
   // current one for Adam's bias correction and SGD's first-step rule.
   const OptimizerSpec& spec = options_.optimizer;
   kernels::OptimizerConstants constants;
-  constants.lr = spec.lr;
   constants.beta1 = spec.beta1;
   constants.beta2 = spec.beta2;
   constants.momentum = static_cast<float>(spec.momentum);
@@ -340,6 +342,17 @@ void CudnnProgram::load_optimizer_state(const std::vector<HostTensor>& tensors) 
   CUDA_CHECK(cudaMemcpyAsync(step_field, &device_step, sizeof(device_step), cudaMemcpyHostToDevice,
                              stream));
   CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+void CudnnProgram::set_learning_rate(double lr) {
+  if (lr == learning_rate_) return;  // a constant lr costs no copy per step
+  select_device();
+  learning_rate_ = lr;
+  auto* field = reinterpret_cast<double*>(reinterpret_cast<char*>(scalars_) +
+                                          offsetof(kernels::StepScalars, lr));
+  // From pageable memory: staged before the call returns, so the next call may change it.
+  CUDA_CHECK(cudaMemcpyAsync(field, &learning_rate_, sizeof(double), cudaMemcpyHostToDevice,
+                             handles_.stream()));
 }
 
 ProgramFacts CudnnProgram::facts() const {

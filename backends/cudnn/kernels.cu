@@ -82,13 +82,14 @@ __global__ void softmax_cross_entropy_kernel(const float* logits, const std::int
 
 __global__ void begin_step_kernel(StepScalars* s, OptimizerConstants c) {
   s->step += 1;
-  s->factors = optimizer_math::step_factors(s->step, c.lr, c.beta1, c.beta2, c.momentum,
+  s->factors = optimizer_math::step_factors(s->step, s->lr, c.beta1, c.beta2, c.momentum,
                                             c.one_minus_dampening);
 }
 
 __global__ void sgd_kernel(float* value, const float* grad, float* buffer, std::size_t n,
                            SgdSettings s, const StepScalars* scalars) {
   const optimizer_math::StepFactors f = scalars->factors;
+  s.lr = static_cast<float>(scalars->lr);  // the host's rounding (host_math.cpp)
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
     optimizer_math::sgd_step(value[i], grad[i], buffer ? buffer + i : nullptr, s, f);

@@ -39,11 +39,12 @@ void softmax_cross_entropy(const float* logits, const std::int32_t* labels, cons
 // The optimizer's per-step scalars, computed on the device by begin_step.
 struct StepScalars {
   long long step;                       // optimizer steps taken, this one included
+  double lr;                            // the learning rate, set from the host between steps
   optimizer_math::StepFactors factors;  // what follows from it (backends/common/optimizer_math.h)
 };
 
 struct OptimizerConstants {
-  double lr = 0, beta1 = 0, beta2 = 0;
+  double beta1 = 0, beta2 = 0;
   float momentum = 0, one_minus_dampening = 1;
 };
 
@@ -51,7 +52,7 @@ struct OptimizerConstants {
 void begin_step(StepScalars* scalars, OptimizerConstants constants, cudaStream_t stream);
 
 using SgdSettings = optimizer_math::Sgd;
-// buffer: the momentum buffer, or null without momentum.
+// buffer: the momentum buffer, or null without momentum. The lr is scalars->lr, not s.lr.
 void sgd_update(float* value, const float* grad, float* buffer, std::size_t n, SgdSettings s,
                 const StepScalars* scalars, cudaStream_t stream);
 

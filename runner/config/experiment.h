@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "runner/config/schedule_spec.h"
 #include "runner/util/errors.h"
 
 namespace runner {
@@ -75,8 +76,9 @@ struct TrainingSpec {
   int eval_batch_size = 1000;
   std::string loss = "cross_entropy";
   OptimizerSpec optimizer;
-  int log_every = 2000;  // mini-batches between loss lines
-  int threads = 0;       // 0: OMP_NUM_THREADS, else the machine's cores
+  ScheduleSpec schedule;  // the learning rate per step; constant: the optimizer's lr throughout
+  int log_every = 2000;   // mini-batches between loss lines
+  int threads = 0;        // 0: OMP_NUM_THREADS, else the machine's cores
 };
 
 struct BackendSpec {

@@ -37,7 +37,8 @@ nlohmann::json epochs_json(const std::vector<EpochRecord>& epochs) {
                    {"test_loss", e.test_loss},
                    {"test_accuracy", e.test_accuracy},
                    {"seconds", e.seconds},
-                   {"images_per_second", e.images_per_second}});
+                   {"images_per_second", e.images_per_second},
+                   {"learning_rate", e.learning_rate}});
   }
   return out;
 }

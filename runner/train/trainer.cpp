@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "runner/train/lr_schedule.h"
 #include "runner/train/step_times.h"
 #include "runner/train/stop_checks.h"
 #include "runner/train/training_feed.h"
@@ -20,7 +21,8 @@ std::int64_t warmup_steps_for(int batches_per_epoch) {
 struct EpochTotals {
   LossSum loss;
   std::int64_t images = 0;
-  double seconds = 0;  // training only, evaluation excluded
+  double seconds = 0;        // training only, evaluation excluded
+  double learning_rate = 0;  // of its last step
 };
 
 // The state the epochs share.
@@ -30,7 +32,9 @@ struct Loop {
   TrainingFeed& feed;
   Console& console;
   TrainingOutcome& outcome;
-  StepClock clock;  // steps after the warm-up
+  LearningRateSchedule schedule;
+  std::int64_t run_step = 0;  // the next step's index in the whole run, resumed epochs included
+  StepClock clock;            // steps after the warm-up
   std::int64_t images_after_warmup = 0;
 };
 
@@ -52,6 +56,8 @@ bool train_one_step(Loop& loop, EpochTotals& totals) {
   TrainBatch batch;
   auto step_start = SteadyClock::now();
   if (!loop.feed.next(batch)) return false;
+  totals.learning_rate = loop.schedule.at(loop.run_step++);
+  loop.program.set_learning_rate(totals.learning_rate);
   loop.program.train_step(batch);
   double step_seconds = seconds_since(step_start);
   ++loop.outcome.steps;
@@ -98,9 +104,10 @@ EpochTotals train_epoch(Loop& loop, int epoch) {
 // After a completed epoch: evaluates, records and prints it.
 void record_epoch(Loop& loop, const Dataset& test, int epoch, const EpochTotals& totals) {
   Evaluation evaluation = evaluate(loop.program, test, loop.spec.eval_batch_size);
-  EpochRecord record{epoch + 1,       totals.loss.mean(),
-                     evaluation.loss, evaluation.accuracy(),
-                     totals.seconds,  totals.seconds > 0 ? totals.images / totals.seconds : 0.0};
+  EpochRecord record{epoch + 1,           totals.loss.mean(),
+                     evaluation.loss,     evaluation.accuracy(),
+                     totals.seconds,      totals.seconds > 0 ? totals.images / totals.seconds : 0.0,
+                     totals.learning_rate};
   loop.outcome.epochs.push_back(record);
   loop.outcome.final_evaluation = evaluation;
   loop.outcome.train_seconds += totals.seconds;
@@ -121,7 +128,17 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
   }
   TrainingOutcome outcome;
   outcome.warmup_steps = warmup_steps_for(feed.batches_per_epoch());
-  Loop loop{experiment.training, program, feed, console, outcome, {}, 0};
+  const TrainingSpec& spec = experiment.training;
+  const std::int64_t steps_per_epoch = feed.batches_per_epoch();
+  Loop loop{spec,
+            program,
+            feed,
+            console,
+            outcome,
+            LearningRateSchedule(spec.schedule, spec.optimizer.lr, steps_per_epoch, spec.epochs),
+            plan.first_epoch * steps_per_epoch,
+            {},
+            0};
   for (int epoch = plan.first_epoch; epoch < experiment.training.epochs; ++epoch) {
     EpochTotals totals = train_epoch(loop, epoch);
     if (outcome.status != RunStatus::completed) break;

@@ -128,6 +128,32 @@ TEST(Run, ResumingFromACheckpointContinuesExactly) {
   EXPECT_EQ(resumed.report["metrics"], straight.report["metrics"]);
 }
 
+// A warm-up longer than the first epoch and a decay after it: the resumed epoch must start at
+// step 64 of the schedule (a schedule restarted at 0 would warm up again and lose the decay).
+TEST(Run, ResumingContinuesTheLearningRateSchedule) {
+  TempDir tmp;
+  const std::string schedule =
+      " --set training.schedule.type=step --set training.schedule.step_size=1"
+      " --set training.schedule.gamma=0.5 --set training.schedule.warmup.epochs=1.5";
+  std::string out = " --quiet --output " + tmp.path().string();
+  RunOutput straight = run_and_read(tiny_config() + schedule + out);
+  ASSERT_EQ(straight.result.exit_code, 0) << straight.result.output;
+  RunOutput first =
+      run_and_read(tiny_config() + schedule +
+                   " --set training.epochs=1 --set checkpoint.path=e1.safetensors" + out);
+  ASSERT_EQ(first.result.exit_code, 0) << first.result.output;
+  RunOutput resumed = run_and_read(tiny_config() + schedule + " --resume " +
+                                   first.report["checkpoint"]["path"].get<std::string>() + out);
+  ASSERT_EQ(resumed.result.exit_code, 0) << resumed.result.output;
+  ASSERT_EQ(resumed.report["epochs"].size(), 1u);
+  EXPECT_EQ(straight.report["epochs"][1]["learning_rate"], 0.5 * 0.02);  // decayed, warmed up
+  EXPECT_EQ(resumed.report["epochs"][0]["learning_rate"],
+            straight.report["epochs"][1]["learning_rate"]);
+  EXPECT_EQ(resumed.report["epochs"][0]["train_loss"], straight.report["epochs"][1]["train_loss"]);
+  EXPECT_EQ(resumed.report["metrics"], straight.report["metrics"]);
+  EXPECT_EQ(straight.report["config"]["training"]["schedule"]["type"], "step");
+}
+
 TEST(Run, CheckpointIsReadableAsSafetensorsByPython) {
   if (!std::filesystem::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
   TempDir tmp;
