@@ -48,14 +48,16 @@ json row_or_note(const std::filesystem::path& path, json& unreadable) {
   }
   json report = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (report.is_discarded() || !report.is_object()) return note("not a JSON report");
+  if (report.contains("status")) {
+    if (std::string why = status_problem(report); !why.empty()) {
+      return note("not a report of this runner (" + why + ")");
+    }
+  }
   try {
     return summary_row(report, path.string());
   } catch (const json::exception& error) {  // a field of the wrong type
     std::string what = error.what();
     return note("not a report of this runner (" + what.substr(what.find("] ") + 2) + ")");
-  } catch (const UserError& error) {  // a status this runner does not write
-    unreadable.push_back({{"report", path.string()}, {"error", error.what()}});
-    return nullptr;
   }
 }
 

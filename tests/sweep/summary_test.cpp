@@ -146,8 +146,10 @@ TEST(Summary, AStatusThisRunnerDoesNotWriteIsAnErrorAndLeavesTheReportOut) {
   ASSERT_EQ(summary["points"].size(), 1u);
   EXPECT_EQ(summary["points"][0]["status"], "completed");
   ASSERT_EQ(summary["unreadable_reports"].size(), 1u);
-  EXPECT_NE(summary["unreadable_reports"][0]["error"].get<std::string>().find("\"finished\""),
-            std::string::npos);
+  EXPECT_EQ(summary["unreadable_reports"][0]["error"],
+            (tmp / "odd" / "report.json").string() +
+                ": not a report of this runner (status: found \"finished\", expected one of: "
+                "completed, diverged, interrupted, failed, out_of_memory, invalid)");
 }
 
 TEST(Summary, AFolderWithoutReportsIsAUserError) {
