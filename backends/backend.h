@@ -24,7 +24,8 @@ struct CompileOptions {
   int train_batch = 4;  // the largest batch train_step takes
   int eval_batch = 1000;
   OptimizerSpec optimizer;
-  Normalization normalize;  // applied to the uint8 images as the first op
+  double label_smoothing = 0;  // of the training loss (training.label_smoothing)
+  Normalization normalize;     // applied to the uint8 images as the first op
   int threads = 1;
   // CPU: a larger training batch runs as chunks of at most this many images whose gradients
   // add up (the same step, with activations that stay in cache); 0: never split.

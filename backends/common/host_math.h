@@ -21,9 +21,11 @@ struct ByteNormalizer {
 
 // Softmax cross-entropy over rows 0..count-1 of logits (rows, classes). Returns the summed loss;
 // writes d(loss / mean_over)/d(logits) into grad for those rows and zero for rows count..rows-1.
-// mean_over is the whole batch's size (count unless the batch runs in chunks).
+// mean_over is the whole batch's size (count unless the batch runs in chunks). With
+// label_smoothing e, PyTorch's CrossEntropyLoss(label_smoothing=e): the target is 1 - e on the
+// label plus e / classes on every class.
 double softmax_cross_entropy(const float* logits, const std::int32_t* labels, int count, int rows,
-                             int classes, float* grad, int mean_over);
+                             int classes, float* grad, int mean_over, double label_smoothing = 0);
 
 // One optimizer step over a parameter buffer, allocation-free.
 class Optimizer {

@@ -149,8 +149,10 @@ void CudnnProgram::build_train_steps() {
     float* grad = net.logits_grad.data;
     double* loss_sum = loss_sum_;
     const int rows = net.batch, classes = graph_.classes;
+    const double smoothing = options_.label_smoothing;
     train_steps_.add("loss", [=](cudaStream_t stream) {
-      kernels::softmax_cross_entropy(logits, labels, count, rows, classes, grad, loss_sum, stream);
+      kernels::softmax_cross_entropy(logits, labels, count, rows, classes, smoothing, grad,
+                                     loss_sum, stream);
     });
   }
   train_steps_.append(net.backward);

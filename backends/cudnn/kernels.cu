@@ -48,10 +48,13 @@ constexpr int kLossThreads = 256;
 
 __global__ void softmax_cross_entropy_kernel(const float* logits, const std::int32_t* labels,
                                              const int* count_ptr, int rows, int classes,
-                                             float* grad, double* loss_sum) {
+                                             double label_smoothing, float* grad,
+                                             double* loss_sum) {
   __shared__ double partial[kLossThreads];
   const int count = *count_ptr;
   const float inverse_count = count > 0 ? 1.f / static_cast<float>(count) : 0.f;
+  const float spread = static_cast<float>(label_smoothing / classes) * inverse_count;
+  const float on_label = static_cast<float>(1 - label_smoothing) * inverse_count;
   double total = 0;
   for (int r = threadIdx.x; r < rows; r += blockDim.x) {
     const float* z = logits + static_cast<std::size_t>(r) * classes;
@@ -67,9 +70,14 @@ __global__ void softmax_cross_entropy_kernel(const float* logits, const std::int
     const double log_sum = log(sum) + max;
     const int label = labels[r];
     total += log_sum - z[label];
+    if (label_smoothing != 0) {
+      double mean_z = 0;
+      for (int k = 0; k < classes; ++k) mean_z += z[k];
+      total += label_smoothing * (z[label] - mean_z / classes);
+    }
     for (int k = 0; k < classes; ++k)
-      g[k] = static_cast<float>(exp(z[k] - log_sum)) * inverse_count;
-    g[label] -= inverse_count;
+      g[k] = static_cast<float>(exp(z[k] - log_sum)) * inverse_count - spread;
+    g[label] -= on_label;
   }
   partial[threadIdx.x] = total;
   __syncthreads();
@@ -133,10 +141,10 @@ void load_batch(BatchSource source, int batch, int channels, int pixels, const f
 }
 
 void softmax_cross_entropy(const float* logits, const std::int32_t* labels, const int* count,
-                           int rows, int classes, float* grad, double* loss_sum,
-                           cudaStream_t stream) {
+                           int rows, int classes, double label_smoothing, float* grad,
+                           double* loss_sum, cudaStream_t stream) {
   softmax_cross_entropy_kernel<<<1, kLossThreads, 0, stream>>>(logits, labels, count, rows, classes,
-                                                               grad, loss_sum);
+                                                               label_smoothing, grad, loss_sum);
   CUDA_CHECK(cudaGetLastError());
 }
 

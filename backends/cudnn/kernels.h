@@ -32,9 +32,10 @@ void load_batch(BatchSource source, int batch, int channels, int pixels, const f
 // Softmax cross-entropy over rows < *count of logits (rows, classes): adds the summed loss to
 // *loss_sum and writes d(mean loss)/d(logits) into grad, zero for rows >= *count. One block, a
 // fixed summation order: the loss is the same on every run.
+// label_smoothing as in host_math.h.
 void softmax_cross_entropy(const float* logits, const std::int32_t* labels, const int* count,
-                           int rows, int classes, float* grad, double* loss_sum,
-                           cudaStream_t stream);
+                           int rows, int classes, double label_smoothing, float* grad,
+                           double* loss_sum, cudaStream_t stream);
 
 // The optimizer's per-step scalars, computed on the device by begin_step.
 struct StepScalars {

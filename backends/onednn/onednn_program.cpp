@@ -56,7 +56,8 @@ void OnednnProgram::load_batch(const Net& net, const std::uint8_t* images, int c
 
 void OnednnProgram::compute_loss(const std::int32_t* labels, int count, int batch_count) {
   loss_.sum += softmax_cross_entropy(data_of(train_net_->logits), labels, count, train_net_->batch,
-                                     graph_.classes, data_of(train_net_->logits_grad), batch_count);
+                                     graph_.classes, data_of(train_net_->logits_grad), batch_count,
+                                     options_.label_smoothing);
   loss_.count += count;
 }
 

@@ -83,6 +83,7 @@ CompileOptions Session::compile_options() const {
   options.train_batch = experiment.training.batch_size;
   options.eval_batch = experiment.training.eval_batch_size;
   options.optimizer = experiment.training.optimizer;
+  options.label_smoothing = experiment.training.label_smoothing;
   options.normalize = experiment.dataset.normalize;
   options.threads = threads;
   options.deterministic = experiment.backend.deterministic;

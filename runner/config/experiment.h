@@ -75,6 +75,7 @@ struct TrainingSpec {
   int batch_size = 4;
   int eval_batch_size = 1000;
   std::string loss = "cross_entropy";
+  double label_smoothing = 0;  // PyTorch's CrossEntropyLoss(label_smoothing)
   OptimizerSpec optimizer;
   ScheduleSpec schedule;  // the learning rate per step; constant: the optimizer's lr throughout
   int log_every = 2000;   // mini-batches between loss lines

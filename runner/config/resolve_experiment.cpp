@@ -246,6 +246,7 @@ TrainingSpec read_training(const Fields& f) {
   t.batch_size = f.integer("batch_size", t.batch_size);
   t.eval_batch_size = f.integer("eval_batch_size", t.eval_batch_size);
   t.loss = f.text("loss", t.loss);
+  t.label_smoothing = f.number("label_smoothing", t.label_smoothing);
   t.optimizer = read_optimizer(f.child("optimizer"));
   t.schedule = read_schedule(f.child("schedule"));
   t.log_every = f.integer("log_every", t.log_every);

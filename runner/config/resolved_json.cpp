@@ -101,6 +101,7 @@ nlohmann::json experiment_to_json(const Experiment& e) {
         {"batch_size", t.batch_size},
         {"eval_batch_size", t.eval_batch_size},
         {"loss", t.loss},
+        {"label_smoothing", t.label_smoothing},
         {"optimizer", optimizer_json(t.optimizer)},
         {"schedule", schedule_json(t.schedule)},
         {"log_every", t.log_every},
