@@ -51,8 +51,9 @@ struct CompileOptions {
   int train_batch = 4;  // the largest batch train_step takes
   int eval_batch = 1000;
   OptimizerSpec optimizer;
-  double clip_grad_norm = 0;  // > 0: gradients scaled to this global L2 norm at most
-  Normalization normalize;    // applied to the uint8 images as the first op
+  double clip_grad_norm = 0;   // > 0: gradients scaled to this global L2 norm at most
+  double label_smoothing = 0;  // of the training loss (training.label_smoothing)
+  Normalization normalize;     // applied to the uint8 images as the first op
   int threads = 1;
   // CPU: a larger training batch runs as chunks of at most this many images whose gradients
   // add up (the same step, with activations that stay in cache); 0: never split.
@@ -126,6 +127,9 @@ class Program {
     train_step(TrainBatch{images, labels, nullptr, count});
   }
   virtual LossSum take_loss() = 0;
+  // The learning rate of the training steps from the next one on (a schedule sets it before
+  // each step); until then the optimizer's configured lr.
+  virtual void set_learning_rate(double lr) = 0;
   // train_step, timed per step (each layer's forward and backward, the loss, the update), for
   // `runner bench`; each step waits for completion, so it is slower than train_step.
   virtual void profile_train_step(const TrainBatch& batch, std::vector<StepTiming>& timings) = 0;

@@ -33,9 +33,12 @@ void ByteNormalizer::apply(const std::uint8_t* images, int count, int pixels_per
 }
 
 double softmax_cross_entropy(const float* logits, const std::int32_t* labels, int count, int rows,
-                             int classes, float* grad, int mean_over) {
+                             int classes, float* grad, int mean_over, double label_smoothing) {
   double total = 0;
   const float inverse_count = mean_over > 0 ? 1.f / static_cast<float>(mean_over) : 0.f;
+  // d(loss)/d(z_k) = p_k - target_k, target = (1 - e) on the label + e / classes everywhere.
+  const float spread = static_cast<float>(label_smoothing / classes) * inverse_count;
+  const float on_label = static_cast<float>(1 - label_smoothing) * inverse_count;
   for (int r = 0; r < count; ++r) {
     const float* z = logits + static_cast<std::size_t>(r) * classes;
     float* g = grad + static_cast<std::size_t>(r) * classes;
@@ -44,10 +47,16 @@ double softmax_cross_entropy(const float* logits, const std::int32_t* labels, in
     for (int k = 0; k < classes; ++k) sum += std::exp(static_cast<double>(z[k] - max));
     double log_sum = std::log(sum) + max;
     total += log_sum - z[labels[r]];
-    for (int k = 0; k < classes; ++k) {
-      g[k] = static_cast<float>(std::exp(z[k] - log_sum)) * inverse_count;
+    if (label_smoothing != 0) {  // (1 - e) (-log p_label) + e * mean over k of (-log p_k)
+      double mean_z = 0;
+      for (int k = 0; k < classes; ++k) mean_z += z[k];
+      mean_z /= classes;
+      total += label_smoothing * (z[labels[r]] - mean_z);
     }
-    g[labels[r]] -= inverse_count;
+    for (int k = 0; k < classes; ++k) {
+      g[k] = static_cast<float>(std::exp(z[k] - log_sum)) * inverse_count - spread;
+    }
+    g[labels[r]] -= on_label;
   }
   std::fill(grad + static_cast<std::size_t>(count) * classes,
             grad + static_cast<std::size_t>(rows) * classes, 0.f);

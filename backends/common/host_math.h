@@ -24,9 +24,11 @@ struct ByteNormalizer {
 
 // Softmax cross-entropy over rows 0..count-1 of logits (rows, classes). Returns the summed loss;
 // writes d(loss / mean_over)/d(logits) into grad for those rows and zero for rows count..rows-1.
-// mean_over is the whole batch's size (count unless the batch runs in chunks).
+// mean_over is the whole batch's size (count unless the batch runs in chunks). With
+// label_smoothing e, PyTorch's CrossEntropyLoss(label_smoothing=e): the target is 1 - e on the
+// label plus e / classes on every class.
 double softmax_cross_entropy(const float* logits, const std::int32_t* labels, int count, int rows,
-                             int classes, float* grad, int mean_over);
+                             int classes, float* grad, int mean_over, double label_smoothing = 0);
 
 // The weight decay of one parameter: the optimizer's, or 0 where weight_decay_exclude names its
 // kind (bias: named *.bias; norm: ParamSpec::normalization).
@@ -48,6 +50,7 @@ class Optimizer {
   void begin_step() { ++step_; }
   std::int64_t step() const { return step_; }
   void set_step(std::int64_t step) { step_ = step; }
+  void set_learning_rate(double lr) { spec_.lr = lr; }
   // Updates `value` (n floats of `param`) from `grad` times `grad_scale` (clip_factor, 1 without
   // clipping), using the state buffers (state_names().size() of them).
   void update(const ParamSpec& param, float* value, const float* grad, float* const* state,

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <limits>
@@ -73,6 +74,8 @@ CudnnProgram::CudnnProgram(int device, const Graph& graph, const CompileOptions&
   batch_statistics_ = uses_batch_statistics(graph_);
   short_context_ = ctx;
   CUDA_CHECK(cudaDeviceSynchronize());  // the zeroing and constant copies above are done
+  learning_rate_ = std::nan("");        // unlike any lr: the copy is made
+  set_learning_rate(options.optimizer.lr);
 }
 
 CudnnProgram::~CudnnProgram() {
@@ -151,8 +154,10 @@ void CudnnProgram::build_train_steps(const Net& net, StepList& steps) {
     float* grad = net.logits_grad.data;
     double* loss_sum = loss_sum_;
     const int rows = net.batch, classes = graph_.classes;
+    const double smoothing = options_.label_smoothing;
     steps.add("loss", [=](cudaStream_t stream) {
-      kernels::softmax_cross_entropy(logits, labels, count, rows, classes, grad, loss_sum, stream);
+      kernels::softmax_cross_entropy(logits, labels, count, rows, classes, smoothing, grad,
+                                     loss_sum, stream);
     });
   }
   steps.append(net.backward);
@@ -161,7 +166,6 @@ void CudnnProgram::build_train_steps(const Net& net, StepList& steps) {
   // current one for Adam's bias correction and SGD's first-step rule; so does clipping's factor.
   const OptimizerSpec& spec = options_.optimizer;
   kernels::OptimizerConstants constants;
-  constants.lr = spec.lr;
   constants.beta1 = spec.beta1;
   constants.beta2 = spec.beta2;
   constants.momentum = static_cast<float>(spec.momentum);
@@ -177,10 +181,12 @@ void CudnnProgram::build_train_steps(const Net& net, StepList& steps) {
     const std::size_t n = p.elements;
     if (spec.adam_family()) {
       const kernels::AdamSettings s = adam_settings(spec, p.spec);
+      const double decoupled_decay =
+          spec.type == OptimizerType::adamw ? weight_decay_of(spec, p.spec) : 0.0;
       float* m = p.state[0];
       float* v = p.state[1];
       steps.add("optimizer update", [=](cudaStream_t stream) {
-        kernels::adam_update(value, grad, m, v, n, s, scalars, stream);
+        kernels::adam_update(value, grad, m, v, n, s, decoupled_decay, scalars, stream);
       });
     } else {
       const kernels::SgdSettings s = sgd_settings(spec, p.spec);
@@ -392,6 +398,17 @@ void CudnnProgram::load_optimizer_state(const std::vector<HostTensor>& tensors) 
   CUDA_CHECK(cudaMemcpyAsync(step_field, &device_step, sizeof(device_step), cudaMemcpyHostToDevice,
                              stream));
   CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+void CudnnProgram::set_learning_rate(double lr) {
+  if (lr == learning_rate_) return;  // a constant lr costs no copy per step
+  select_device();
+  learning_rate_ = lr;
+  auto* field = reinterpret_cast<double*>(reinterpret_cast<char*>(scalars_) +
+                                          offsetof(kernels::StepScalars, lr));
+  // From pageable memory: staged before the call returns, so the next call may change it.
+  CUDA_CHECK(cudaMemcpyAsync(field, &learning_rate_, sizeof(double), cudaMemcpyHostToDevice,
+                             handles_.stream()));
 }
 
 ProgramFacts CudnnProgram::facts() const {

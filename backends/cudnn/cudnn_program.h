@@ -34,6 +34,9 @@ class CudnnProgram : public Program {
   void load_parameters(const std::vector<HostTensor>& tensors) override;
   std::vector<HostTensor> optimizer_state() const override;
   void load_optimizer_state(const std::vector<HostTensor>& tensors) override;
+  // Copied to the device on the compute stream, where the next step's kernels (eager or a
+  // replayed graph) read it: graphs capture the lr's address, not its value.
+  void set_learning_rate(double lr) override;
 
   // The algorithm of each convolution pass ("conv1 forward: IMPLICIT_PRECOMP_GEMM"), the
   // device memory this program holds and whether it holds the training set.
@@ -76,6 +79,7 @@ class CudnnProgram : public Program {
   std::vector<std::string> state_names_;  // optimizer buffers, PyTorch's state_dict names
 
   kernels::StepScalars* scalars_ = nullptr;  // device: optimizer step and its factors
+  double learning_rate_ = 0;                 // the last set_learning_rate, the copy's source
   double* loss_sum_ = nullptr;               // device: summed loss since take_loss()
   double* loss_host_ = nullptr;              // pinned: the loss sum, the gradient norm sum
   float* logits_host_ = nullptr;             // pinned (eval batch, classes)

@@ -66,10 +66,13 @@ constexpr int kLossThreads = 256;
 
 __global__ void softmax_cross_entropy_kernel(const float* logits, const std::int32_t* labels,
                                              const int* count_ptr, int rows, int classes,
-                                             float* grad, double* loss_sum) {
+                                             double label_smoothing, float* grad,
+                                             double* loss_sum) {
   __shared__ double partial[kLossThreads];
   const int count = *count_ptr;
   const float inverse_count = count > 0 ? 1.f / static_cast<float>(count) : 0.f;
+  const float spread = static_cast<float>(label_smoothing / classes) * inverse_count;
+  const float on_label = static_cast<float>(1 - label_smoothing) * inverse_count;
   double total = 0;
   for (int r = threadIdx.x; r < rows; r += blockDim.x) {
     const float* z = logits + static_cast<std::size_t>(r) * classes;
@@ -85,9 +88,14 @@ __global__ void softmax_cross_entropy_kernel(const float* logits, const std::int
     const double log_sum = log(sum) + max;
     const int label = labels[r];
     total += log_sum - z[label];
+    if (label_smoothing != 0) {
+      double mean_z = 0;
+      for (int k = 0; k < classes; ++k) mean_z += z[k];
+      total += label_smoothing * (z[label] - mean_z / classes);
+    }
     for (int k = 0; k < classes; ++k)
-      g[k] = static_cast<float>(exp(z[k] - log_sum)) * inverse_count;
-    g[label] -= inverse_count;
+      g[k] = static_cast<float>(exp(z[k] - log_sum)) * inverse_count - spread;
+    g[label] -= on_label;
   }
   partial[threadIdx.x] = total;
   __syncthreads();
@@ -101,13 +109,14 @@ __global__ void softmax_cross_entropy_kernel(const float* logits, const std::int
 __global__ void begin_step_kernel(StepScalars* s, OptimizerConstants c) {
   s->step += 1;
   s->grad_scale = 1.f;  // until clip_gradients_kernel says otherwise
-  s->factors = optimizer_math::step_factors(s->step, c.lr, c.beta1, c.beta2, c.momentum,
+  s->factors = optimizer_math::step_factors(s->step, s->lr, c.beta1, c.beta2, c.momentum,
                                             c.one_minus_dampening);
 }
 
 __global__ void sgd_kernel(float* value, const float* grad, float* buffer, std::size_t n,
                            SgdSettings s, const StepScalars* scalars) {
   const optimizer_math::StepFactors f = scalars->factors;
+  s.lr = static_cast<float>(scalars->lr);  // the host's rounding (host_math.cpp)
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
     optimizer_math::sgd_step(value[i], grad[i] * scalars->grad_scale, buffer ? buffer + i : nullptr,
@@ -116,8 +125,9 @@ __global__ void sgd_kernel(float* value, const float* grad, float* buffer, std::
 }
 
 __global__ void adam_kernel(float* value, const float* grad, float* m, float* v, std::size_t n,
-                            AdamSettings s, const StepScalars* scalars) {
+                            AdamSettings s, double decoupled_decay, const StepScalars* scalars) {
   const optimizer_math::StepFactors f = scalars->factors;
+  if (decoupled_decay != 0) s.keep = static_cast<float>(1 - scalars->lr * decoupled_decay);
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
     optimizer_math::adam_step(value[i], grad[i] * scalars->grad_scale, m[i], v[i], s, f);
@@ -178,10 +188,10 @@ void load_batch(BatchSource source, int batch, int channels, int height, int wid
 }
 
 void softmax_cross_entropy(const float* logits, const std::int32_t* labels, const int* count,
-                           int rows, int classes, float* grad, double* loss_sum,
-                           cudaStream_t stream) {
+                           int rows, int classes, double label_smoothing, float* grad,
+                           double* loss_sum, cudaStream_t stream) {
   softmax_cross_entropy_kernel<<<1, kLossThreads, 0, stream>>>(logits, labels, count, rows, classes,
-                                                               grad, loss_sum);
+                                                               label_smoothing, grad, loss_sum);
   CUDA_CHECK(cudaGetLastError());
 }
 
@@ -198,10 +208,11 @@ void sgd_update(float* value, const float* grad, float* buffer, std::size_t n, S
 }
 
 void adam_update(float* value, const float* grad, float* exp_avg, float* exp_avg_sq, std::size_t n,
-                 AdamSettings s, const StepScalars* scalars, cudaStream_t stream) {
+                 AdamSettings s, double decoupled_decay, const StepScalars* scalars,
+                 cudaStream_t stream) {
   if (n == 0) return;
   adam_kernel<<<blocks_for(n), kThreads, 0, stream>>>(value, grad, exp_avg, exp_avg_sq, n, s,
-                                                      scalars);
+                                                      decoupled_decay, scalars);
   CUDA_CHECK(cudaGetLastError());
 }
 

@@ -39,20 +39,22 @@ void load_batch(BatchSource source, int batch, int channels, int height, int wid
 // Softmax cross-entropy over rows < *count of logits (rows, classes): adds the summed loss to
 // *loss_sum and writes d(mean loss)/d(logits) into grad, zero for rows >= *count. One block, a
 // fixed summation order: the loss is the same on every run.
+// label_smoothing as in host_math.h.
 void softmax_cross_entropy(const float* logits, const std::int32_t* labels, const int* count,
-                           int rows, int classes, float* grad, double* loss_sum,
-                           cudaStream_t stream);
+                           int rows, int classes, double label_smoothing, float* grad,
+                           double* loss_sum, cudaStream_t stream);
 
 // The optimizer's per-step scalars, computed on the device by begin_step.
 struct StepScalars {
   long long step;                       // optimizer steps taken, this one included
+  double lr;                            // the learning rate, set from the host between steps
   optimizer_math::StepFactors factors;  // what follows from it (backends/common/optimizer_math.h)
   float grad_scale;                     // clip_grad_norm's factor for this step's gradients
   double grad_norm_sum;                 // global gradient norms (before clipping), summed
 };
 
 struct OptimizerConstants {
-  double lr = 0, beta1 = 0, beta2 = 0;
+  double beta1 = 0, beta2 = 0;
   float momentum = 0, one_minus_dampening = 1;
 };
 
@@ -60,13 +62,16 @@ struct OptimizerConstants {
 void begin_step(StepScalars* scalars, OptimizerConstants constants, cudaStream_t stream);
 
 using SgdSettings = optimizer_math::Sgd;
-// buffer: the momentum buffer, or null without momentum.
+// buffer: the momentum buffer, or null without momentum. The lr is scalars->lr, not s.lr.
 void sgd_update(float* value, const float* grad, float* buffer, std::size_t n, SgdSettings s,
                 const StepScalars* scalars, cudaStream_t stream);
 
 using AdamSettings = optimizer_math::Adam;
+// `decoupled_decay`: AdamW's weight decay (0 for Adam), whose factor s.keep = 1 - lr * decay
+// follows the step's learning rate (training.schedule), as on the host.
 void adam_update(float* value, const float* grad, float* exp_avg, float* exp_avg_sq, std::size_t n,
-                 AdamSettings s, const StepScalars* scalars, cudaStream_t stream);
+                 AdamSettings s, double decoupled_decay, const StepScalars* scalars,
+                 cudaStream_t stream);
 
 // clip_grad_norm: *out = the sum of the squares of a gradient's n values (one block, in double,
 // a fixed order); then clip_gradients takes the global norm from `count` of those sums, adds it

@@ -65,8 +65,9 @@ void OnednnProgram::load_batch(const Net& net, const std::uint8_t* images, int c
 
 void OnednnProgram::compute_loss(const Net& net, const std::int32_t* labels, int count,
                                  int batch_count) {
-  loss_.sum += softmax_cross_entropy(data_of(net.logits), labels, count, net.batch, graph_.classes,
-                                     data_of(net.logits_grad), batch_count);
+  loss_.sum +=
+      softmax_cross_entropy(data_of(net.logits), labels, count, net.batch, graph_.classes,
+                            data_of(net.logits_grad), batch_count, options_.label_smoothing);
   loss_.count += count;
 }
 

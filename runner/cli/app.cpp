@@ -9,6 +9,7 @@
 #include <iostream>
 #include <limits>
 #include <new>
+#include <optional>
 #include <set>
 
 #include "runner/cli/commands.h"
@@ -104,69 +105,73 @@ std::vector<std::string> with_default_command(int argc, char** argv) {
   return args;
 }
 
-}  // namespace
-
-int run_cli(int argc, char** argv) {
-  CLI::App app{"runner: declarative deep-learning experiments on oneDNN (CPU) and cuDNN (GPU)"};
-  app.name("runner");
-  app.set_version_flag("--version", fmt::format("runner {} ({})", runner_version(), git_commit()));
-  app.require_subcommand(1);
-
+// Every command's options, and the subcommand that was given.
+struct Commands {
   RunOptions run;
-  auto* run_cmd = app.add_subcommand("run", "train and evaluate an experiment, write its report");
-  add_config_options(*run_cmd, run);
-  run_cmd->add_option("--resume", run.resume, "continue training from a checkpoint");
-
-  SessionOptions validate;
-  auto* validate_cmd =
-      app.add_subcommand("validate", "check a config against the schema and shapes");
-  add_config_options(*validate_cmd, validate);
-
-  SessionOptions describe;
-  auto* describe_cmd =
-      app.add_subcommand("describe", "print each layer's shape, parameters and FLOPs");
-  add_config_options(*describe_cmd, describe);
-
-  SessionOptions eval;
-  std::filesystem::path checkpoint;
-  auto* eval_cmd = app.add_subcommand("eval", "evaluate a checkpoint on the test set");
-  add_config_options(*eval_cmd, eval);
-  eval_cmd->add_option("--checkpoint", checkpoint, "safetensors checkpoint")->required();
-
-  auto* devices_cmd = app.add_subcommand("devices", "list the CPU and GPUs this runner can use");
-  bool measure_peak = false;
-  devices_cmd->add_flag("--peak", measure_peak,
-                        "also measure the CPU's attainable FP32 rate (a large oneDNN matmul)");
-
+  SessionOptions validate, describe, eval;
+  std::filesystem::path checkpoint;  // eval's
+  bool measure_peak = false;         // devices'
   BenchOptions bench;
-  auto* bench_cmd = app.add_subcommand(
-      "bench", "time training steps per layer (like caffe time), write a report");
-  add_config_options(*bench_cmd, bench);
-  add_benchmark_options(*bench_cmd, bench.benchmark.warmup_steps, bench.benchmark.steps,
-                        bench.benchmark.profile_steps);
-
   SweepOptions sweep;
-  auto* sweep_cmd = add_sweep_command(app, sweep);
-
   std::filesystem::path report_dir;
   bool report_quiet = false;
-  auto* report_cmd =
+  ReproduceOptions reproduce;
+  CLI::App *run_cmd = nullptr, *validate_cmd = nullptr, *describe_cmd = nullptr,
+           *eval_cmd = nullptr, *devices_cmd = nullptr, *bench_cmd = nullptr, *sweep_cmd = nullptr,
+           *report_cmd = nullptr, *reproduce_cmd = nullptr;
+};
+
+// The commands that run or look at one config: run, validate, describe, eval.
+void add_config_commands(CLI::App& app, Commands& c) {
+  c.run_cmd = app.add_subcommand("run", "train and evaluate an experiment, write its report");
+  add_config_options(*c.run_cmd, c.run);
+  c.run_cmd->add_option("--resume", c.run.resume, "continue training from a checkpoint");
+
+  c.validate_cmd = app.add_subcommand("validate", "check a config against the schema and shapes");
+  add_config_options(*c.validate_cmd, c.validate);
+
+  c.describe_cmd = app.add_subcommand("describe", "print each layer's shape, parameters and FLOPs");
+  add_config_options(*c.describe_cmd, c.describe);
+
+  c.eval_cmd = app.add_subcommand("eval", "evaluate a checkpoint on the test set");
+  add_config_options(*c.eval_cmd, c.eval);
+  c.eval_cmd->add_option("--checkpoint", c.checkpoint, "safetensors checkpoint")->required();
+}
+
+// devices, then bench.
+void add_devices_and_bench(CLI::App& app, Commands& c) {
+  c.devices_cmd = app.add_subcommand("devices", "list the CPU and GPUs this runner can use");
+  c.devices_cmd->add_flag("--peak", c.measure_peak,
+                          "also measure the CPU's attainable FP32 rate (a large oneDNN matmul)");
+  c.bench_cmd = app.add_subcommand(
+      "bench", "time training steps per layer (like caffe time), write a report");
+  add_config_options(*c.bench_cmd, c.bench);
+  add_benchmark_options(*c.bench_cmd, c.bench.benchmark.warmup_steps, c.bench.benchmark.steps,
+                        c.bench.benchmark.profile_steps);
+}
+
+// The commands about reports: report, reproduce.
+void add_report_commands(CLI::App& app, Commands& c) {
+  c.report_cmd =
       app.add_subcommand("report", "summarise a sweep folder: table, summary files, plots");
-  report_cmd
-      ->add_option("dir", report_dir,
+  c.report_cmd
+      ->add_option("dir", c.report_dir,
                    "a sweep folder (results/sweeps/<name>) or any folder of reports")
       ->required();
-  report_cmd->add_flag("--quiet,-q", report_quiet, "print only warnings and the summary path");
+  c.report_cmd->add_flag("--quiet,-q", c.report_quiet, "print only warnings and the summary path");
 
-  ReproduceOptions reproduce;
-  auto* reproduce_cmd =
+  c.reproduce_cmd =
       app.add_subcommand("reproduce", "rerun a report's embedded config and compare its metrics");
-  reproduce_cmd->add_option("report", reproduce.report, "a report.json of a train or benchmark run")
+  c.reproduce_cmd
+      ->add_option("report", c.reproduce.report, "a report.json of a train or benchmark run")
       ->required();
-  reproduce_cmd->add_option("--output", reproduce.output, "folder for the rerun's report")
+  c.reproduce_cmd->add_option("--output", c.reproduce.output, "folder for the rerun's report")
       ->capture_default_str();
-  reproduce_cmd->add_flag("--quiet,-q", reproduce.quiet, "print only the comparison");
+  c.reproduce_cmd->add_flag("--quiet,-q", c.reproduce.quiet, "print only the comparison");
+}
 
+// The exit code of a parse that ends the program (help, version, a bad argument), else none.
+std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   try {
     app.parse(with_default_command(argc, argv));
   } catch (const CLI::CallForHelp& e) {
@@ -179,18 +184,27 @@ int run_cli(int argc, char** argv) {
     app.exit(e);
     return 2;
   }
+  return std::nullopt;
+}
 
+int dispatch(const Commands& c) {
+  if (*c.run_cmd) return run_command(c.run);
+  if (*c.validate_cmd) return validate_command(c.validate);
+  if (*c.describe_cmd) return describe_command(c.describe);
+  if (*c.eval_cmd) return eval_command(c.eval, c.checkpoint);
+  if (*c.devices_cmd) return devices_command(c.measure_peak);
+  if (*c.bench_cmd) return bench_command(c.bench);
+  if (*c.sweep_cmd) return sweep_command(c.sweep);
+  if (*c.report_cmd) return report_command(c.report_dir, c.report_quiet);
+  if (*c.reproduce_cmd) return reproduce_command(c.reproduce);
+  return 1;
+}
+
+// The command, its errors turned into a message and an exit code.
+int dispatch_reporting_errors(const Commands& c) {
   try {
     install_interrupt_handler();
-    if (*run_cmd) return run_command(run);
-    if (*validate_cmd) return validate_command(validate);
-    if (*describe_cmd) return describe_command(describe);
-    if (*eval_cmd) return eval_command(eval, checkpoint);
-    if (*devices_cmd) return devices_command(measure_peak);
-    if (*bench_cmd) return bench_command(bench);
-    if (*sweep_cmd) return sweep_command(sweep);
-    if (*report_cmd) return report_command(report_dir, report_quiet);
-    if (*reproduce_cmd) return reproduce_command(reproduce);
+    return dispatch(c);
   } catch (const UserError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;
@@ -206,7 +220,22 @@ int run_cli(int argc, char** argv) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;
   }
-  return 1;
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"runner: declarative deep-learning experiments on oneDNN (CPU) and cuDNN (GPU)"};
+  app.name("runner");
+  app.set_version_flag("--version", fmt::format("runner {} ({})", runner_version(), git_commit()));
+  app.require_subcommand(1);
+  Commands commands;
+  add_config_commands(app, commands);  // in the order `runner --help` lists them
+  add_devices_and_bench(app, commands);
+  commands.sweep_cmd = add_sweep_command(app, commands.sweep);
+  add_report_commands(app, commands);
+  if (auto exit_code = parse(app, argc, argv)) return *exit_code;
+  return dispatch_reporting_errors(commands);
 }
 
 }  // namespace runner

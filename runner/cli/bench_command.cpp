@@ -15,7 +15,7 @@ int bench_command(const BenchOptions& options) {
   request.mode = RunMode::benchmark;
   request.benchmark = options.benchmark;
   ExperimentResult result = run_experiment(request, console);
-  if (result.report["status"] == "completed") console.result(bench_table(result.report));
+  if (result.status == RunStatus::completed) console.result(bench_table(result.report));
   console.result(fmt::format("report: {}", result.report_path.string()));
   return result.exit_code;
 }

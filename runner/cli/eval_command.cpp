@@ -25,7 +25,7 @@ int eval_command(const SessionOptions& options, const std::filesystem::path& che
   std::string config_sha = sha256_hex(session.experiment.resolved.dump());
   auto run_dir = new_run_directory(options.output, session.experiment.name, config_sha);
   nlohmann::json report = report_head(session, "eval", run_dir, config_sha, started_at);
-  report["status"] = "completed";
+  report["status"] = status_name(RunStatus::completed);
   report["metrics"] = metrics_json(result, class_names);
   report["checkpoint"] = {{"path", checkpoint.string()}};
   report["memory"] = {{"peak_rss_bytes", peak_rss_bytes()}};

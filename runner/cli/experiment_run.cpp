@@ -88,7 +88,7 @@ nlohmann::json resumed_from_json(const CheckpointInfo& info) {
 nlohmann::json finish_checkpoints(RunContext& c, EpochCheckpoints* checkpoints,
                                   const TrainingOutcome& outcome) {
   if (!checkpoints) {
-    if (outcome.status == "interrupted") {
+    if (outcome.status == RunStatus::interrupted) {
       c.console.warning("no checkpoint.path is set, so this run cannot be resumed");
     }
     return nullptr;
@@ -99,7 +99,7 @@ nlohmann::json finish_checkpoints(RunContext& c, EpochCheckpoints* checkpoints,
   if (!checkpoints->error().empty()) {
     block["error"] = checkpoints->error();
     c.console.warning(fmt::format("checkpoint not saved: {}", checkpoints->error()));
-  } else if (checkpoints->saved_epochs() >= 0 && outcome.status != "completed") {
+  } else if (checkpoints->saved_epochs() >= 0 && outcome.status != RunStatus::completed) {
     c.console.warning(
         fmt::format("checkpoint: {} holds epoch {}; continue with: runner run {} "
                     "--resume {}",
@@ -123,7 +123,13 @@ void check_reload(RunContext& c, const Evaluation& final_evaluation, nlohmann::j
   block["reload_matches"] = same;
 }
 
-nlohmann::json train_report(RunContext& c) {
+// A run's report and its status, the report's `status` field as an enum.
+struct RunReport {
+  nlohmann::json report;
+  RunStatus status = RunStatus::completed;
+};
+
+RunReport train_report(RunContext& c) {
   const Experiment& experiment = c.session.experiment;
   TrainingPlan plan;
   std::optional<CheckpointInfo> resumed;
@@ -151,7 +157,7 @@ nlohmann::json train_report(RunContext& c) {
   }
   const auto& class_names = c.session.data.test.class_names;
   nlohmann::json report = c.head();
-  report["status"] = outcome.status;
+  report["status"] = status_name(outcome.status);
   report["epochs"] = epochs_json(outcome.epochs);
   report["throughput"] = throughput_json(outcome, c.session.graph.flops_per_sample());
   report["step_time"] = step_time_json(outcome, experiment.training.batch_size);
@@ -159,27 +165,27 @@ nlohmann::json train_report(RunContext& c) {
   if (resumed) report["resumed_from"] = resumed_from_json(*resumed);
   if (!outcome.error.empty()) report["error"] = outcome.error;
   nlohmann::json checkpoint = finish_checkpoints(c, checkpoints ? &*checkpoints : nullptr, outcome);
-  if (outcome.status == "completed") {
+  if (outcome.status == RunStatus::completed) {
     print_evaluation(c.console, outcome.final_evaluation, class_names);
     report["metrics"] = metrics_json(outcome.final_evaluation, class_names);
     if (checkpoint.is_object() && !checkpoint.contains("error")) {
       check_reload(c, outcome.final_evaluation, checkpoint);
     }
   } else {
-    c.console.warning(fmt::format("run {}: {}", outcome.status, outcome.error));
+    c.console.warning(fmt::format("run {}: {}", status_name(outcome.status), outcome.error));
   }
   if (!checkpoint.is_null()) report["checkpoint"] = checkpoint;
-  return report;
+  return {report, outcome.status};
 }
 
-nlohmann::json benchmark_report(RunContext& c) {
+RunReport benchmark_report(RunContext& c) {
   const Experiment& experiment = c.session.experiment;
   const BenchmarkSpec& spec = c.request.benchmark;
   BenchmarkOutcome outcome =
       run_benchmark(experiment, c.program, c.session.data.train, spec, c.console);
   c.open_run_directory();
   nlohmann::json report = c.head();
-  report["status"] = outcome.run.status;
+  report["status"] = status_name(outcome.run.status);
   if (!outcome.run.error.empty()) report["error"] = outcome.run.error;
   report["benchmark"] = benchmark_json(spec, outcome);
   report["throughput"] = throughput_json(outcome.run, c.session.graph.flops_per_sample());
@@ -189,15 +195,11 @@ nlohmann::json benchmark_report(RunContext& c) {
     report["profile"] = profile_json(outcome.profile, spec.profile_steps, c.session.graph,
                                      report["step_time"]["median_seconds"].get<double>());
   }
-  if (outcome.run.status != "completed") {
-    c.console.warning(fmt::format("run {}: {}", outcome.run.status, outcome.run.error));
+  if (outcome.run.status != RunStatus::completed) {
+    c.console.warning(
+        fmt::format("run {}: {}", status_name(outcome.run.status), outcome.run.error));
   }
-  return report;
-}
-
-int exit_code_for(const std::string& status) {
-  if (status == "completed") return 0;
-  return status == "interrupted" ? 130 : 1;
+  return {report, outcome.run.status};
 }
 
 }  // namespace
@@ -219,7 +221,7 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
   RunContext context{request, session, *program, console, config_sha, started_at, {}};
   // As the seed watches nvidia-smi while it trains: sampled in the background (GPU only).
   auto monitor = session.backend->monitor_utilization();
-  nlohmann::json report =
+  auto [report, status] =
       request.mode == RunMode::train ? train_report(context) : benchmark_report(context);
   const DeviceUtilization utilisation = monitor ? monitor->stop() : DeviceUtilization{};
   if (auto why = program->facts().cuda_graph_fallback; !why.empty()) {
@@ -238,7 +240,8 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
   report.update(request.report_extra);
 
   ExperimentResult result;
-  result.exit_code = exit_code_for(report["status"]);
+  result.status = status;
+  result.exit_code = exit_code_for(status);
   // The training completed but the checkpoint asked for is not on disk: the report says why.
   if (result.exit_code == 0 && report.contains("checkpoint") &&
       report["checkpoint"].contains("error")) {

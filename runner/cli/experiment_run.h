@@ -8,6 +8,7 @@
 
 #include "runner/cli/session.h"
 #include "runner/train/benchmark.h"
+#include "runner/train/run_status.h"
 
 namespace runner {
 
@@ -25,6 +26,7 @@ struct ExperimentRequest : SessionOptions {
 
 struct ExperimentResult {
   nlohmann::json report;
+  RunStatus status = RunStatus::completed;  // the report's `status`
   std::filesystem::path report_path;
   int exit_code = 0;  // 0 completed, 130 interrupted, 1 otherwise (a diverged loss)
 };

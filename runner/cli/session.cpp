@@ -84,6 +84,7 @@ CompileOptions Session::compile_options() const {
   options.eval_batch = experiment.training.eval_batch_size;
   options.optimizer = experiment.training.optimizer;
   options.clip_grad_norm = experiment.training.clip_grad_norm;
+  options.label_smoothing = experiment.training.label_smoothing;
   options.normalize = experiment.dataset.normalize;
   options.threads = threads;
   options.seed = experiment.seed;

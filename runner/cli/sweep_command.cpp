@@ -77,7 +77,9 @@ std::string mode_line(const SweepSpec& spec) {
 
 std::string result_line(const PointRun& run) {
   const nlohmann::json& r = run.report;
-  if (run.status != "completed") return fmt::format("{}: {}", run.status, r.value("error", ""));
+  if (run.status != RunStatus::completed) {
+    return fmt::format("{}: {}", status_name(run.status), r.value("error", ""));
+  }
   const auto& step = r["step_time"];
   std::string line = fmt::format(
       "completed: {:.0f} images/s, step {:.3f} ms (p10 {:.3f}, p90 {:.3f})",
@@ -130,14 +132,14 @@ int sweep_command(const SweepOptions& options) {
   write_json_atomically(dir / kSweepManifest, plan_json(spec, plan));
   if (options.dry_run) return 0;
 
-  std::map<std::string, int> counts;
+  std::map<RunStatus, int> counts;
   int ran = 0, skipped = 0;
   bool stopped = false, interrupted = false;
   for (std::size_t i = 0; i < plan.size(); ++i) {
     const PlannedPoint& planned = plan[i];
     if (states[i] == PointState::complete && !options.force) {
       ++skipped;
-      ++counts["completed"];
+      ++counts[RunStatus::completed];
       continue;
     }
     if (interrupt_requested()) {
@@ -150,17 +152,17 @@ int sweep_command(const SweepOptions& options) {
     ++counts[run.status];
     std::string line =
         fmt::format("[{}/{}] {}: {}", i + 1, plan.size(), planned.point.id, result_line(run));
-    if (run.status == "completed") {
+    if (run.status == RunStatus::completed) {
       console.line(line);
     } else {
       console.warning(line);
     }
     maybe_kill_for_test(ran);
-    if (run.status == "interrupted" || interrupt_requested()) {
+    if (run.status == RunStatus::interrupted || interrupt_requested()) {
       interrupted = true;
       break;
     }
-    if (options.fail_fast && run.status != "completed") {
+    if (options.fail_fast && run.status != RunStatus::completed) {
       stopped = true;
       break;
     }
@@ -168,7 +170,9 @@ int sweep_command(const SweepOptions& options) {
 
   report_folder(dir, console);
   std::vector<std::string> parts;
-  for (const auto& [status, count] : counts) parts.push_back(fmt::format("{} {}", count, status));
+  for (const auto& [status, count] : counts) {
+    parts.push_back(fmt::format("{} {}", count, status_name(status)));
+  }
   console.result(fmt::format("sweep {}: {} ({} run now, {} skipped as done){}", spec.name,
                              fmt::join(parts, ", "), ran, skipped,
                              interrupted ? "; interrupted: run it again to resume"

@@ -21,10 +21,10 @@ PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
       {"index", point.index},         {"values", point.values_json()},
       {"overrides", point.overrides}, {"point_sha256", planned.point_sha}};
   const std::string started_at = timestamp_now();
-  auto record = [&](const std::string& status, const std::string& error) {
+  auto record = [&](RunStatus status, const std::string& error) {
     nlohmann::json report = {{"schema_version", 1},
                              {"mode", spec.mode},
-                             {"status", status},
+                             {"status", status_name(status)},
                              {"error", error},
                              {"name", planned.name.empty() ? spec.name : planned.name},
                              {"run_id", point.id},
@@ -36,7 +36,7 @@ PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
     write_report(run_dir, report);
     return PointRun{status, report};
   };
-  if (!planned.valid) return record("invalid", planned.error);
+  if (!planned.valid) return record(RunStatus::invalid, planned.error);
 
   ExperimentRequest request;
   request.config = base_config;
@@ -50,17 +50,17 @@ PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
   Console console(!verbose);
   try {
     ExperimentResult result = run_experiment(request, console);
-    return {result.report["status"], result.report};
+    return {result.status, result.report};
   } catch (const OutOfMemoryError& error) {
-    return record("out_of_memory", error.what());
+    return record(RunStatus::out_of_memory, error.what());
   } catch (const std::bad_alloc&) {
-    return record("out_of_memory", "the host ran out of memory (std::bad_alloc)");
+    return record(RunStatus::out_of_memory, "the host ran out of memory (std::bad_alloc)");
   } catch (const Interrupted& error) {  // Ctrl-C while its data was loaded or downloaded
-    return record("interrupted", error.what());
+    return record(RunStatus::interrupted, error.what());
   } catch (const std::exception& error) {
     // The config was valid when planned: a UserError now is the device (no GPU backend) or the
     // data.
-    return record("failed", error.what());
+    return record(RunStatus::failed, error.what());
   }
 }
 

@@ -7,12 +7,12 @@
 #include <string>
 
 #include "runner/sweep/sweep_plan.h"
+#include "runner/train/run_status.h"
 
 namespace runner {
 
 struct PointRun {
-  std::string
-      status;  // the report's: completed, diverged, interrupted, failed, out_of_memory, invalid
+  RunStatus status = RunStatus::completed;  // the report's `status`
   nlohmann::json report;
 };
 

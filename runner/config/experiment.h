@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "runner/config/schedule_spec.h"
 #include "runner/util/errors.h"
 
 namespace runner {
@@ -120,12 +121,14 @@ struct TrainingSpec {
   int batch_size = 4;
   int eval_batch_size = 1000;
   std::string loss = "cross_entropy";
+  double label_smoothing = 0;  // PyTorch's CrossEntropyLoss(label_smoothing)
   OptimizerSpec optimizer;
   // > 0: the gradients scaled to this global L2 norm at most, as torch.nn.utils.clip_grad_norm_
   // (0: no clipping).
   double clip_grad_norm = 0;
-  int log_every = 2000;  // mini-batches between loss lines
-  int threads = 0;       // 0: OMP_NUM_THREADS, else the machine's cores
+  ScheduleSpec schedule;  // the learning rate per step; constant: the optimizer's lr throughout
+  int log_every = 2000;   // mini-batches between loss lines
+  int threads = 0;        // 0: OMP_NUM_THREADS, else the machine's cores
 };
 
 struct BackendSpec {

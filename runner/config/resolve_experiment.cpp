@@ -289,14 +289,48 @@ OptimizerSpec read_optimizer(const Fields& f) {
   return o;
 }
 
+// training.schedule; the schema allows only the fields of its type. Milestones must increase (the
+// schema cannot say so).
+ScheduleSpec read_schedule(const Fields& f) {
+  ScheduleSpec s;
+  if (f.has("type")) {
+    std::optional<ScheduleType> type = parse_schedule_type(f.text("type", ""));
+    if (!type) f.wrong("type", "constant, step, multistep, cosine or one_cycle");
+    s.type = *type;
+  }
+  s.step_size = f.integer("step_size", s.step_size);
+  const nlohmann::json& milestones = f.raw("milestones");
+  for (std::size_t i = 0; i < milestones.size(); ++i) {
+    if (!milestones[i].is_number_integer()) f.wrong("milestones", "a list of whole epochs");
+    const int epoch = milestones[i].get<int>();
+    if (!s.milestones.empty() && epoch <= s.milestones.back()) {
+      throw_user_error(
+          f.where("milestones"),
+          fmt::format("found {} after {}, expected increasing epochs", epoch, s.milestones.back()));
+    }
+    s.milestones.push_back(epoch);
+  }
+  s.gamma = f.number("gamma", s.gamma);
+  s.min_lr = f.number("min_lr", s.min_lr);
+  s.pct_start = f.number("pct_start", s.pct_start);
+  s.div_factor = f.number("div_factor", s.div_factor);
+  s.final_div_factor = f.number("final_div_factor", s.final_div_factor);
+  Fields warmup = f.child("warmup");
+  s.warmup_epochs = warmup.number("epochs", s.warmup_epochs);
+  s.warmup_start_factor = warmup.number("start_factor", s.warmup_start_factor);
+  return s;
+}
+
 TrainingSpec read_training(const Fields& f) {
   TrainingSpec t;
   t.epochs = f.integer("epochs", t.epochs);
   t.batch_size = f.integer("batch_size", t.batch_size);
   t.eval_batch_size = f.integer("eval_batch_size", t.eval_batch_size);
   t.loss = f.text("loss", t.loss);
+  t.label_smoothing = f.number("label_smoothing", t.label_smoothing);
   t.optimizer = read_optimizer(f.child("optimizer"));
   t.clip_grad_norm = f.number("clip_grad_norm", t.clip_grad_norm);
+  t.schedule = read_schedule(f.child("schedule"));
   t.log_every = f.integer("log_every", t.log_every);
   t.threads = f.integer("threads", t.threads);
   return t;

@@ -71,6 +71,35 @@ nlohmann::json optimizer_json(const OptimizerSpec& o) {
   return out;
 }
 
+// Only the fields of its type; the warm-up only when there is one.
+nlohmann::json schedule_json(const ScheduleSpec& s) {
+  nlohmann::json out = {{"type", schedule_type_name(s.type)}};
+  switch (s.type) {
+    case ScheduleType::constant:
+      break;
+    case ScheduleType::step:
+      out["step_size"] = s.step_size;
+      out["gamma"] = s.gamma;
+      break;
+    case ScheduleType::multistep:
+      out["milestones"] = s.milestones;
+      out["gamma"] = s.gamma;
+      break;
+    case ScheduleType::cosine:
+      out["min_lr"] = s.min_lr;
+      break;
+    case ScheduleType::one_cycle:
+      out["pct_start"] = s.pct_start;
+      out["div_factor"] = s.div_factor;
+      out["final_div_factor"] = s.final_div_factor;
+      break;
+  }
+  if (s.warmup_epochs > 0) {
+    out["warmup"] = {{"epochs", s.warmup_epochs}, {"start_factor", s.warmup_start_factor}};
+  }
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json experiment_to_json(const Experiment& e) {
@@ -95,8 +124,10 @@ nlohmann::json experiment_to_json(const Experiment& e) {
         {"batch_size", t.batch_size},
         {"eval_batch_size", t.eval_batch_size},
         {"loss", t.loss},
+        {"label_smoothing", t.label_smoothing},
         {"optimizer", optimizer_json(t.optimizer)},
         {"clip_grad_norm", t.clip_grad_norm},
+        {"schedule", schedule_json(t.schedule)},
         {"log_every", t.log_every},
         {"threads", t.threads}}},
       {"checkpoint",

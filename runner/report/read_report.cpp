@@ -29,4 +29,26 @@ nlohmann::json read_report_file(const std::filesystem::path& path) {
   return std::move(doc.json);
 }
 
+namespace {
+
+std::optional<RunStatus> status_of(const nlohmann::json& report) {
+  auto found = report.find("status");
+  if (found == report.end() || !found->is_string()) return std::nullopt;
+  return parse_run_status(found->get<std::string>());
+}
+
+}  // namespace
+
+std::string status_problem(const nlohmann::json& report) {
+  if (status_of(report)) return "";
+  auto found = report.find("status");
+  return fmt::format("status: found {}, expected one of: {}",
+                     found == report.end() ? "nothing" : found->dump(), known_status_names());
+}
+
+RunStatus report_status(const nlohmann::json& report, const std::string& file) {
+  if (auto status = status_of(report)) return *status;
+  throw UserError(fmt::format("{}: {}", file, status_problem(report)));
+}
+
 }  // namespace runner

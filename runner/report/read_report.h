@@ -4,6 +4,9 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <string>
+
+#include "runner/train/run_status.h"
 
 namespace runner {
 
@@ -12,5 +15,13 @@ inline constexpr std::size_t kMaxReportBytes = 64u << 20;
 
 // Reads and parses `path` and checks it against schemas/report.schema.json.
 nlohmann::json read_report_file(const std::filesystem::path& path);
+
+// What is wrong with a report's `status` ("status: found 5, expected one of: completed, ..."), or
+// "" when it is one this runner writes.
+std::string status_problem(const nlohmann::json& report);
+
+// A report's `status` as a RunStatus; a missing, non-string or unknown status is a UserError
+// naming `file` and the status_problem.
+RunStatus report_status(const nlohmann::json& report, const std::string& file);
 
 }  // namespace runner

@@ -32,9 +32,13 @@ nlohmann::json model_json(const Graph& graph) {
 nlohmann::json epochs_json(const std::vector<EpochRecord>& epochs) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& e : epochs) {
-    nlohmann::json epoch = {{"epoch", e.epoch},         {"train_loss", e.train_loss},
-                            {"test_loss", e.test_loss}, {"test_accuracy", e.test_accuracy},
-                            {"seconds", e.seconds},     {"images_per_second", e.images_per_second}};
+    nlohmann::json epoch = {{"epoch", e.epoch},
+                            {"train_loss", e.train_loss},
+                            {"test_loss", e.test_loss},
+                            {"test_accuracy", e.test_accuracy},
+                            {"seconds", e.seconds},
+                            {"images_per_second", e.images_per_second},
+                            {"learning_rate", e.learning_rate}};
     if (e.grad_norm_mean >= 0) epoch["grad_norm_mean"] = e.grad_norm_mean;
     out.push_back(std::move(epoch));
   }

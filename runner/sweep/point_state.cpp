@@ -4,6 +4,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "runner/train/run_status.h"
+
 namespace runner {
 namespace {
 
@@ -19,7 +21,10 @@ nlohmann::json read_report(const std::filesystem::path& path) {
 PointState point_state(const std::filesystem::path& report_path, const PlannedPoint& planned) {
   nlohmann::json report = read_report(report_path);
   if (report.is_null()) return PointState::missing;
-  if (report.value("status", "") != "completed") return PointState::unfinished;
+  const nlohmann::json status = report.value("status", nlohmann::json());
+  if (!status.is_string() || parse_run_status(status.get<std::string>()) != RunStatus::completed) {
+    return PointState::unfinished;
+  }
   std::string sha =
       report.contains("sweep_point") ? report["sweep_point"].value("point_sha256", "") : "";
   return planned.valid && sha == planned.point_sha ? PointState::complete : PointState::changed;

@@ -48,6 +48,11 @@ json row_or_note(const std::filesystem::path& path, json& unreadable) {
   }
   json report = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (report.is_discarded() || !report.is_object()) return note("not a JSON report");
+  if (report.contains("status")) {
+    if (std::string why = status_problem(report); !why.empty()) {
+      return note("not a report of this runner (" + why + ")");
+    }
+  }
   try {
     return summary_row(report, path.string());
   } catch (const json::exception& error) {  // a field of the wrong type
@@ -95,7 +100,10 @@ json summary_row(const json& report, const std::string& report_path) {
   row["id"] =
       report.contains("sweep_point") ? at(report, "/sweep_point/id") : at(report, "/run_id");
   row["index"] = at(report, "/sweep_point/index");
-  row["status"] = report.value("status", "missing");
+  // A report without a status is shown as missing; one with a status this runner does not know
+  // is a UserError (its folder's summary lists it as unreadable).
+  row["status"] =
+      report.contains("status") ? status_name(report_status(report, report_path)) : "missing";
   row["error"] = at(report, "/error");
   row["mode"] = at(report, "/mode");
   row["device"] = report.contains("device") ? report["device"] : at(report, "/config/device");

@@ -4,21 +4,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
 
 #include "runner/train/step_times.h"
+#include "runner/train/stop_checks.h"
 #include "runner/train/training_feed.h"
-#include "runner/util/interrupt.h"
 #include "runner/util/process_stats.h"
 
 namespace runner {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // Full batches without end: the feed's epochs one after another, partial last batches skipped
 // so that every timed step has the same size; not augmented.
@@ -64,96 +57,124 @@ std::vector<StepTiming> median_profile(const std::vector<std::vector<StepTiming>
   return out;
 }
 
-}  // namespace
-
-BenchmarkOutcome run_benchmark(const Experiment& experiment, Program& program, const Dataset& train,
-                               const BenchmarkSpec& spec, Console& console) {
-  const int batch_size = experiment.training.batch_size;
+void check_one_full_batch(const Dataset& train, int batch_size) {
   if (train.size() < static_cast<std::size_t>(batch_size)) {
     throw UserError(fmt::format(
         "training.batch_size: found {}, but the training set has only {} images; a benchmark "
         "needs at least one full batch (lower the batch size or raise the dataset's size)",
         batch_size, train.size()));
   }
-  BatchStream stream(train, program, experiment);
-  BenchmarkOutcome out;
-  TrainingOutcome& run = out.run;
-  run.warmup_steps = spec.warmup_steps;
-  auto stop_requested = [&](const char* phase, int step) {
-    if (!interrupt_requested()) return false;
-    run.status = "interrupted";
-    run.error = fmt::format("interrupted at {} step {}", phase, step + 1);
-    return true;
-  };
+}
 
-  for (int step = 0; step < spec.warmup_steps && !stop_requested("warm-up", step); ++step) {
-    TrainBatch batch = stream.next();
-    program.train_step(batch);
-    ++run.steps;
-  }
-  program.take_loss();  // the warm-up's losses are not counted
-
-  LossSum losses;
-  auto read_loss = [&](int step) {  // a host-device sync point
-    LossSum taken = program.take_loss();
-    losses.sum += taken.sum;
-    losses.count += taken.count;
-    if (run.status == "completed" && !std::isfinite(taken.mean())) {
-      run.status = "diverged";
-      run.error = fmt::format("the loss diverged ({}) at benchmark step {}", taken.mean(), step);
-    }
-  };
-  // Profiled steps wait for the device; timed steps next to them then do too, to compare like
-  // with like. Without profiling, steps queue up as in training and the loss is read every 50.
-  const bool sync_each_step = spec.profile_steps > 0;
+// The state the benchmark's phases share.
+struct Bench {
+  Program& program;
+  BatchStream& stream;
+  const BenchmarkSpec& spec;
+  BenchmarkOutcome& out;
+  LossSum losses;  // over the timed and profiled steps
   StepClock clock;
   std::int64_t images = 0;
   std::vector<std::vector<StepTiming>> profiled;
-  const int rounds = std::max(spec.steps, spec.profile_steps);
-  for (int i = 0; i < rounds && run.status == "completed" && !stop_requested("timed", i); ++i) {
-    if (i < spec.steps) {
-      double cpu_start = process_cpu_seconds();
-      double waited_before = stream.waited_seconds();
-      auto start = Clock::now();
-      TrainBatch batch = stream.next();
-      program.train_step(batch);
-      if (sync_each_step) read_loss(i + 1);
-      double seconds = seconds_since(start);
-      run.cpu_seconds += process_cpu_seconds() - cpu_start;
-      run.cpu_wall_seconds += seconds;
-      clock.step(seconds);
-      run.data_wait_seconds += stream.waited_seconds() - waited_before;
-      images += batch.count;
-      ++run.steps;
-    }
-    if (i < spec.profile_steps) {
-      std::vector<StepTiming> timings;
-      auto start = Clock::now();
-      TrainBatch batch = stream.next();
-      timings.push_back({kDataWaitLabel, seconds_since(start)});
-      program.profile_train_step(batch, timings);
-      profiled.push_back(std::move(timings));
-      ++run.steps;
-    }
+};
+
+bool stop_requested(Bench& b, const char* phase, int step) {
+  return stop_if_interrupted(b.out.run, fmt::format("at {} step {}", phase, step + 1));
+}
+
+void warm_up(Bench& b) {
+  for (int step = 0; step < b.spec.warmup_steps && !stop_requested(b, "warm-up", step); ++step) {
+    TrainBatch batch = b.stream.next();
+    b.program.train_step(batch);
+    ++b.out.run.steps;
+  }
+  b.program.take_loss();  // the warm-up's losses are not counted
+}
+
+// A host-device sync point: the losses so far, counted and checked.
+void read_loss(Bench& b, int step) {
+  LossSum taken = b.program.take_loss();
+  b.losses.sum += taken.sum;
+  b.losses.count += taken.count;
+  stop_if_diverged(b.out.run, taken.mean(), fmt::format("at benchmark step {}", step));
+}
+
+// Process CPU time and wall time of `work` go into the run's CPU figures; returns the wall time.
+template <typename Work>
+double cpu_timed(Bench& b, Work&& work) {
+  double cpu_start = process_cpu_seconds();
+  auto start = SteadyClock::now();
+  work();
+  double seconds = seconds_since(start);
+  b.out.run.cpu_seconds += process_cpu_seconds() - cpu_start;
+  b.out.run.cpu_wall_seconds += seconds;
+  return seconds;
+}
+
+// A plain step, timed (and waited for when `sync` is set).
+void timed_step(Bench& b, int i, bool sync) {
+  double waited_before = b.stream.waited_seconds();
+  int count = 0;
+  double seconds = cpu_timed(b, [&] {
+    TrainBatch batch = b.stream.next();
+    b.program.train_step(batch);
+    if (sync) read_loss(b, i + 1);
+    count = batch.count;
+  });
+  b.clock.step(seconds);
+  b.out.run.data_wait_seconds += b.stream.waited_seconds() - waited_before;
+  b.images += count;
+  ++b.out.run.steps;
+}
+
+// A step timed per label by the program, the data wait first.
+void profiled_step(Bench& b) {
+  std::vector<StepTiming> timings;
+  auto start = SteadyClock::now();
+  TrainBatch batch = b.stream.next();
+  timings.push_back({kDataWaitLabel, seconds_since(start)});
+  b.program.profile_train_step(batch, timings);
+  b.profiled.push_back(std::move(timings));
+  ++b.out.run.steps;
+}
+
+// Profiled steps wait for the device; timed steps next to them then do too, to compare like
+// with like. Without profiling, steps queue up as in training and the loss is read every 50.
+void timed_rounds(Bench& b, Console& console) {
+  const bool sync_each_step = b.spec.profile_steps > 0;
+  const int rounds = std::max(b.spec.steps, b.spec.profile_steps);
+  for (int i = 0;
+       i < rounds && b.out.run.status == RunStatus::completed && !stop_requested(b, "timed", i);
+       ++i) {
+    if (i < b.spec.steps) timed_step(b, i, sync_each_step);
+    if (i < b.spec.profile_steps) profiled_step(b);
     console.progress(fmt::format("benchmark: step {}/{}", i + 1, rounds));
     if (!sync_each_step && ((i + 1) % 50 == 0 || i + 1 == rounds)) {
       // On an asynchronous device the steps just timed finish here: the wait counts as their time.
-      double cpu_start = process_cpu_seconds();
-      auto start = Clock::now();
-      read_loss(i + 1);
-      double seconds = seconds_since(start);
-      run.cpu_seconds += process_cpu_seconds() - cpu_start;
-      run.cpu_wall_seconds += seconds;
-      clock.wait(seconds);
+      b.clock.wait(cpu_timed(b, [&] { read_loss(b, i + 1); }));
     }
   }
-  run.step_seconds = clock.seconds();
-  run.train_seconds = clock.total();
-  read_loss(rounds);  // what a last profiled step left
+  b.out.run.step_seconds = b.clock.seconds();
+  b.out.run.train_seconds = b.clock.total();
+  read_loss(b, rounds);  // what a last profiled step left
+}
+
+}  // namespace
+
+BenchmarkOutcome run_benchmark(const Experiment& experiment, Program& program, const Dataset& train,
+                               const BenchmarkSpec& spec, Console& console) {
+  check_one_full_batch(train, experiment.training.batch_size);
+  BatchStream stream(train, program, experiment);
+  BenchmarkOutcome out;
+  out.run.warmup_steps = spec.warmup_steps;
+  Bench bench{program, stream, spec, out, {}, {}, 0, {}};
+  warm_up(bench);
+  timed_rounds(bench, console);
   console.end_progress();
-  out.mean_loss = losses.mean();
-  out.profile = median_profile(profiled);
-  run.train_images_per_second = run.train_seconds > 0 ? images / run.train_seconds : 0.0;
+  out.mean_loss = bench.losses.mean();
+  out.profile = median_profile(bench.profiled);
+  TrainingOutcome& run = out.run;
+  run.train_images_per_second = run.train_seconds > 0 ? bench.images / run.train_seconds : 0.0;
   return out;
 }
 

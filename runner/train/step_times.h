@@ -1,10 +1,19 @@
-// Per-step times and their spread: median, 10th and 90th percentile, mean.
+// Per-step times and their spread (median, 10th and 90th percentile, mean), and the clock that
+// measures them.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <vector>
 
 namespace runner {
+
+using SteadyClock = std::chrono::steady_clock;
+
+// Wall seconds since `start`.
+inline double seconds_since(SteadyClock::time_point start) {
+  return std::chrono::duration<double>(SteadyClock::now() - start).count();
+}
 
 struct StepTimeSummary {
   std::size_t count = 0;

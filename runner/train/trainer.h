@@ -1,5 +1,6 @@
 // The training loop: epochs of seeded mini-batches, the tutorial's loss log line, per-epoch
-// evaluation, throughput after a warm-up, and early stop on a diverged loss or Ctrl-C.
+// evaluation, throughput after a warm-up, the learning rate of each step from training.schedule,
+// and early stop on a diverged loss or Ctrl-C.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include "runner/config/experiment.h"
 #include "runner/data/dataset.h"
 #include "runner/train/evaluation.h"
+#include "runner/train/run_status.h"
 #include "runner/util/console.h"
 
 namespace runner {
@@ -23,11 +25,12 @@ struct EpochRecord {
   double seconds = 0;  // training time of the epoch, evaluation excluded
   double images_per_second = 0;
   double grad_norm_mean = -1;  // clip_grad_norm: the mean global gradient norm before clipping
+  double learning_rate = 0;    // the lr of the epoch's last step (training.schedule)
 };
 
 struct TrainingOutcome {
-  std::string status = "completed";  // completed | diverged | interrupted
-  std::string error;                 // why, when not completed
+  RunStatus status = RunStatus::completed;  // completed | diverged | interrupted
+  std::string error;                        // why, when not completed
   std::vector<EpochRecord> epochs;
   std::int64_t steps = 0;
   std::int64_t warmup_steps = 0;
@@ -41,7 +44,9 @@ struct TrainingOutcome {
 };
 
 struct TrainingPlan {
-  int first_epoch = 0;  // 0-based; > 0 when resuming from a checkpoint
+  // 0-based; > 0 when resuming from a checkpoint. The schedule continues at step
+  // first_epoch * batches per epoch (the checkpoint's optimizer.step for an unchanged config).
+  int first_epoch = 0;
   // Called after each completed epoch (evaluated, not diverged) with the epochs done so far:
   // where checkpoints are taken.
   std::function<void(int epochs_done)> after_epoch;

@@ -173,9 +173,9 @@ print(header['bn1.running_var']['dtype'], header['bn1.running_var']['shape'], t[
 )");
   EXPECT_EQ(run_command("/usr/bin/python3 " + header.string() + " " + checkpoint).output,
             "F32 [8] I64 []\n");
-  auto result = run_command("/usr/bin/python3 " +
-                            (source_dir() / "scripts" / "pytorch_peer.py").string() +
-                            " evaluate " + tiny_resnet_config() + " " + checkpoint);
+  auto result =
+      run_command("/usr/bin/python3 " + (source_dir() / "scripts" / "pytorch_peer.py").string() +
+                  " evaluate " + tiny_resnet_config() + " " + checkpoint);
   ASSERT_EQ(result.exit_code, 0) << result.output;
   auto peer = nlohmann::json::parse(result.output);
   // 3 convolution weights, 3 batch norms of 5 (weight, bias, running mean and variance,
@@ -184,6 +184,32 @@ print(header['bn1.running_var']['dtype'], header['bn1.running_var']['shape'], t[
   // 128 test images; float rounding may flip an argmax between near-equal logits.
   EXPECT_NEAR(peer["test_accuracy"].get<double>(),
               run.report["metrics"]["test_accuracy"].get<double>(), 1.5 / 128);
+}
+
+// A warm-up longer than the first epoch and a decay after it: the resumed epoch must start at
+// step 64 of the schedule (a schedule restarted at 0 would warm up again and lose the decay).
+TEST(Run, ResumingContinuesTheLearningRateSchedule) {
+  TempDir tmp;
+  const std::string schedule =
+      " --set training.schedule.type=step --set training.schedule.step_size=1"
+      " --set training.schedule.gamma=0.5 --set training.schedule.warmup.epochs=1.5";
+  std::string out = " --quiet --output " + tmp.path().string();
+  RunOutput straight = run_and_read(tiny_config() + schedule + out);
+  ASSERT_EQ(straight.result.exit_code, 0) << straight.result.output;
+  RunOutput first =
+      run_and_read(tiny_config() + schedule +
+                   " --set training.epochs=1 --set checkpoint.path=e1.safetensors" + out);
+  ASSERT_EQ(first.result.exit_code, 0) << first.result.output;
+  RunOutput resumed = run_and_read(tiny_config() + schedule + " --resume " +
+                                   first.report["checkpoint"]["path"].get<std::string>() + out);
+  ASSERT_EQ(resumed.result.exit_code, 0) << resumed.result.output;
+  ASSERT_EQ(resumed.report["epochs"].size(), 1u);
+  EXPECT_EQ(straight.report["epochs"][1]["learning_rate"], 0.5 * 0.02);  // decayed, warmed up
+  EXPECT_EQ(resumed.report["epochs"][0]["learning_rate"],
+            straight.report["epochs"][1]["learning_rate"]);
+  EXPECT_EQ(resumed.report["epochs"][0]["train_loss"], straight.report["epochs"][1]["train_loss"]);
+  EXPECT_EQ(resumed.report["metrics"], straight.report["metrics"]);
+  EXPECT_EQ(straight.report["config"]["training"]["schedule"]["type"], "step");
 }
 
 TEST(Run, CheckpointIsReadableAsSafetensorsByPython) {

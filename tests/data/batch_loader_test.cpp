@@ -221,11 +221,32 @@ TEST(BatchLoader, WorkersGatherBatchesAheadOfTheConsumer) {
   EXPECT_EQ(loader.ready_ahead(), 0);
 }
 
+// With no workers the caller gathers each batch itself inside next(): that time is waiting
+// (the step could not go on without the batch), and the consumer's own time between batches is
+// not. Timed from outside, next() must then take about what waited_seconds() says: no more
+// (the consumer's sleeps are left out), and most of it (the gathering is counted).
 TEST(BatchLoader, ZeroWorkersCountGatheringAsWaiting) {
-  Dataset data = indexed_dataset(1000);
+  Dataset data;
+  data.channels = 3;
+  data.height = data.width = 64;  // 12 KiB images: gathering a batch takes measurable time
+  data.class_names = {"x"};
+  data.labels.assign(2000, 0);
+  data.images.assign(data.labels.size() * 3 * 64 * 64, 7);
   BatchLoader loader(data, 100, true, 1, 0);
-  run_epoch(loader, 0);
-  EXPECT_GT(loader.waited_seconds(), 0.0);
+  loader.start_epoch(0);
+  double inside_next = 0;
+  BatchView batch{};
+  for (;;) {
+    auto begin = std::chrono::steady_clock::now();
+    bool more = loader.next(batch);
+    inside_next += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    if (!more) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));  // a slow step, not waiting
+  }
+  const double waited = loader.waited_seconds();
+  EXPECT_LE(waited, inside_next) << "time outside next() counted as waiting";
+  EXPECT_GE(waited, 0.5 * inside_next) << "the gathering inside next() is not counted: waited "
+                                       << waited << " s of " << inside_next << " s in next()";
 }
 
 // Issue 11: a thread that failed to start left the others joinable, and the process aborted

@@ -128,6 +128,30 @@ TEST(Summary, CsvAndMarkdownHaveARowPerPointAndListTheErrors) {
   EXPECT_TRUE(read_json(tmp / "summary.json").is_object());
 }
 
+TEST(Summary, AStatusThisRunnerDoesNotWriteIsAnErrorAndLeavesTheReportOut) {
+  json report = point_report("odd", 0, "cpu", 1000);
+  report["status"] = "finished";
+  try {
+    summary_row(report, "odd/report.json");
+    FAIL() << "an unknown status was accepted";
+  } catch (const UserError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "odd/report.json: status: found \"finished\", expected one of: completed, "
+              "diverged, interrupted, failed, out_of_memory, invalid");
+  }
+  TempDir tmp;  // in a folder: listed as unreadable, the other reports summarised
+  write_file_atomically(tmp / "a" / "report.json", point_report("a", 0, "cpu", 1000).dump());
+  write_file_atomically(tmp / "odd" / "report.json", report.dump());
+  json summary = summarize_folder(tmp.path());
+  ASSERT_EQ(summary["points"].size(), 1u);
+  EXPECT_EQ(summary["points"][0]["status"], "completed");
+  ASSERT_EQ(summary["unreadable_reports"].size(), 1u);
+  EXPECT_EQ(summary["unreadable_reports"][0]["error"],
+            (tmp / "odd" / "report.json").string() +
+                ": not a report of this runner (status: found \"finished\", expected one of: "
+                "completed, diverged, interrupted, failed, out_of_memory, invalid)");
+}
+
 TEST(Summary, AFolderWithoutReportsIsAUserError) {
   TempDir tmp;
   EXPECT_THROW(summarize_folder(tmp.path()), UserError);

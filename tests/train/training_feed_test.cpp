@@ -42,6 +42,10 @@ class HoldingProgram : public Program {
     inner_->profile_train_step(gather(batch), timings);
   }
   LossSum take_loss() override { return inner_->take_loss(); }
+  void set_learning_rate(double lr) override {
+    learning_rates.push_back(lr);
+    inner_->set_learning_rate(lr);
+  }
   void predict(const std::uint8_t* images, int count, float* logits) override {
     inner_->predict(images, count, logits);
   }
@@ -53,8 +57,9 @@ class HoldingProgram : public Program {
   }
 
   HostImageSet offered;
-  std::vector<int> steps;  // each step's batch size
-  int row_batches = 0;     // steps given as rows
+  std::vector<int> steps;              // each step's batch size
+  std::vector<double> learning_rates;  // each set_learning_rate
+  int row_batches = 0;                 // steps given as rows
 
  private:
   TrainBatch gather(const TrainBatch& batch) {
@@ -240,7 +245,7 @@ TEST(TrainingFeed, BenchmarkStepsOnHeldRowsAreFullBatches) {
   spec.warmup_steps = 3;
   spec.steps = 12;
   BenchmarkOutcome out = run_benchmark(setup.experiment, *holding, setup.data.train, spec, console);
-  EXPECT_EQ(out.run.status, "completed");
+  EXPECT_EQ(out.run.status, RunStatus::completed);
   EXPECT_EQ(holding->steps.size(), 15u);
   for (int size : holding->steps) EXPECT_EQ(size, 100);
   EXPECT_EQ(holding->row_batches, 15);

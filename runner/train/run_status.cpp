@@ -1,0 +1,48 @@
+// Run status names.
+#include "runner/train/run_status.h"
+
+#include <array>
+#include <utility>
+
+namespace runner {
+namespace {
+
+constexpr std::array<std::pair<RunStatus, const char*>, 6> kNames = {{
+    {RunStatus::completed, "completed"},
+    {RunStatus::diverged, "diverged"},
+    {RunStatus::interrupted, "interrupted"},
+    {RunStatus::failed, "failed"},
+    {RunStatus::out_of_memory, "out_of_memory"},
+    {RunStatus::invalid, "invalid"},
+}};
+static_assert(kNames.size() == static_cast<std::size_t>(RunStatus::invalid) + 1,
+              "every RunStatus has a name");
+
+}  // namespace
+
+const char* status_name(RunStatus status) {
+  return kNames[static_cast<std::size_t>(status)].second;
+}
+
+std::optional<RunStatus> parse_run_status(std::string_view name) {
+  for (const auto& [status, text] : kNames) {
+    if (name == text) return status;
+  }
+  return std::nullopt;
+}
+
+std::string known_status_names() {
+  std::string out;
+  for (const auto& entry : kNames) {
+    if (!out.empty()) out += ", ";
+    out += entry.second;
+  }
+  return out;
+}
+
+int exit_code_for(RunStatus status) {
+  if (status == RunStatus::completed) return 0;
+  return status == RunStatus::interrupted ? 130 : 1;
+}
+
+}  // namespace runner

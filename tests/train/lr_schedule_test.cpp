@@ -1,0 +1,108 @@
+// Learning-rate schedules against PyTorch's schedulers: the lr of every step of each case in
+// lr_schedule_golden.json (written by scripts/lr_schedule_golden.py), with each schedule read
+// through the schema and the config reader as a user's config is.
+#include "runner/train/lr_schedule.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "runner/config/load_config.h"
+#include "test_support.h"
+
+namespace runner::testing {
+namespace {
+
+using nlohmann::json;
+
+// A config with `schedule` and the optimizer's `lr`, validated and resolved.
+Experiment experiment_with(const json& schedule, double lr) {
+  ConfigDocument doc;
+  doc.file = "golden.yaml";
+  doc.source_map = SourceMap(doc.file);
+  doc.json = {{"name", "golden"},
+              {"dataset", {{"name", "synthetic"}}},
+              {"model", {{"layers", {{{"name", "fc"}, {"type", "linear"}, {"out_features", 2}}}}}},
+              {"training", {{"optimizer", {{"type", "sgd"}, {"lr", lr}}}, {"schedule", schedule}}}};
+  validate_config(doc);
+  return resolve_experiment(doc);
+}
+
+json golden() {
+  std::ifstream in(source_dir() / "tests" / "train" / "lr_schedule_golden.json");
+  return json::parse(in);
+}
+
+TEST(LearningRateSchedule, EveryStepMatchesPyTorch) {
+  const json cases = golden()["cases"];
+  ASSERT_GE(cases.size(), 8u);
+  for (const json& c : cases) {
+    const Experiment e = experiment_with(c["schedule"], c["lr"]);
+    LearningRateSchedule schedule(e.training.schedule, c["lr"], c["steps_per_epoch"], c["epochs"]);
+    const json& expected = c["lrs"];
+    ASSERT_EQ(expected.size(), c["steps_per_epoch"].get<std::size_t>() * c["epochs"].get<int>());
+    double worst = 0;
+    for (std::size_t s = 0; s < expected.size(); ++s) {
+      const double want = expected[s], got = schedule.at(static_cast<std::int64_t>(s));
+      worst = std::max(worst, std::abs(got - want) / want);
+    }
+    // PyTorch's schedulers update the lr recursively: a few roundings away from a closed form.
+    EXPECT_LT(worst, 1e-9) << c["name"] << ": largest relative difference " << worst;
+  }
+}
+
+TEST(LearningRateSchedule, ConstantWithoutWarmupIsTheOptimizersLr) {
+  LearningRateSchedule schedule(ScheduleSpec{}, 0.01, 5, 2);
+  for (int s = 0; s < 10; ++s) EXPECT_EQ(schedule.at(s), 0.01);
+  EXPECT_EQ(schedule.warmup_steps(), 0);
+}
+
+TEST(LearningRateSchedule, FractionalWarmupRoundsToWholeSteps) {
+  ScheduleSpec spec;
+  spec.warmup_epochs = 0.25;
+  spec.warmup_start_factor = 0.5;
+  LearningRateSchedule schedule(spec, 1.0, 10, 1);  // 2.5 steps: 3
+  EXPECT_EQ(schedule.warmup_steps(), 3);
+  EXPECT_DOUBLE_EQ(schedule.at(0), 0.5);
+  EXPECT_DOUBLE_EQ(schedule.at(1), 0.5 + 0.5 / 3);
+  EXPECT_DOUBLE_EQ(schedule.at(3), 1.0);
+}
+
+TEST(LearningRateSchedule, TheResolvedConfigHoldsTheScheduleWithItsDefaults) {
+  const Experiment e = experiment_with({{"type", "one_cycle"}, {"warmup", {{"epochs", 0.5}}}}, 0.1);
+  EXPECT_EQ(e.resolved["training"]["schedule"],
+            json({{"type", "one_cycle"},
+                  {"pct_start", 0.3},
+                  {"div_factor", 25.0},
+                  {"final_div_factor", 1e4},
+                  {"warmup", {{"epochs", 0.5}, {"start_factor", 0.1}}}}));
+  EXPECT_EQ(experiment_with({{"type", "constant"}}, 0.1).resolved["training"]["schedule"],
+            json({{"type", "constant"}}));
+}
+
+TEST(LearningRateSchedule, FieldsOfAnotherTypeAreRefused) {
+  EXPECT_THROW(experiment_with({{"type", "cosine"}, {"step_size", 2}}, 0.1), UserError);
+  EXPECT_THROW(experiment_with({{"type", "step"}}, 0.1), UserError);  // step_size is required
+  EXPECT_THROW(experiment_with({{"type", "step"}, {"step_size", 1}, {"gamma", 1.5}}, 0.1),
+               UserError);
+  EXPECT_THROW(experiment_with({{"type", "one_cycle"}, {"pct_start", 1}}, 0.1), UserError);
+  EXPECT_THROW(experiment_with({{"type", "constant"}, {"warmup", {{"epochs", 0}}}}, 0.1),
+               UserError);
+}
+
+TEST(LearningRateSchedule, MilestonesMustIncrease) {
+  try {
+    experiment_with({{"type", "multistep"}, {"milestones", {3, 2}}}, 0.1);
+    FAIL() << "decreasing milestones were accepted";
+  } catch (const UserError& error) {
+    EXPECT_NE(std::string(error.what()).find("training.schedule.milestones"), std::string::npos)
+        << error.what();
+    EXPECT_NE(std::string(error.what()).find("found 2 after 3, expected increasing epochs"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace runner::testing

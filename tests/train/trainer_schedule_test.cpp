@@ -1,0 +1,99 @@
+// The trainer under training.schedule: each step gets the schedule's learning rate, each epoch
+// records its last step's, and a run resumed after an epoch continues the schedule there.
+#include <gtest/gtest.h>
+
+#include "runner/config/load_config.h"
+#include "runner/data/dataset_geometry.h"
+#include "runner/train/lr_schedule.h"
+#include "runner/train/trainer.h"
+#include "test_support.h"
+
+namespace runner {
+namespace {
+
+// A CPU program that records every learning rate it is given.
+class LrRecordingProgram : public Program {
+ public:
+  explicit LrRecordingProgram(std::unique_ptr<Program> inner) : inner_(std::move(inner)) {}
+  void train_step(const TrainBatch& batch) override { inner_->train_step(batch); }
+  void profile_train_step(const TrainBatch& batch, std::vector<StepTiming>& timings) override {
+    inner_->profile_train_step(batch, timings);
+  }
+  LossSum take_loss() override { return inner_->take_loss(); }
+  void set_learning_rate(double lr) override {
+    learning_rates.push_back(lr);
+    inner_->set_learning_rate(lr);
+  }
+  void predict(const std::uint8_t* images, int count, float* logits) override {
+    inner_->predict(images, count, logits);
+  }
+  std::vector<HostTensor> parameters() const override { return inner_->parameters(); }
+  void load_parameters(const std::vector<HostTensor>& t) override { inner_->load_parameters(t); }
+  std::vector<HostTensor> optimizer_state() const override { return inner_->optimizer_state(); }
+  void load_optimizer_state(const std::vector<HostTensor>& t) override {
+    inner_->load_optimizer_state(t);
+  }
+
+  std::vector<double> learning_rates;
+
+ private:
+  std::unique_ptr<Program> inner_;
+};
+
+// tiny_synthetic (1024 images in batches of 16: 64 steps an epoch) under a cosine schedule with
+// a warm-up of one and a half epochs, over three epochs.
+struct ScheduledRun {
+  Experiment experiment =
+      load_experiment(testing::source_dir() / "configs" / "tiny_synthetic.yaml",
+                      {"training.epochs=3", "training.schedule.type=cosine",
+                       "training.schedule.min_lr=0.001", "training.schedule.warmup.epochs=1.5"});
+  DatasetSplits data = load_dataset(experiment.dataset);
+  std::unique_ptr<Backend> backend = make_backend("cpu", nullptr);
+
+  LrRecordingProgram program() const {
+    DatasetGeometry geometry = dataset_geometry(experiment.dataset);
+    Graph graph = build_graph(experiment.model, geometry.image, geometry.classes);
+    CompileOptions options;
+    options.train_batch = experiment.training.batch_size;
+    options.eval_batch = experiment.training.eval_batch_size;
+    options.optimizer = experiment.training.optimizer;
+    options.normalize = experiment.dataset.normalize;
+    return LrRecordingProgram(backend->compile(graph, options));
+  }
+};
+
+TEST(TrainerSchedule, EachStepGetsTheSchedulesRateAndEpochsRecordTheirLast) {
+  ScheduledRun run;
+  LrRecordingProgram program = run.program();
+  Console quiet(true);
+  TrainingOutcome outcome = train(run.experiment, program, run.data, quiet);
+  ASSERT_EQ(outcome.status, RunStatus::completed) << outcome.error;
+  const std::int64_t per_epoch = 64;
+  LearningRateSchedule schedule(run.experiment.training.schedule, 0.02, per_epoch, 3);
+  ASSERT_EQ(program.learning_rates.size(), 3u * per_epoch);
+  for (std::size_t s = 0; s < program.learning_rates.size(); ++s) {
+    ASSERT_EQ(program.learning_rates[s], schedule.at(static_cast<std::int64_t>(s))) << "step " << s;
+  }
+  EXPECT_LT(program.learning_rates.front(), 0.1 * 0.02 + 1e-12);  // the warm-up's first factor
+  ASSERT_EQ(outcome.epochs.size(), 3u);
+  for (int e = 0; e < 3; ++e) {
+    EXPECT_EQ(outcome.epochs[e].learning_rate, schedule.at((e + 1) * per_epoch - 1));
+  }
+}
+
+TEST(TrainerSchedule, AResumedRunContinuesTheScheduleWhereItStopped) {
+  ScheduledRun run;
+  LrRecordingProgram straight = run.program();
+  Console quiet(true);
+  train(run.experiment, straight, run.data, quiet);
+  LrRecordingProgram resumed = run.program();
+  TrainingPlan plan;
+  plan.first_epoch = 1;  // as after loading a checkpoint of epoch 1 (in the warm-up still)
+  train(run.experiment, resumed, run.data, quiet, plan);
+  const std::vector<double> rest(straight.learning_rates.begin() + 64,
+                                 straight.learning_rates.end());
+  EXPECT_EQ(resumed.learning_rates, rest);
+}
+
+}  // namespace
+}  // namespace runner
