@@ -1,7 +1,7 @@
 // max_pool2d, avg_pool2d and global_avg_pool2d on oneDNN (max keeps a workspace for its backward
 // pass), with the ReLU of the layer before it when the net builder moves it here (`fuse_relu`).
-// A global pool's window is the whole input plane; its output is plain (N, C, 1, 1), which is
-// also the bytes of a flat (N, C) output.
+// A global pool's window is the whole input plane; a flat (N, C) output is its (N, C, 1, 1)
+// output reordered to the plain layout (a blocked destination keeps oneDNN's optimised kernel).
 #include "backends/onednn/build_context.h"
 
 namespace runner::onednn {
@@ -22,7 +22,7 @@ class Pooling : public OnednnLayer {
       const dnnl::memory::dims in = inputs[0].get_desc().dims();
       strides_ = kernel_ = {in[2], in[3]};
       padding_ = {0, 0};
-      dst_desc = dnnl::memory::desc({in[0], in[1], 1, 1}, dt::f32, tag::abcd);
+      dst_desc = BuildContext::any({in[0], in[1], 1, 1});
     }
     dnnl::pooling_forward::desc desc(ctx.forward_kind(), algorithm_, inputs[0].get_desc(), dst_desc,
                                      strides_, kernel_, padding_, padding_);
@@ -38,16 +38,21 @@ class Pooling : public OnednnLayer {
       relu_pd_ = ctx.relu_in_place(dst, node.name + " relu");
       dst_ = dst;
     }
-    return node.output.flat ? as_dims(dst, ctx.dims_of(node.output), tag::ab, ctx) : dst;
+    if (!node.output.flat) return dst;
+    const dnnl::memory plain = ctx.in_layout(dst, plain_4d(), *ctx.forward, node.name + " layout");
+    return as_dims(plain, ctx.dims_of(node.output), tag::ab, ctx);
   }
 
   void backward(BuildContext& ctx, const Node& node, const dnnl::memory& output_grad,
                 const std::vector<dnnl::memory>& input_grads) override {
     if (!input_grads[0]) return;
     if (dst_) ctx.relu_backward_in_place(relu_pd_, dst_, output_grad, node.name + " relu backward");
+    // A flat output's gradient is plain (N, C): seen as (N, C, 1, 1), in the pool's layout.
     const dnnl::memory dy =
-        node.output.flat ? as_dims(output_grad, forward_pd_.dst_desc().dims(), tag::abcd, ctx)
-                         : output_grad;
+        node.output.flat
+            ? ctx.in_layout(as_dims(output_grad, plain_4d().dims(), tag::abcd, ctx),
+                            forward_pd_.dst_desc(), *ctx.backward, node.name + " gradient layout")
+            : output_grad;
     dnnl::pooling_backward::desc desc(algorithm_, input_grads[0].get_desc(), dy.get_desc(),
                                       strides_, kernel_, padding_, padding_);
     dnnl::pooling_backward::primitive_desc pd(desc, ctx.engine, forward_pd_);
@@ -58,6 +63,9 @@ class Pooling : public OnednnLayer {
   }
 
  private:
+  dnnl::memory::desc plain_4d() const {
+    return dnnl::memory::desc(forward_pd_.dst_desc().dims(), dt::f32, tag::abcd);
+  }
   // The same plain bytes seen with other dims (N, C, 1, 1 and N, C).
   static dnnl::memory as_dims(const dnnl::memory& m, const dnnl::memory::dims& dims, tag layout,
                               const BuildContext& ctx) {
