@@ -229,25 +229,30 @@ def optimizer_for(net, spec):
                eps=spec.get("eps", 1e-8))
 
 
-def lr_factor(schedule, step, steps_per_epoch, total_steps):
-    """The multiplier of the base lr before step `step` (0-based), per the runner's README:
-    linear warm-up from 0 over warmup epochs, then the schedule over the remaining steps."""
+def lr_factor(schedule, step, steps_per_epoch, total_steps, base_lr):
+    """The multiplier of the base lr at step `step` (0-based over the run), as the runner's README
+    gives it: the schedule's rate times, during warm-up, f + (1 - f) * s / W."""
     schedule = schedule or {"type": "constant"}
-    warm = round(schedule.get("warmup", {}).get("epochs", 0) * steps_per_epoch) \
-        if isinstance(schedule.get("warmup"), dict) else round(schedule.get("warmup", 0) * steps_per_epoch)
-    if step < warm:
-        return (step + 1) / warm
     kind = schedule.get("type", "constant")
+    epoch = step // steps_per_epoch
     if kind == "cosine":
-        span = max(1, total_steps - warm)
-        t = min(step - warm, span)
-        return 0.5 * (1 + math.cos(math.pi * t / span))
-    if kind == "step":
-        return schedule.get("gamma", 0.1) ** ((step // steps_per_epoch) // schedule["step_size"])
-    if kind == "multistep":
-        passed = sum(step // steps_per_epoch >= m for m in schedule["milestones"])
-        return schedule.get("gamma", 0.1) ** passed
-    return 1.0
+        floor = schedule.get("min_lr", 0.0) / base_lr
+        factor = floor + (1 - floor) * (1 + math.cos(math.pi * step / total_steps)) / 2
+    elif kind == "step":
+        factor = schedule.get("gamma", 0.1) ** (epoch // schedule["step_size"])
+    elif kind == "multistep":
+        factor = schedule.get("gamma", 0.1) ** sum(epoch >= m for m in schedule["milestones"])
+    elif kind == "constant":
+        factor = 1.0
+    else:
+        raise SystemExit(f"schedule {kind}: not supported by this script")
+    warmup = schedule.get("warmup")
+    if warmup:
+        steps = math.floor(warmup["epochs"] * steps_per_epoch + 0.5)
+        start = warmup.get("start_factor", 0.1)
+        if step < steps:
+            factor *= start + (1 - start) * step / steps
+    return factor
 
 
 def accuracy(net, images, labels, dataset, batch=1000):
@@ -290,7 +295,7 @@ def train(config, seed):
         for i in range(0, len(labels), batch):
             rows = order[i:i + batch]
             x = normalise(augment(images[rows], dataset.get("augment", []), generator), dataset)
-            factor = lr_factor(training.get("schedule"), step, steps_per_epoch, total)
+            factor = lr_factor(training.get("schedule"), step, steps_per_epoch, total, base_lrs[0])
             for g, lr in zip(optimizer.param_groups, base_lrs):
                 g["lr"] = lr * factor
             optimizer.zero_grad()

@@ -5,11 +5,7 @@
 
 #include <cmath>
 
-#if defined(__CUDACC__)
-#define RUNNER_HOST_DEVICE __host__ __device__
-#else
-#define RUNNER_HOST_DEVICE
-#endif
+#include "runner/util/host_device.h"
 
 namespace runner::activation_math {
 

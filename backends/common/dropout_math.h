@@ -5,30 +5,19 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define RUNNER_HOST_DEVICE __host__ __device__
-#else
-#define RUNNER_HOST_DEVICE
-#endif
+#include "runner/util/host_device.h"
 
 namespace runner::dropout_math {
-
-// SplitMix64's finaliser: a bijection that mixes every input bit into every output bit.
-RUNNER_HOST_DEVICE inline std::uint64_t mix(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 // The key of one layer at one step; `layer` is layer_key(name).
 RUNNER_HOST_DEVICE inline std::uint64_t step_key(std::uint64_t seed, std::uint64_t step,
                                                  std::uint64_t layer) {
-  return mix(mix(seed + 0x9e3779b97f4a7c15ull) ^ mix(step * 0x9e3779b97f4a7c15ull + layer));
+  return mix64(mix64(seed + 0x9e3779b97f4a7c15ull) ^ mix64(step * 0x9e3779b97f4a7c15ull + layer));
 }
 
 // Whether value `index` is kept, with probability 1 - p: a uniform in [0, 1) from 24 bits.
 RUNNER_HOST_DEVICE inline bool keeps(std::uint64_t key, std::uint64_t index, float p) {
-  const std::uint64_t bits = mix(key ^ mix(index + 0x632be59bd9b4e019ull)) >> 40;
+  const std::uint64_t bits = mix64(key ^ mix64(index + 0x632be59bd9b4e019ull)) >> 40;
   return static_cast<float>(bits) * (1.0f / 16777216.0f) >= p;
 }
 

@@ -5,13 +5,7 @@
 
 #include <cstdint>
 
-#if !defined(RUNNER_HOST_DEVICE)
-#if defined(__CUDACC__)
-#define RUNNER_HOST_DEVICE __host__ __device__
-#else
-#define RUNNER_HOST_DEVICE
-#endif
-#endif
+#include "runner/util/host_device.h"
 
 namespace runner::augment_math {
 
@@ -32,13 +26,6 @@ struct Plan {
   int count = 0;  // 0: no augmentation
   Step steps[kMaxSteps];
 };
-
-// splitmix64's finaliser: a bijection of 64 bits that mixes every input bit into every output bit.
-RUNNER_HOST_DEVICE inline std::uint64_t mix64(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 // 64 random bits for step `step` of image `index` in `epoch`: a pure function of the four, so
 // workers, devices and a resumed run draw the same.

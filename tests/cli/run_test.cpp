@@ -114,6 +114,14 @@ TEST(Run, CheckpointReloadsAndEvalReproducesTheAccuracy) {
 
 // Resumes a run of `config` (with extra options) after its first epoch and compares the second
 // epoch with an uninterrupted run's.
+// One epoch of `config`, checkpointed to n.safetensors, in `tmp`.
+RunOutput one_epoch_with_checkpoint(const std::string& config, const TempDir& tmp) {
+  return run_and_read(config +
+                      " --quiet --set training.epochs=1 --set checkpoint.path=n.safetensors "
+                      "--output " +
+                      tmp.path().string());
+}
+
 void expect_resume_continues_exactly(const std::string& config) {
   TempDir tmp;
   std::string out = " --quiet --output " + tmp.path().string();
@@ -159,10 +167,7 @@ TEST(Run, BatchNormCheckpointReloadsInPyTorchWithTheSameAccuracy) {
     GTEST_SKIP() << "no /usr/bin/python3 with torch, yaml and numpy";
   }
   TempDir tmp;
-  RunOutput run = run_and_read(
-      tiny_resnet_config() +
-      " --quiet --set training.epochs=1 --set checkpoint.path=n.safetensors --output " +
-      tmp.path().string());
+  RunOutput run = one_epoch_with_checkpoint(tiny_resnet_config(), tmp);
   ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
   const std::string checkpoint = run.report["checkpoint"]["path"].get<std::string>();
   auto header = tmp.write("header.py", R"(import json, struct, sys
@@ -215,10 +220,7 @@ TEST(Run, ResumingContinuesTheLearningRateSchedule) {
 TEST(Run, CheckpointIsReadableAsSafetensorsByPython) {
   if (!std::filesystem::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
   TempDir tmp;
-  RunOutput run = run_and_read(
-      tiny_config() +
-      " --quiet --set training.epochs=1 --set checkpoint.path=n.safetensors --output " +
-      tmp.path().string());
+  RunOutput run = one_epoch_with_checkpoint(tiny_config(), tmp);
   ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
   // The safetensors layout, read independently: u64 header length, JSON header, F32 data and
   // the step as I64 (1024 images in batches of 16: 64 steps).
@@ -246,10 +248,7 @@ TEST(Run, CheckpointLoadsInPyTorchsSafetensors) {
     GTEST_SKIP() << "no /usr/bin/python3 with torch and safetensors";
   }
   TempDir tmp;
-  RunOutput run = run_and_read(
-      tiny_config() +
-      " --quiet --set training.epochs=1 --set checkpoint.path=n.safetensors --output " +
-      tmp.path().string());
+  RunOutput run = one_epoch_with_checkpoint(tiny_config(), tmp);
   ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
   auto script = tmp.write("read.py", R"(import sys, torch
 from safetensors.torch import load_file
