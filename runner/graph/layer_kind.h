@@ -47,7 +47,8 @@ void read_pair(const LayerSpec& spec, const char* key, int fallback_h, int fallb
                int& w);
 int read_int(const LayerSpec& spec, const char* key, int fallback);
 [[noreturn]] void throw_shape_error(const Node& node, const std::string& problem);
-// A sliding window's output: floor((in + 2 pad - kernel) / stride) + 1 per axis, checked.
+// A sliding window's output: floor((in + 2 pad - d (kernel - 1) - 1) / stride) + 1 per axis
+// (d the dilation), checked.
 Shape window_output(const Node& node, const Shape& in, int channels);
 // What a window's stride is when the config gives none: 1 (convolutions) or the kernel (pools).
 enum class DefaultStride { one, kernel };
