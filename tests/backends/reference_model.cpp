@@ -45,6 +45,18 @@ struct ConvGroups {
   int inputs, outputs;
 };
 
+// Visits (input k, index v in it, index in the output) of a concat along dimension 1: per
+// image, the inputs' values one after another (NCHW keeps each input's channels together).
+template <typename Visit>
+void for_each_concat_value(const std::vector<const Values*>& inputs, int batch, Visit visit) {
+  std::size_t out = 0;
+  for (int n = 0; n < batch; ++n)
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+      const std::size_t per_image = inputs[k]->size() / batch;
+      for (std::size_t i = 0; i < per_image; ++i) visit(k, n * per_image + i, out++);
+    }
+}
+
 // Dropout's factor for value v of the batch at the first step (step 0) of a run with seed 0,
 // which is what the tests' programs run; 1 in evaluation.
 double dropout_factor(const Node& node, std::size_t v, bool training) {
@@ -178,6 +190,10 @@ Values layer_forward(const Node& node, const std::vector<const Values*>& inputs,
   } else if (node.type == "add") {
     for (const Values* input : inputs)
       for (std::size_t v = 0; v < y.size(); ++v) y[v] += (*input)[v];
+  } else if (node.type == "concat") {
+    for_each_concat_value(inputs, batch, [&](std::size_t k, std::size_t v, std::size_t out) {
+      y[out] = (*inputs[k])[v];
+    });
   } else {
     throw std::logic_error("reference has no layer " + node.type);
   }
@@ -297,6 +313,10 @@ void layer_backward(const Node& node, const std::vector<const Values*>& inputs, 
     for (Values* grad : input_grads)
       if (grad)
         for (std::size_t v = 0; v < dy.size(); ++v) (*grad)[v] += dy[v];
+  } else if (node.type == "concat") {
+    for_each_concat_value(inputs, batch, [&](std::size_t k, std::size_t v, std::size_t out) {
+      if (input_grads[k]) (*input_grads[k])[v] += dy[out];
+    });
   }
 }
 

@@ -57,6 +57,7 @@ const char* every_kind =
     "    - {name: m, type: sigmoid}\n"
     "    - {name: n, type: tanh}\n"
     "    - {name: o, type: global_avg_pool2d, flatten: true}\n"
+    "    - {name: p, type: concat, inputs: [a, c]}\n"
     "training:\n"
     "  epochs: 3\n"
     "  batch_size: 8\n"
@@ -73,7 +74,7 @@ const char* every_kind =
 TEST(Schema, EveryKindAndEveryKeyIsAccepted) {
   testing::TempDir dir;
   Experiment e = load_experiment(dir.write("all.yaml", every_kind), {});
-  ASSERT_EQ(e.model.layers.size(), 15u);
+  ASSERT_EQ(e.model.layers.size(), 16u);
   EXPECT_DOUBLE_EQ(e.model.width, 0.5);
   EXPECT_EQ(e.model.layers[0].attributes["kernel"], nlohmann::json({3, 5}));
   EXPECT_EQ(e.model.layers[3].inputs, std::vector<std::string>({"b", "c"}));
