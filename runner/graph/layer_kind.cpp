@@ -106,6 +106,26 @@ void read_window(const LayerSpec& spec, DefaultStride default_stride, LayerAttrs
   read_pair(spec, "padding", 0, 0, a.pad_h, a.pad_w);
 }
 
+void read_weight_init(const LayerSpec& spec, LayerAttrs& a) {
+  auto it = spec.attributes.find("init");
+  if (it == spec.attributes.end()) return;
+  if (auto init = it->is_string() ? weight_init_named(it->get<std::string>()) : std::nullopt) {
+    a.init = *init;
+    return;
+  }
+  SourceLocation at = spec.where;  // the schema lists the same names: a new one missing there
+  at.path += ".init";
+  std::vector<std::string_view> names;
+  for (const auto& entry : kWeightInitNames) names.push_back(entry.second);
+  throw_user_error(at, fmt::format("unknown init {}", it->dump()),
+                   fmt::format("one of {}", fmt::join(names, ", ")));
+}
+
+ParamInit weight_param_init(const LayerAttrs& a) {
+  return a.init == WeightInit::kaiming_normal ? ParamInit::kaiming_normal
+                                              : ParamInit::fan_in_uniform;
+}
+
 void throw_shape_error(const Node& node, const std::string& problem) {
   SourceLocation at = node.where;
   throw_user_error(at, fmt::format("{} ({}): {}", node.name, node.type, problem));

@@ -31,6 +31,7 @@ RUNNER_LAYER_KIND(conv2d) {
     read_pair(spec, "dilation", 1, 1, a.dilation_h, a.dilation_w);
     a.groups = read_int(spec, "groups", 1);
     a.bias = spec.attributes.value("bias", true);
+    read_weight_init(spec, a);
     check_scaled_channels(spec, width, a);
   };
   kind.infer_shape = [](const Node& node, const std::vector<Shape>& in) {
@@ -45,8 +46,10 @@ RUNNER_LAYER_KIND(conv2d) {
     const LayerAttrs& a = node.attrs;
     const int group_inputs = in[0].c / a.groups;  // each output reads its group's inputs only
     std::int64_t fan_in = static_cast<std::int64_t>(group_inputs) * a.kernel_h * a.kernel_w;
-    std::vector<ParamSpec> params = {
-        {node.name + ".weight", {a.out_channels, group_inputs, a.kernel_h, a.kernel_w}, fan_in}};
+    std::vector<ParamSpec> params = {{node.name + ".weight",
+                                      {a.out_channels, group_inputs, a.kernel_h, a.kernel_w},
+                                      fan_in,
+                                      weight_param_init(a)}};
     if (a.bias) params.push_back({node.name + ".bias", {a.out_channels}, fan_in});
     return params;
   };
