@@ -76,7 +76,7 @@ std::vector<BrokenCase> cases() {
        {},
        {"@:6:26: model.layers[1].type: found \"flaten\", expected one of conv2d, max_pool2d, "
         "avg_pool2d, global_avg_pool2d, batch_norm2d, dropout, relu, leaky_relu, gelu, sigmoid, "
-        "tanh, flatten, linear, add (did you mean 'flatten'?)"}},
+        "tanh, flatten, linear, add, concat (did you mean 'flatten'?)"}},
       {"unknown_layer_type_conv",
        edit("type: conv2d", "type: conv"),
        {},
@@ -102,7 +102,7 @@ std::vector<BrokenCase> cases() {
       {"misspelt_layers",
        edit("  layers:\n", "  layrs:\n"),
        {},
-       {"@:4:3: model.layrs: unknown key (did you mean 'layers'? known keys: width, layers)"},
+       {"@:4:3: model.layrs: unknown key (did you mean 'layers'? known keys: width, init, layers)"},
        {"missing required key"}},
       {"missing_out_channels",
        edit("out_channels: 6, ", ""),
