@@ -31,11 +31,14 @@ FilterDescriptor::~FilterDescriptor() {
   cudnnDestroyFilterDescriptor(desc_);
 }
 
-ConvolutionDescriptor::ConvolutionDescriptor(int pad_h, int pad_w, int stride_h, int stride_w) {
+ConvolutionDescriptor::ConvolutionDescriptor(int pad_h, int pad_w, int stride_h, int stride_w,
+                                             int dilation_h, int dilation_w, int groups) {
   CUDNN_CHECK(cudnnCreateConvolutionDescriptor(&desc_));
   try {
-    CUDNN_CHECK(cudnnSetConvolution2dDescriptor(desc_, pad_h, pad_w, stride_h, stride_w, 1, 1,
-                                                CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
+    CUDNN_CHECK(cudnnSetConvolution2dDescriptor(desc_, pad_h, pad_w, stride_h, stride_w, dilation_h,
+                                                dilation_w, CUDNN_CROSS_CORRELATION,
+                                                CUDNN_DATA_FLOAT));
+    CUDNN_CHECK(cudnnSetConvolutionGroupCount(desc_, groups));
     CUDNN_CHECK(cudnnSetConvolutionMathType(desc_, CUDNN_FMA_MATH));
   } catch (...) {
     cudnnDestroyConvolutionDescriptor(desc_);

@@ -35,11 +35,12 @@ class FilterDescriptor {
   cudnnFilterDescriptor_t desc_ = nullptr;
 };
 
-// A 2-D cross-correlation (PyTorch's conv2d) computed in float with FMA math only: no TF32
-// tensor cores, so results stay within float rounding of the CPU backend.
+// A 2-D cross-correlation (PyTorch's conv2d, dilated and grouped) computed in float with FMA
+// math only: no TF32 tensor cores, so results stay within float rounding of the CPU backend.
 class ConvolutionDescriptor {
  public:
-  ConvolutionDescriptor(int pad_h, int pad_w, int stride_h, int stride_w);
+  ConvolutionDescriptor(int pad_h, int pad_w, int stride_h, int stride_w, int dilation_h,
+                        int dilation_w, int groups);
   ~ConvolutionDescriptor();
   ConvolutionDescriptor(const ConvolutionDescriptor&) = delete;
   ConvolutionDescriptor& operator=(const ConvolutionDescriptor&) = delete;

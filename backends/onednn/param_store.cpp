@@ -12,7 +12,7 @@ namespace runner::onednn {
 
 dnnl::memory::desc plain_desc(const dnnl::memory::dims& dims) {
   using tag = dnnl::memory::format_tag;
-  static const tag tags[] = {tag::undef, tag::a, tag::ab, tag::abc, tag::abcd};
+  static const tag tags[] = {tag::undef, tag::a, tag::ab, tag::abc, tag::abcd, tag::abcde};
   return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, tags[dims.size()]);
 }
 
@@ -45,7 +45,7 @@ dnnl::memory ParamStore::value(const ParamSpec& spec, const dnnl::memory::desc& 
   if (it == parameters_.end()) {
     Parameter p;
     p.spec = spec;
-    p.plain = plain_desc(spec.dims);
+    p.plain = plain_desc(md.dims());  // a grouped conv's 5-D weights: goihw
     p.value = dnnl::memory(md, engine_);
     p.gradient = dnnl::memory(md, engine_);
     zero(p.value);  // blocked layouts pad; padding must stay zero

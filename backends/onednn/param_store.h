@@ -14,7 +14,7 @@ namespace runner::onednn {
 
 struct Parameter {
   ParamSpec spec;
-  dnnl::memory::desc plain;         // PyTorch's layout: oihw, oi or x
+  dnnl::memory::desc plain;         // PyTorch's layout: oihw (goihw when grouped), oi or x
   dnnl::memory value;               // master copy
   dnnl::memory gradient;            // same layout as value
   std::vector<dnnl::memory> state;  // optimizer buffers, same layout as value
@@ -48,7 +48,7 @@ class ParamStore {
   std::vector<Parameter> parameters_;
 };
 
-// The plain (PyTorch) layout for dims of rank 1, 2 or 4.
+// The plain (PyTorch) layout for dims of rank 1, 2, 4 or 5 (a grouped conv's goihw).
 dnnl::memory::desc plain_desc(const dnnl::memory::dims& dims);
 
 }  // namespace runner::onednn

@@ -61,8 +61,32 @@ struct LayerSpec {
   SourceLocation where;             // file, path (model.layers[3]) and line, for errors
 };
 
+// How conv2d and linear weights start: PyTorch's default (uniform in +-1/sqrt(fan_in)) or
+// N(0, 2/fan_out), torchvision's ResNets' choice. Biases always start as PyTorch's.
+enum class WeightInit { pytorch_default, kaiming_normal };
+
+// The config's names of the weight initialisations (model.init, a layer's init).
+inline constexpr std::array<std::pair<WeightInit, std::string_view>, 2> kWeightInitNames = {
+    {{WeightInit::pytorch_default, "default"}, {WeightInit::kaiming_normal, "kaiming_normal"}}};
+
+inline std::string_view weight_init_name(WeightInit init) {
+  for (const auto& [known, name] : kWeightInitNames) {
+    if (known == init) return name;
+  }
+  return "?";
+}
+
+// The initialisation a config names; nullopt for a name that is none of them.
+inline std::optional<WeightInit> weight_init_named(std::string_view name) {
+  for (const auto& [init, known] : kWeightInitNames) {
+    if (known == name) return init;
+  }
+  return std::nullopt;
+}
+
 struct ModelSpec {
   double width = 1.0;  // multiplies channels/features of every layer but the classifier
+  WeightInit init = WeightInit::pytorch_default;  // for weights whose layer names no init
   std::vector<LayerSpec> layers;
 };
 

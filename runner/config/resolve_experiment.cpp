@@ -235,6 +235,14 @@ DatasetSpec read_dataset(const Fields& f) {
 ModelSpec read_model(const Fields& f, const ConfigDocument& doc) {
   ModelSpec m;
   m.width = f.number("width", m.width);
+  const std::string init = f.text("init", std::string(weight_init_name(m.init)));
+  if (auto known = weight_init_named(init)) {
+    m.init = *known;
+  } else {  // the schema lists the same names: a new one missing from one of the two lists
+    std::vector<std::string_view> names;
+    for (const auto& entry : kWeightInitNames) names.push_back(entry.second);
+    f.wrong("init", fmt::format("one of {}", fmt::join(names, ", ")));
+  }
   std::map<std::string, std::size_t> first_use;  // layer name → index
   const nlohmann::json& layers = f.raw("layers");
   for (std::size_t i = 0; i < layers.size(); ++i) {

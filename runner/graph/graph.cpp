@@ -182,6 +182,7 @@ Graph build_graph(const ModelSpec& model, Shape input, int classes) {
     node.name = spec.name;
     node.type = spec.type;
     node.where = spec.where;
+    node.attrs.init = model.init;  // a kind with an init attribute may override it
     for (int i : inputs[config_index])
       node.inputs.push_back(i == kDataInput ? kDataInput : position[i]);
     int count = static_cast<int>(node.inputs.size());

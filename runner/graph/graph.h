@@ -34,7 +34,11 @@ struct LayerAttrs {
   int kernel_h = 1, kernel_w = 1;
   int stride_h = 1, stride_w = 1;
   int pad_h = 0, pad_w = 0;
+  int dilation_h = 1, dilation_w = 1;  // conv2d: the spacing of the kernel's taps
+  int groups = 1;                      // conv2d: each group of outputs reads its own inputs
   bool bias = true;
+  // conv2d, linear: how the weight starts (the layer's own init, else model.init)
+  WeightInit init = WeightInit::pytorch_default;
   bool flatten = false;         // global_avg_pool2d: a flat (C) output instead of Cx1x1
   double negative_slope = 0.0;  // leaky_relu
   double eps = 1e-5;            // batch_norm2d

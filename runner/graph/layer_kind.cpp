@@ -106,6 +106,26 @@ void read_window(const LayerSpec& spec, DefaultStride default_stride, LayerAttrs
   read_pair(spec, "padding", 0, 0, a.pad_h, a.pad_w);
 }
 
+void read_weight_init(const LayerSpec& spec, LayerAttrs& a) {
+  auto it = spec.attributes.find("init");
+  if (it == spec.attributes.end()) return;
+  if (auto init = it->is_string() ? weight_init_named(it->get<std::string>()) : std::nullopt) {
+    a.init = *init;
+    return;
+  }
+  SourceLocation at = spec.where;  // the schema lists the same names: a new one missing there
+  at.path += ".init";
+  std::vector<std::string_view> names;
+  for (const auto& entry : kWeightInitNames) names.push_back(entry.second);
+  throw_user_error(at, fmt::format("unknown init {}", it->dump()),
+                   fmt::format("one of {}", fmt::join(names, ", ")));
+}
+
+ParamInit weight_param_init(const LayerAttrs& a) {
+  return a.init == WeightInit::kaiming_normal ? ParamInit::kaiming_normal
+                                              : ParamInit::fan_in_uniform;
+}
+
 void throw_shape_error(const Node& node, const std::string& problem) {
   SourceLocation at = node.where;
   throw_user_error(at, fmt::format("{} ({}): {}", node.name, node.type, problem));
@@ -116,18 +136,25 @@ Shape window_output(const Node& node, const Shape& in, int channels) {
   if (in.flat) {
     throw_shape_error(node, fmt::format("needs an image input (CxHxW), got the flat {}", in.str()));
   }
-  if (a.pad_h * 2 > a.kernel_h || a.pad_w * 2 > a.kernel_w) {
-    throw_shape_error(node, fmt::format("padding {}x{} is more than half the kernel {}x{}", a.pad_h,
-                                        a.pad_w, a.kernel_h, a.kernel_w));
+  // The extent a (dilated) kernel covers: d (k - 1) + 1, the kernel itself without dilation.
+  const std::int64_t span_h = std::int64_t{a.dilation_h} * (a.kernel_h - 1) + 1;
+  const std::int64_t span_w = std::int64_t{a.dilation_w} * (a.kernel_w - 1) + 1;
+  const bool dilated = a.dilation_h > 1 || a.dilation_w > 1;
+  const std::string kernel =
+      dilated ? fmt::format("{}x{} (dilated to {}x{})", a.kernel_h, a.kernel_w, span_h, span_w)
+              : fmt::format("{}x{}", a.kernel_h, a.kernel_w);
+  if (a.pad_h * 2 > span_h || a.pad_w * 2 > span_w) {
+    throw_shape_error(node, fmt::format("padding {}x{} is more than half the kernel {}", a.pad_h,
+                                        a.pad_w, kernel));
   }
-  if (in.h + 2 * a.pad_h < a.kernel_h || in.w + 2 * a.pad_w < a.kernel_w) {
+  if (in.h + 2 * a.pad_h < span_h || in.w + 2 * a.pad_w < span_w) {
     std::string padded =
         a.pad_h || a.pad_w ? fmt::format(" (padding {}x{})", a.pad_h, a.pad_w) : "";
-    throw_shape_error(node, fmt::format("input {}{} is smaller than kernel {}x{}", in.str(), padded,
-                                        a.kernel_h, a.kernel_w));
+    throw_shape_error(
+        node, fmt::format("input {}{} is smaller than kernel {}", in.str(), padded, kernel));
   }
-  return Shape{channels, (in.h + 2 * a.pad_h - a.kernel_h) / a.stride_h + 1,
-               (in.w + 2 * a.pad_w - a.kernel_w) / a.stride_w + 1};
+  return Shape{channels, static_cast<int>((in.h + 2 * a.pad_h - span_h) / a.stride_h + 1),
+               static_cast<int>((in.w + 2 * a.pad_w - span_w) / a.stride_w + 1)};
 }
 
 std::string Shape::str() const {

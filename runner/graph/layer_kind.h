@@ -46,8 +46,13 @@ int read_scaled_count(const LayerSpec& spec, const char* key, double width);
 void read_pair(const LayerSpec& spec, const char* key, int fallback_h, int fallback_w, int& h,
                int& w);
 int read_int(const LayerSpec& spec, const char* key, int fallback);
+// Reads a weighted layer's own `init` into attrs.init (which arrives holding model.init).
+void read_weight_init(const LayerSpec& spec, LayerAttrs& attrs);
+// The ParamInit of a weight under attrs.init.
+ParamInit weight_param_init(const LayerAttrs& attrs);
 [[noreturn]] void throw_shape_error(const Node& node, const std::string& problem);
-// A sliding window's output: floor((in + 2 pad - kernel) / stride) + 1 per axis, checked.
+// A sliding window's output: floor((in + 2 pad - d (kernel - 1) - 1) / stride) + 1 per axis
+// (d the dilation), checked.
 Shape window_output(const Node& node, const Shape& in, int channels);
 // What a window's stride is when the config gives none: 1 (convolutions) or the kernel (pools).
 enum class DefaultStride { one, kernel };

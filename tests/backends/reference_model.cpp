@@ -26,13 +26,35 @@ void for_each_window(const Node& node, Dims in, Dims out, Visit visit) {
     for (int x = 0; x < out.w; ++x) {
       for (int ky = 0; ky < a.kernel_h; ++ky) {
         for (int kx = 0; kx < a.kernel_w; ++kx) {
-          int iy = y * a.stride_h - a.pad_h + ky, ix = x * a.stride_w - a.pad_w + kx;
+          int iy = y * a.stride_h - a.pad_h + ky * a.dilation_h;
+          int ix = x * a.stride_w - a.pad_w + kx * a.dilation_w;
           bool inside = iy >= 0 && iy < in.h && ix >= 0 && ix < in.w;
           visit(inside ? iy * in.w + ix : -1, y * out.w + x, ky * a.kernel_w + kx);
         }
       }
     }
   }
+}
+
+// A grouped convolution's wiring: output o reads the `inputs` channels of its group, and its
+// weight's j-th input channel is input channel input(o, j).
+struct ConvGroups {
+  ConvGroups(const Node& node, Dims in, Dims out)
+      : inputs(in.c / node.attrs.groups), outputs(out.c / node.attrs.groups) {}
+  int input(int o, int j) const { return o / outputs * inputs + j; }
+  int inputs, outputs;
+};
+
+// Visits (input k, index v in it, index in the output) of a concat along dimension 1: per
+// image, the inputs' values one after another (NCHW keeps each input's channels together).
+template <typename Visit>
+void for_each_concat_value(const std::vector<const Values*>& inputs, int batch, Visit visit) {
+  std::size_t out = 0;
+  for (int n = 0; n < batch; ++n)
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+      const std::size_t per_image = inputs[k]->size() / batch;
+      for (std::size_t i = 0; i < per_image; ++i) visit(k, n * per_image + i, out++);
+    }
 }
 
 // Dropout's factor for value v of the batch at the first step (step 0) of a run with seed 0,
@@ -107,13 +129,14 @@ Values layer_forward(const Node& node, const std::vector<const Values*>& inputs,
   if (node.type == "conv2d") {
     const Values& w = params.at(node.name + ".weight");
     const int k = node.attrs.kernel_h * node.attrs.kernel_w;
+    const ConvGroups g(node, in, out);
     for (int n = 0; n < batch; ++n)
       for (int o = 0; o < out.c; ++o)
-        for (int i = 0; i < in.c; ++i)
+        for (int j = 0; j < g.inputs; ++j)
           for_each_window(node, in, out, [&](int ip, int op, int kp) {
             if (ip >= 0)
               y[(n * out.c + o) * out_plane + op] +=
-                  w[(o * in.c + i) * k + kp] * x[(n * in.c + i) * in_plane + ip];
+                  w[(o * g.inputs + j) * k + kp] * x[(n * in.c + g.input(o, j)) * in_plane + ip];
           });
     if (node.attrs.bias) {
       const Values& b = params.at(node.name + ".bias");
@@ -167,6 +190,10 @@ Values layer_forward(const Node& node, const std::vector<const Values*>& inputs,
   } else if (node.type == "add") {
     for (const Values* input : inputs)
       for (std::size_t v = 0; v < y.size(); ++v) y[v] += (*input)[v];
+  } else if (node.type == "concat") {
+    for_each_concat_value(inputs, batch, [&](std::size_t k, std::size_t v, std::size_t out) {
+      y[out] = (*inputs[k])[v];
+    });
   } else {
     throw std::logic_error("reference has no layer " + node.type);
   }
@@ -186,14 +213,17 @@ void layer_backward(const Node& node, const std::vector<const Values*>& inputs, 
     Values& dw = param_grads[node.name + ".weight"];
     dw.assign(w.size(), 0.0);
     const int k = node.attrs.kernel_h * node.attrs.kernel_w;
+    const ConvGroups groups(node, in, out);
     for (int n = 0; n < batch; ++n)
       for (int o = 0; o < out.c; ++o)
-        for (int i = 0; i < in.c; ++i)
+        for (int j = 0; j < groups.inputs; ++j)
           for_each_window(node, in, out, [&](int ip, int op, int kp) {
             if (ip < 0) return;
+            const int i = groups.input(o, j);
+            const std::size_t wi = (o * groups.inputs + j) * k + kp;
             double g = dy[(n * out.c + o) * out_plane + op];
-            dw[(o * in.c + i) * k + kp] += g * x[(n * in.c + i) * in_plane + ip];
-            if (dx) (*dx)[(n * in.c + i) * in_plane + ip] += g * w[(o * in.c + i) * k + kp];
+            dw[wi] += g * x[(n * in.c + i) * in_plane + ip];
+            if (dx) (*dx)[(n * in.c + i) * in_plane + ip] += g * w[wi];
           });
     if (node.attrs.bias) {
       Values& db = param_grads[node.name + ".bias"];
@@ -283,6 +313,10 @@ void layer_backward(const Node& node, const std::vector<const Values*>& inputs, 
     for (Values* grad : input_grads)
       if (grad)
         for (std::size_t v = 0; v < dy.size(); ++v) (*grad)[v] += dy[v];
+  } else if (node.type == "concat") {
+    for_each_concat_value(inputs, batch, [&](std::size_t k, std::size_t v, std::size_t out) {
+      if (input_grads[k]) (*input_grads[k])[v] += dy[out];
+    });
   }
 }
 

@@ -69,7 +69,7 @@ std::vector<BrokenCase> cases() {
        edit("kernel: 5", "kernal: 5"),
        {},
        {"@:5:52: model.layers[0].kernal: unknown key (did you mean 'kernel'? known keys: name, "
-        "type, inputs, out_channels, kernel, stride, padding, bias)"},
+        "type, inputs, out_channels, kernel, stride, padding, dilation, groups, bias, init)"},
        {"missing required key 'kernel'"}},
       {"unknown_layer_type",
        edit("type: flatten", "type: flaten"),
@@ -102,7 +102,7 @@ std::vector<BrokenCase> cases() {
       {"misspelt_layers",
        edit("  layers:\n", "  layrs:\n"),
        {},
-       {"@:4:3: model.layrs: unknown key (did you mean 'layers'? known keys: width, layers)"},
+       {"@:4:3: model.layrs: unknown key (did you mean 'layers'? known keys: width, init, layers)"},
        {"missing required key"}},
       {"missing_out_channels",
        edit("out_channels: 6, ", ""),

@@ -39,16 +39,18 @@ const char* every_kind =
     "dataset: {name: cifar10, train_limit: 100, test_limit: 10, url: http://example.com/c.tgz}\n"
     "model:\n"
     "  width: 0.5\n"
+    "  init: kaiming_normal\n"
     "  layers:\n"
     "    - {name: a, type: conv2d, out_channels: 4, kernel: [3, 5], stride: [1, 2], padding: [1, "
-    "0], bias: false}\n"
+    "0], bias: false, init: default}\n"
     "    - {name: b, type: relu}\n"
-    "    - {name: c, type: conv2d, out_channels: 4, kernel: 1, inputs: [b]}\n"
+    "    - {name: c, type: conv2d, out_channels: 4, kernel: 1, dilation: [1, 2], groups: 2, "
+    "inputs: [b]}\n"
     "    - {name: d, type: add, inputs: [b, c]}\n"
     "    - {name: e, type: avg_pool2d, kernel: 2, stride: 2, padding: 0}\n"
     "    - {name: f, type: max_pool2d, kernel: [2, 2]}\n"
     "    - {name: g, type: flatten}\n"
-    "    - {name: h, type: linear, out_features: 10, bias: true}\n"
+    "    - {name: h, type: linear, out_features: 10, bias: true, init: kaiming_normal}\n"
     "    - {name: i, type: batch_norm2d, eps: 0.001, momentum: 0.2, affine: false, inputs: [a]}\n"
     "    - {name: j, type: dropout, p: 0.25}\n"
     "    - {name: k, type: leaky_relu, negative_slope: 0.1}\n"
@@ -56,6 +58,7 @@ const char* every_kind =
     "    - {name: m, type: sigmoid}\n"
     "    - {name: n, type: tanh}\n"
     "    - {name: o, type: global_avg_pool2d, flatten: true}\n"
+    "    - {name: p, type: concat, inputs: [a, c]}\n"
     "training:\n"
     "  epochs: 3\n"
     "  batch_size: 8\n"
@@ -72,11 +75,13 @@ const char* every_kind =
 TEST(Schema, EveryKindAndEveryKeyIsAccepted) {
   testing::TempDir dir;
   Experiment e = load_experiment(dir.write("all.yaml", every_kind), {});
-  ASSERT_EQ(e.model.layers.size(), 15u);
+  ASSERT_EQ(e.model.layers.size(), 16u);
   EXPECT_DOUBLE_EQ(e.model.width, 0.5);
+  EXPECT_EQ(e.model.init, WeightInit::kaiming_normal);
+  EXPECT_EQ(e.model.layers[0].attributes["init"], "default");
   EXPECT_EQ(e.model.layers[0].attributes["kernel"], nlohmann::json({3, 5}));
   EXPECT_EQ(e.model.layers[3].inputs, std::vector<std::string>({"b", "c"}));
-  EXPECT_EQ(e.model.layers[3].where.line, 9);
+  EXPECT_EQ(e.model.layers[3].where.line, 10);
   EXPECT_EQ(e.dataset.train_limit, 100);
   EXPECT_EQ(e.dataset.url, "http://example.com/c.tgz");
   EXPECT_EQ(e.seed, 12345678901234u);

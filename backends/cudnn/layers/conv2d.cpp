@@ -1,5 +1,6 @@
-// conv2d on cuDNN: forward, backward data and backward filter with algorithms chosen once by
-// cuDNN's heuristics (FP32 math only; deterministic ones when asked); bias by cuDNN's tensor add.
+// conv2d on cuDNN (grouped, dilated): forward, backward data and backward filter with algorithms
+// chosen once by cuDNN's heuristics (FP32 math only; deterministic ones when asked); bias by
+// cuDNN's tensor add.
 #include <fmt/format.h>
 
 #include <optional>
@@ -75,8 +76,12 @@ class Conv2d : public CudnnLayer {
     const ParamSpec& weight = node.params[0];
     x_ = inputs[0];                                                     // (N, Cin, H, W)
     DeviceTensor y = ctx.allocate(node.output, node.name + " output");  // (N, Cout, Ho, Wo)
-    filter_ = std::make_unique<FilterDescriptor>(a.out_channels, x_.c, a.kernel_h, a.kernel_w);
-    conv_ = std::make_unique<ConvolutionDescriptor>(a.pad_h, a.pad_w, a.stride_h, a.stride_w);
+    // cuDNN's grouped filter is PyTorch's (O, I/groups, kH, kW); the group count is the
+    // convolution descriptor's.
+    filter_ =
+        std::make_unique<FilterDescriptor>(a.out_channels, x_.c / a.groups, a.kernel_h, a.kernel_w);
+    conv_ = std::make_unique<ConvolutionDescriptor>(a.pad_h, a.pad_w, a.stride_h, a.stride_w,
+                                                    a.dilation_h, a.dilation_w, a.groups);
     int n, c, h, w;
     CUDNN_CHECK(cudnnGetConvolution2dForwardOutputDim(conv_->get(), x_.cudnn(), filter_->get(), &n,
                                                       &c, &h, &w));

@@ -1,5 +1,5 @@
-// conv2d on oneDNN: direct convolution; image outputs channels-last or in the primitive's
-// blocked layout (BuildContext::activation_desc), an optional fused ReLU.
+// conv2d on oneDNN: direct convolution (grouped, dilated); image outputs channels-last or in the
+// primitive's blocked layout (BuildContext::activation_desc), an optional fused ReLU.
 #include "backends/onednn/build_context.h"
 
 namespace runner::onednn {
@@ -12,7 +12,9 @@ class Conv2d : public OnednnLayer {
     const LayerAttrs& a = node.attrs;
     const ParamSpec& weight = node.params[0];
     strides_ = {a.stride_h, a.stride_w};
+    dilates_ = {a.dilation_h - 1, a.dilation_w - 1};  // oneDNN counts the gaps between taps
     padding_ = {a.pad_h, a.pad_w};
+    weight_dims_ = weight_dims(node);
     forward_pd_ = choose_forward(ctx, node, inputs[0].get_desc().dims());
     // (N, Cin, H, W) in the layout the convolution wants
     src_ =
@@ -50,16 +52,16 @@ class Conv2d : public OnednnLayer {
     bool fallback_fused = false;
     for (auto dst_md : {BuildContext::activation_desc(dims), BuildContext::any(dims)}) {
       for (bool fuse : {ctx.fuse_relu, false}) {
-        auto weights = BuildContext::any(node.params[0].dims);
-        auto desc = a.bias ? dnnl::convolution_forward::desc(ctx.forward_kind(),
-                                                             dnnl::algorithm::convolution_direct,
-                                                             BuildContext::any(src_dims), weights,
-                                                             BuildContext::any({a.out_channels}),
-                                                             dst_md, strides_, padding_, padding_)
-                           : dnnl::convolution_forward::desc(ctx.forward_kind(),
-                                                             dnnl::algorithm::convolution_direct,
-                                                             BuildContext::any(src_dims), weights,
-                                                             dst_md, strides_, padding_, padding_);
+        auto weights = BuildContext::any(weight_dims_);
+        auto desc =
+            a.bias ? dnnl::convolution_forward::desc(
+                         ctx.forward_kind(), dnnl::algorithm::convolution_direct,
+                         BuildContext::any(src_dims), weights, BuildContext::any({a.out_channels}),
+                         dst_md, strides_, dilates_, padding_, padding_)
+                   : dnnl::convolution_forward::desc(ctx.forward_kind(),
+                                                     dnnl::algorithm::convolution_direct,
+                                                     BuildContext::any(src_dims), weights, dst_md,
+                                                     strides_, dilates_, padding_, padding_);
         auto attr = fuse ? ctx.output_attr() : dnnl::primitive_attr();
         try {
           dnnl::convolution_forward::primitive_desc pd(desc, attr, ctx.engine);
@@ -87,14 +89,14 @@ class Conv2d : public OnednnLayer {
           auto src = given ? src_.get_desc() : BuildContext::any(src_.get_desc().dims());
           auto diff_dst =
               given ? output_grad.get_desc() : BuildContext::any(output_grad.get_desc().dims());
-          auto weights = BuildContext::any(weight.dims);
+          auto weights = BuildContext::any(weight_dims_);
           auto desc = a.bias ? dnnl::convolution_backward_weights::desc(
                                    dnnl::algorithm::convolution_direct, src, weights,
                                    BuildContext::any({a.out_channels}), diff_dst, strides_,
-                                   padding_, padding_)
+                                   dilates_, padding_, padding_)
                              : dnnl::convolution_backward_weights::desc(
                                    dnnl::algorithm::convolution_direct, src, weights, diff_dst,
-                                   strides_, padding_, padding_);
+                                   strides_, dilates_, padding_, padding_);
           return dnnl::convolution_backward_weights::primitive_desc(desc, ctx.engine, forward_pd_);
         });
     StepList gradient_layouts;  // run after the primitive, where its layout is not the master's
@@ -124,8 +126,8 @@ class Conv2d : public OnednnLayer {
           auto diff_dst =
               given ? output_grad.get_desc() : BuildContext::any(output_grad.get_desc().dims());
           dnnl::convolution_backward_data::desc desc(dnnl::algorithm::convolution_direct, diff_src,
-                                                     BuildContext::any(weight.dims), diff_dst,
-                                                     strides_, padding_, padding_);
+                                                     BuildContext::any(weight_dims_), diff_dst,
+                                                     strides_, dilates_, padding_, padding_);
           return dnnl::convolution_backward_data::primitive_desc(desc, ctx.engine, forward_pd_);
         });
     dnnl::memory diff_dst =
@@ -140,7 +142,16 @@ class Conv2d : public OnednnLayer {
     if (!same_layout) ctx.copy(diff_src, input_grad, *ctx.backward, node.name + " grad layout");
   }
 
-  dnnl::memory::dims strides_, padding_;
+  // oneDNN's grouped weights are 5-D, (G, O/G, I/G, kH, kW): in the plain layout (goihw) the
+  // same bytes as PyTorch's (O, I/G, kH, kW), which is how the parameter store keeps them.
+  static dnnl::memory::dims weight_dims(const Node& node) {
+    const auto& d = node.params[0].dims;  // (O, I/G, kH, kW)
+    const int g = node.attrs.groups;
+    if (g == 1) return d;
+    return {g, d[0] / g, d[1], d[2], d[3]};
+  }
+
+  dnnl::memory::dims strides_, dilates_, padding_, weight_dims_;
   bool relu_fused_ = false;  // the ReLU runs as a post-op of the convolution
   dnnl::convolution_forward::primitive_desc forward_pd_;
   dnnl::memory src_;

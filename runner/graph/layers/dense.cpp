@@ -19,6 +19,7 @@ RUNNER_LAYER_KIND(linear) {
   kind.parse = [](const LayerSpec& spec, double width, LayerAttrs& a) {
     a.out_features = read_scaled_count(spec, "out_features", width);
     a.bias = spec.attributes.value("bias", true);
+    read_weight_init(spec, a);
   };
   kind.infer_shape = [](const Node& node, const std::vector<Shape>& in) {
     if (!in[0].flat) {
@@ -30,7 +31,8 @@ RUNNER_LAYER_KIND(linear) {
   };
   kind.params = [](const Node& node, const std::vector<Shape>& in) {
     const LayerAttrs& a = node.attrs;
-    std::vector<ParamSpec> params = {{node.name + ".weight", {a.out_features, in[0].c}, in[0].c}};
+    std::vector<ParamSpec> params = {
+        {node.name + ".weight", {a.out_features, in[0].c}, in[0].c, weight_param_init(a)}};
     if (a.bias) params.push_back({node.name + ".bias", {a.out_features}, in[0].c});
     return params;
   };
