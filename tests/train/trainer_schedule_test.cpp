@@ -2,6 +2,7 @@
 // records its last step's, and a run resumed after an epoch continues the schedule there.
 #include <gtest/gtest.h>
 
+#include "forwarding_program.h"
 #include "runner/config/load_config.h"
 #include "runner/data/dataset_geometry.h"
 #include "runner/train/lr_schedule.h"
@@ -12,33 +13,7 @@ namespace runner {
 namespace {
 
 // A CPU program that records every learning rate it is given.
-class LrRecordingProgram : public Program {
- public:
-  explicit LrRecordingProgram(std::unique_ptr<Program> inner) : inner_(std::move(inner)) {}
-  void train_step(const TrainBatch& batch) override { inner_->train_step(batch); }
-  void profile_train_step(const TrainBatch& batch, std::vector<StepTiming>& timings) override {
-    inner_->profile_train_step(batch, timings);
-  }
-  LossSum take_loss() override { return inner_->take_loss(); }
-  void set_learning_rate(double lr) override {
-    learning_rates.push_back(lr);
-    inner_->set_learning_rate(lr);
-  }
-  void predict(const std::uint8_t* images, int count, float* logits) override {
-    inner_->predict(images, count, logits);
-  }
-  std::vector<HostTensor> parameters() const override { return inner_->parameters(); }
-  void load_parameters(const std::vector<HostTensor>& t) override { inner_->load_parameters(t); }
-  std::vector<HostTensor> optimizer_state() const override { return inner_->optimizer_state(); }
-  void load_optimizer_state(const std::vector<HostTensor>& t) override {
-    inner_->load_optimizer_state(t);
-  }
-
-  std::vector<double> learning_rates;
-
- private:
-  std::unique_ptr<Program> inner_;
-};
+using LrRecordingProgram = testing::ForwardingProgram;
 
 // tiny_synthetic (1024 images in batches of 16: 64 steps an epoch) under a cosine schedule with
 // a warm-up of one and a half epochs, over three epochs.

@@ -8,6 +8,7 @@
 
 #include <cstring>
 
+#include "forwarding_program.h"
 #include "runner/config/load_config.h"
 #include "runner/data/augment.h"
 #include "runner/data/dataset_geometry.h"
@@ -25,10 +26,10 @@ Experiment tiny_experiment(std::vector<std::string> overrides = {}) {
 
 // Wraps a real program; when `holds`, it takes the training set and gathers the rows of each
 // batch on the host, as the GPU program does on its device.
-class HoldingProgram : public Program {
+class HoldingProgram : public testing::ForwardingProgram {
  public:
   HoldingProgram(std::unique_ptr<Program> inner, bool holds)
-      : inner_(std::move(inner)), holds_(holds) {}
+      : ForwardingProgram(std::move(inner)), holds_(holds) {}
 
   bool hold_training_set(const HostImageSet& set) override {
     offered = set;
@@ -41,25 +42,10 @@ class HoldingProgram : public Program {
   void profile_train_step(const TrainBatch& batch, std::vector<StepTiming>& timings) override {
     inner_->profile_train_step(gather(batch), timings);
   }
-  LossSum take_loss() override { return inner_->take_loss(); }
-  void set_learning_rate(double lr) override {
-    learning_rates.push_back(lr);
-    inner_->set_learning_rate(lr);
-  }
-  void predict(const std::uint8_t* images, int count, float* logits) override {
-    inner_->predict(images, count, logits);
-  }
-  std::vector<HostTensor> parameters() const override { return inner_->parameters(); }
-  void load_parameters(const std::vector<HostTensor>& t) override { inner_->load_parameters(t); }
-  std::vector<HostTensor> optimizer_state() const override { return inner_->optimizer_state(); }
-  void load_optimizer_state(const std::vector<HostTensor>& t) override {
-    inner_->load_optimizer_state(t);
-  }
 
   HostImageSet offered;
-  std::vector<int> steps;              // each step's batch size
-  std::vector<double> learning_rates;  // each set_learning_rate
-  int row_batches = 0;                 // steps given as rows
+  std::vector<int> steps;  // each step's batch size
+  int row_batches = 0;     // steps given as rows
 
  private:
   TrainBatch gather(const TrainBatch& batch) {
@@ -87,7 +73,6 @@ class HoldingProgram : public Program {
     return {images_.data(), labels_.data(), nullptr, batch.count};
   }
 
-  std::unique_ptr<Program> inner_;
   bool holds_;
   std::vector<std::uint8_t> images_;
   std::vector<std::int32_t> labels_;
