@@ -232,17 +232,28 @@ DatasetSpec read_dataset(const Fields& f) {
   return d;
 }
 
+// The enum value named by field `key` (default `fallback`) in `names`, its (value, name) table.
+// The schema lists the same names: a name missing here is a new one left out of one of the two.
+template <typename Enum, std::size_t N>
+Enum read_named(const Fields& f, const char* key, Enum fallback,
+                const std::array<std::pair<Enum, std::string_view>, N>& names) {
+  std::string_view fallback_name;
+  for (const auto& [value, name] : names) {
+    if (value == fallback) fallback_name = name;
+  }
+  const std::string text = f.text(key, std::string(fallback_name));
+  std::vector<std::string_view> known;
+  for (const auto& [value, name] : names) {
+    if (name == text) return value;
+    known.push_back(name);
+  }
+  f.wrong(key, fmt::format("one of {}", fmt::join(known, ", ")));
+}
+
 ModelSpec read_model(const Fields& f, const ConfigDocument& doc) {
   ModelSpec m;
   m.width = f.number("width", m.width);
-  const std::string init = f.text("init", std::string(weight_init_name(m.init)));
-  if (auto known = weight_init_named(init)) {
-    m.init = *known;
-  } else {  // the schema lists the same names: a new one missing from one of the two lists
-    std::vector<std::string_view> names;
-    for (const auto& entry : kWeightInitNames) names.push_back(entry.second);
-    f.wrong("init", fmt::format("one of {}", fmt::join(names, ", ")));
-  }
+  m.init = read_named(f, "init", m.init, kWeightInitNames);
   std::map<std::string, std::size_t> first_use;  // layer name → index
   const nlohmann::json& layers = f.raw("layers");
   for (std::size_t i = 0; i < layers.size(); ++i) {
@@ -274,14 +285,7 @@ ModelSpec read_model(const Fields& f, const ConfigDocument& doc) {
 
 OptimizerSpec read_optimizer(const Fields& f) {
   OptimizerSpec o;
-  const std::string type = f.text("type", std::string(optimizer_type_name(o.type)));
-  if (auto known = optimizer_type_named(type)) {
-    o.type = *known;
-  } else {  // the schema lists the same names: a new type missing from one of the two lists
-    std::vector<std::string_view> names;
-    for (const auto& entry : kOptimizerTypeNames) names.push_back(entry.second);
-    f.wrong("type", fmt::format("one of {}", fmt::join(names, ", ")));
-  }
+  o.type = read_named(f, "type", o.type, kOptimizerTypeNames);
   o.lr = f.number("lr", o.lr);
   o.momentum = f.number("momentum", o.momentum);
   o.dampening = f.number("dampening", o.dampening);
