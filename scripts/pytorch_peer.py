@@ -8,6 +8,9 @@ smoothing, augmentation, normalisation) on the same files.
   pytorch_peer.py evaluate CONFIG CHECKPOINT
       loads a runner checkpoint (read as plain safetensors, buffers included) and prints
       the test accuracy as JSON.
+  pytorch_peer.py bench CONFIG [--batch-size N] [--steps N] [--warmup-steps N] [--threads N]
+      times training steps as `runner bench` does and prints one JSON line (images/s from the
+      median step, step-time percentiles, mean loss, peak memory).
 
 Needs torch, numpy and yaml (Debian: python3-torch python3-yaml; run with /usr/bin/python3)."""
 import argparse
@@ -15,6 +18,7 @@ import gzip
 import json
 import math
 import os
+import resource
 import struct
 import sys
 import time
@@ -274,41 +278,90 @@ def build(config):
     return net, train, test
 
 
+class Recipe:
+    """One training step of the config's recipe: the batch's augmentation and normalisation, the
+    scheduled learning rate, forward, loss, backward, clipping, the optimizer's step."""
+
+    def __init__(self, config, net, images, labels, seed):
+        self.dataset, self.training = config["dataset"], config["training"]
+        self.net, self.images, self.labels = net, images, labels
+        self.optimizer = optimizer_for(net, self.training["optimizer"])
+        self.base_lrs = [g["lr"] for g in self.optimizer.param_groups]
+        self.batch = self.training.get("batch_size", 4)
+        self.epochs = self.training.get("epochs", 1)
+        self.steps_per_epoch = math.ceil(len(labels) / self.batch)
+        self.total_steps = self.steps_per_epoch * self.epochs
+        self.generator = torch.Generator().manual_seed(seed)
+
+    def epoch_order(self):
+        if self.dataset.get("shuffle", True):
+            return torch.randperm(len(self.labels), generator=self.generator)
+        return torch.arange(len(self.labels))
+
+    def step(self, rows, step):
+        x = normalise(augment(self.images[rows], self.dataset.get("augment", []), self.generator),
+                      self.dataset)
+        factor = lr_factor(self.training.get("schedule"), step, self.steps_per_epoch,
+                           self.total_steps, self.base_lrs[0])
+        for g, lr in zip(self.optimizer.param_groups, self.base_lrs):
+            g["lr"] = lr * factor
+        self.optimizer.zero_grad()
+        loss = F.cross_entropy(self.net(x), self.labels[rows],
+                               label_smoothing=self.training.get("label_smoothing", 0.0))
+        loss.backward()
+        clip = self.training.get("clip_grad_norm", 0)
+        if clip:
+            nn.utils.clip_grad_norm_(self.net.parameters(), clip)
+        self.optimizer.step()
+        return loss.detach()
+
+
 def train(config, seed):
     torch.manual_seed(seed)
     net, (images, labels), (test_images, test_labels) = build(config)
     initialise(net, config["model"])
-    dataset, training = config["dataset"], config["training"]
-    optimizer = optimizer_for(net, training["optimizer"])
-    base_lrs = [g["lr"] for g in optimizer.param_groups]
-    batch, epochs = training.get("batch_size", 4), training.get("epochs", 1)
-    smoothing = training.get("label_smoothing", 0.0)
-    clip = training.get("clip_grad_norm", 0)
-    steps_per_epoch = math.ceil(len(labels) / batch)
-    total = steps_per_epoch * epochs
-    generator = torch.Generator().manual_seed(seed)
+    recipe = Recipe(config, net, images, labels, seed)
     step, start = 0, time.perf_counter()
-    for _ in range(epochs):
+    for _ in range(recipe.epochs):
         net.train()
-        order = torch.randperm(len(labels), generator=generator) \
-            if dataset.get("shuffle", True) else torch.arange(len(labels))
-        for i in range(0, len(labels), batch):
-            rows = order[i:i + batch]
-            x = normalise(augment(images[rows], dataset.get("augment", []), generator), dataset)
-            factor = lr_factor(training.get("schedule"), step, steps_per_epoch, total, base_lrs[0])
-            for g, lr in zip(optimizer.param_groups, base_lrs):
-                g["lr"] = lr * factor
-            optimizer.zero_grad()
-            loss = F.cross_entropy(net(x), labels[rows], label_smoothing=smoothing)
-            loss.backward()
-            if clip:
-                nn.utils.clip_grad_norm_(net.parameters(), clip)
-            optimizer.step()
+        order = recipe.epoch_order()
+        for i in range(0, len(labels), recipe.batch):
+            recipe.step(order[i:i + recipe.batch], step)
             step += 1
     seconds = time.perf_counter() - start
-    return {"seed": seed, "epochs": epochs, "test_accuracy": accuracy(net, test_images,
-            test_labels, dataset), "train_seconds": seconds,
-            "images_per_second": epochs * len(labels) / seconds, "threads": torch.get_num_threads()}
+    return {"seed": seed, "epochs": recipe.epochs,
+            "test_accuracy": accuracy(net, test_images, test_labels, config["dataset"]),
+            "train_seconds": seconds, "images_per_second": recipe.epochs * len(labels) / seconds,
+            "threads": torch.get_num_threads()}
+
+
+def bench(config, seed, steps, warmup_steps):
+    """`runner bench`'s measurement: untimed warm-up steps, then timed steps of the recipe over
+    the shuffled training set (augmentation included); images/s from the median step."""
+    torch.manual_seed(seed)
+    net, (images, labels), _ = build(config)
+    initialise(net, config["model"])
+    net.train()
+    recipe = Recipe(config, net, images, labels, seed)
+    order, cursor, losses, times = recipe.epoch_order(), 0, [], []
+    for step in range(warmup_steps + steps):
+        if cursor + recipe.batch > len(labels):  # whole batches only, as a timed step should be
+            order, cursor = recipe.epoch_order(), 0
+        start = time.perf_counter()
+        loss = recipe.step(order[cursor:cursor + recipe.batch], step)
+        if step >= warmup_steps:
+            times.append(time.perf_counter() - start)
+            losses.append(loss)
+        cursor += recipe.batch
+    times.sort()
+    return {"peer": "pytorch", "torch_version": torch.__version__,
+            "threads": torch.get_num_threads(), "batch_size": recipe.batch, "steps": steps,
+            "images_per_second": recipe.batch / times[len(times) // 2],
+            "step_seconds_p10": times[len(times) // 10],
+            "step_seconds_p50": times[len(times) // 2],
+            "step_seconds_p90": times[9 * len(times) // 10],
+            "mean_loss": float(torch.stack(losses).mean()),
+            "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}
 
 
 def read_safetensors(path):
@@ -338,7 +391,7 @@ def evaluate(config, checkpoint):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=["train", "evaluate"])
+    parser.add_argument("command", choices=["train", "evaluate", "bench"])
     parser.add_argument("config")
     parser.add_argument("checkpoint", nargs="?")
     parser.add_argument("--seed", type=int)
@@ -346,6 +399,10 @@ def main():
     parser.add_argument("--train-limit", type=int)
     parser.add_argument("--test-limit", type=int)
     parser.add_argument("--threads", type=int)
+    parser.add_argument("--batch-size", type=int)
+    parser.add_argument("--width", type=float)
+    parser.add_argument("--steps", type=int, default=30)
+    parser.add_argument("--warmup-steps", type=int, default=5)
     args = parser.parse_args()
     with open(args.config) as f:
         config = yaml.safe_load(f)
@@ -357,8 +414,15 @@ def main():
         config["dataset"]["train_limit"] = args.train_limit
     if args.test_limit:
         config["dataset"]["test_limit"] = args.test_limit
+    if args.batch_size:
+        config["training"]["batch_size"] = args.batch_size
+    if args.width:
+        config["model"]["width"] = args.width
+    seed = args.seed if args.seed is not None else config.get("seed", 0)
     if args.command == "train":
-        result = train(config, args.seed if args.seed is not None else config.get("seed", 0))
+        result = train(config, seed)
+    elif args.command == "bench":
+        result = bench(config, seed, args.steps, args.warmup_steps)
     else:
         if not args.checkpoint:
             sys.exit("evaluate needs a checkpoint")

@@ -41,9 +41,12 @@ struct BuildContext {
   // Set for every relu layer: where its ReLU is applied.
   enum class ReluPlacement {
     own,         // by the relu layer itself
-    by_input,    // by the conv2d/linear it reads, as a post-op; the relu layer's backward remains
+    by_input,    // by the conv2d/linear/add it reads, as a post-op; the relu layer's backward
+                 // remains
     after_pool,  // after the max_pool2d that reads it (the two commute), on a quarter of the
                  // values; the relu layer does nothing and shares its input's gradient memory
+    in_input,    // by the batch_norm2d it reads, forward and backward (oneDNN's fused norm-relu
+                 // flag); the relu layer does nothing and shares its input's gradient memory
   };
   ReluPlacement relu_placement = ReluPlacement::own;
 

@@ -14,8 +14,9 @@ using ReluPlacement = BuildContext::ReluPlacement;
 // relu layer's placement. A relu that is the only reader of its input and is read only by a
 // max_pool2d moves after the pool: max(relu(x)) == relu(max(x)) exactly, the gradient too (both
 // reach the window's first maximum when it is positive, nothing otherwise), and the ReLU then
-// touches a quarter of the values. Otherwise a relu that is the only reader of a conv2d or
-// linear becomes that layer's post-op.
+// touches a quarter of the values. Otherwise a relu that is the only reader of a conv2d, linear
+// or add becomes that layer's post-op, and one that is the only reader of a batch_norm2d is
+// applied by the batch norm in both passes, saving a pass over the values each way.
 struct ReluPlan {
   std::vector<bool> fuse;
   std::vector<ReluPlacement> placement;
@@ -33,9 +34,13 @@ ReluPlan plan_relus(const Graph& graph) {
     if (readers.size() == 1 && graph.nodes[readers[0]].type == "max_pool2d") {
       plan.fuse[readers[0]] = true;
       plan.placement[r] = ReluPlacement::after_pool;
-    } else if (graph.nodes[input].type == "conv2d" || graph.nodes[input].type == "linear") {
+    } else if (graph.nodes[input].type == "conv2d" || graph.nodes[input].type == "linear" ||
+               graph.nodes[input].type == "add") {
       plan.fuse[input] = true;
       plan.placement[r] = ReluPlacement::by_input;
+    } else if (graph.nodes[input].type == "batch_norm2d") {
+      plan.fuse[input] = true;
+      plan.placement[r] = ReluPlacement::in_input;
     }
   }
   return plan;
@@ -55,8 +60,8 @@ void add_gradient_sum(BuildContext& ctx, const dnnl::memory& target,
 }
 
 // Runs the graph's backward plan (runner/graph/backward_plan.h). Buffers take their node
-// output's layout; a relu moved after its pool passes the pool's input gradient straight on,
-// so its own gradient buffer is its input's.
+// output's layout; a relu moved after its pool or into its batch norm passes its output's
+// gradient straight on, so its own gradient buffer is its input's.
 void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
                     const std::vector<dnnl::memory>& outputs, const ReluPlan& relus) {
   const BackwardPlan plan = plan_backward(graph);
@@ -66,7 +71,9 @@ void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
     const auto& inputs = graph.nodes[node].inputs;
     const int input = inputs.empty() ? kDataInput : inputs[0];
     const bool own = plan.output_gradient[node] == static_cast<int>(b);
-    if (own && relus.placement[node] == ReluPlacement::after_pool && input != kDataInput &&
+    const bool passes_through = relus.placement[node] == ReluPlacement::after_pool ||
+                                relus.placement[node] == ReluPlacement::in_input;
+    if (own && passes_through && input != kDataInput &&
         plan.output_gradient[input] != kNoGradient) {
       buffers[b] = buffers[plan.output_gradient[input]];
     } else {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "runner/train/lr_schedule.h"
 #include "runner/train/step_times.h"
 #include "runner/train/stop_checks.h"
 #include "runner/train/training_feed.h"
@@ -14,14 +15,15 @@ namespace runner {
 namespace {
 
 // Full batches without end: the feed's epochs one after another, partial last batches skipped
-// so that every timed step has the same size; not augmented.
+// so that every timed step has the same size; augmented as in training (a benchmark times the
+// recipe's steps, the augmentation's share of the cores included).
 class BatchStream {
  public:
   BatchStream(const Dataset& data, Program& program, const Experiment& experiment)
-      : batch_size_(experiment.training.batch_size),
-        feed_(data, program, experiment, FeedAugmentation::none) {
+      : batch_size_(experiment.training.batch_size), feed_(data, program, experiment) {
     feed_.start_epoch(0);
   }
+  std::int64_t batches_per_epoch() const { return feed_.batches_per_epoch(); }
   TrainBatch next() {
     TrainBatch batch;
     for (;;) {
@@ -72,11 +74,18 @@ struct Bench {
   BatchStream& stream;
   const BenchmarkSpec& spec;
   BenchmarkOutcome& out;
-  LossSum losses;  // over the timed and profiled steps
+  LearningRateSchedule schedule;  // followed from the first warm-up step, as a run would
+  LossSum losses;                 // over the timed and profiled steps
   StepClock clock;
   std::int64_t images = 0;
   std::vector<std::vector<StepTiming>> profiled;
 };
+
+// The next batch, with the learning rate of its step in the run.
+TrainBatch next_batch(Bench& b) {
+  b.program.set_learning_rate(b.schedule.at(b.out.run.steps));
+  return b.stream.next();
+}
 
 bool stop_requested(Bench& b, const char* phase, int step) {
   return stop_if_interrupted(b.out.run, fmt::format("at {} step {}", phase, step + 1));
@@ -84,7 +93,7 @@ bool stop_requested(Bench& b, const char* phase, int step) {
 
 void warm_up(Bench& b) {
   for (int step = 0; step < b.spec.warmup_steps && !stop_requested(b, "warm-up", step); ++step) {
-    TrainBatch batch = b.stream.next();
+    TrainBatch batch = next_batch(b);
     b.program.train_step(batch);
     ++b.out.run.steps;
   }
@@ -116,7 +125,7 @@ void timed_step(Bench& b, int i, bool sync) {
   double waited_before = b.stream.waited_seconds();
   int count = 0;
   double seconds = cpu_timed(b, [&] {
-    TrainBatch batch = b.stream.next();
+    TrainBatch batch = next_batch(b);
     b.program.train_step(batch);
     if (sync) read_loss(b, i + 1);
     count = batch.count;
@@ -131,7 +140,7 @@ void timed_step(Bench& b, int i, bool sync) {
 void profiled_step(Bench& b) {
   std::vector<StepTiming> timings;
   auto start = SteadyClock::now();
-  TrainBatch batch = b.stream.next();
+  TrainBatch batch = next_batch(b);
   timings.push_back({kDataWaitLabel, seconds_since(start)});
   b.program.profile_train_step(batch, timings);
   b.profiled.push_back(std::move(timings));
@@ -167,7 +176,17 @@ BenchmarkOutcome run_benchmark(const Experiment& experiment, Program& program, c
   BatchStream stream(train, program, experiment);
   BenchmarkOutcome out;
   out.run.warmup_steps = spec.warmup_steps;
-  Bench bench{program, stream, spec, out, {}, {}, 0, {}};
+  const TrainingSpec& training = experiment.training;
+  Bench bench{program,
+              stream,
+              spec,
+              out,
+              LearningRateSchedule(training.schedule, training.optimizer.lr,
+                                   stream.batches_per_epoch(), training.epochs),
+              {},
+              {},
+              0,
+              {}};
   warm_up(bench);
   timed_rounds(bench, console);
   console.end_progress();

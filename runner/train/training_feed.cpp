@@ -6,17 +6,14 @@
 
 namespace runner {
 
-TrainingFeed::TrainingFeed(const Dataset& data, Program& program, const Experiment& experiment,
-                           FeedAugmentation augmentation)
+TrainingFeed::TrainingFeed(const Dataset& data, Program& program, const Experiment& experiment)
     : data_(data),
       batch_size_(experiment.training.batch_size),
       shuffle_(experiment.dataset.shuffle),
       seed_(derive_seed(experiment.seed, 1)) {
   // Its own stream of the run's seed (1 is the shuffle's).
   const augment_math::Plan augment =
-      augmentation == FeedAugmentation::none
-          ? augment_math::Plan{}
-          : augment_plan(experiment.dataset.augment, derive_seed(experiment.seed, 2));
+      augment_plan(experiment.dataset.augment, derive_seed(experiment.seed, 2));
   const HostImageSet set{data.images.data(), data.labels.data(),
                          static_cast<std::int64_t>(data.size()), augment};
   if (batch_size_ >= 1 && program.hold_training_set(set)) {

@@ -16,15 +16,10 @@
 
 namespace runner {
 
-// Whether the feed applies dataset.augment: training does; `runner bench` times the steps on the
-// images as they are.
-enum class FeedAugmentation { as_configured, none };
-
 class TrainingFeed {
  public:
   // Offers `data` to the program; `data` must outlive the feed.
-  TrainingFeed(const Dataset& data, Program& program, const Experiment& experiment,
-               FeedAugmentation augmentation = FeedAugmentation::as_configured);
+  TrainingFeed(const Dataset& data, Program& program, const Experiment& experiment);
 
   bool on_device() const { return !loader_; }
   int batches_per_epoch() const { return batches_per_epoch_; }

@@ -136,6 +136,23 @@ inline std::vector<LayerCase> cases() {
        head({layer("bn0", "batch_norm2d", {{"affine", false}}),
              layer("c", "conv2d", {{"out_channels", 16}, {"kernel", 1}, {"bias", false}}),
              layer("bn1", "batch_norm2d", {{"momentum", 0.3}, {"eps", 1e-3}})})},
+      // A basic block of 32 channels: Winograd convolutions (oneDNN's CPU backend picks them
+      // from 32 channels on), each batch norm with its ReLU fused in, the first ReLU read by the
+      // next convolution and by the sum, one batch norm without weight and bias.
+      {"basic_block_32_channels",
+       {3, 6, 5},
+       2,
+       head({layer("stem", "conv2d",
+                   {{"out_channels", 32}, {"kernel", 3}, {"padding", 1}, {"bias", false}}),
+             layer("stem_bn", "batch_norm2d"), layer("stem_relu", "relu"),
+             layer("a", "conv2d",
+                   {{"out_channels", 32}, {"kernel", 3}, {"padding", 1}, {"bias", false}}),
+             layer("a_bn", "batch_norm2d", {{"affine", false}}), layer("a_relu", "relu"),
+             layer("b", "conv2d",
+                   {{"out_channels", 32}, {"kernel", 3}, {"padding", 1}, {"bias", false}}),
+             layer("b_bn", "batch_norm2d"),
+             layer("sum", "add", nlohmann::json::object(), {"b_bn", "stem_relu"}),
+             layer("out", "relu")})},
       {"dropout",
        {2, 6, 6},
        3,
@@ -176,6 +193,16 @@ inline std::vector<LayerCase> cases() {
              layer("r0", "relu"),
              layer("a", "conv2d", {{"out_channels", 4}, {"kernel", 3}, {"padding", 1}}),
              layer("sum", "add", nlohmann::json::object(), {"r0", "a"}), layer("r1", "relu")})},
+      // Three inputs (the sum primitive, the ReLU in place after it), one of them the stem's
+      // output read twice.
+      {"add_three_then_relu",
+       {3, 5, 5},
+       2,
+       head({layer("stem", "conv2d", {{"out_channels", 4}, {"kernel", 3}, {"padding", 1}}),
+             layer("a", "conv2d", {{"out_channels", 4}, {"kernel", 3}, {"padding", 1}}),
+             layer("b", "conv2d", {{"out_channels", 4}, {"kernel", 1}}, {"stem"}),
+             layer("sum", "add", nlohmann::json::object(), {"a", "b", "stem"}),
+             layer("r", "relu")})},
       // The relu moves after the pool (overlapping, padded windows; its input an add).
       {"add_relu_overlapping_pool",
        {2, 9, 9},

@@ -236,15 +236,28 @@ TEST(TrainingFeed, BenchmarkStepsOnHeldRowsAreFullBatches) {
   EXPECT_EQ(holding->row_batches, 15);
 }
 
-TEST(TrainingFeed, BenchmarkStepsAreNotAugmented) {
-  TinyRun setup({"training.batch_size=100", kAugment});
+// A benchmark times the recipe's steps: augmented as in training, at the schedule's rate of each
+// step counted from the first warm-up step.
+TEST(TrainingFeed, BenchmarkStepsAreAugmentedAndFollowTheSchedule) {
+  TinyRun setup({"training.batch_size=100", "dataset.synthetic.train_count=300", kAugment,
+                 "training.optimizer.lr=0.5",
+                 "training.schedule={type: step, step_size: 1, gamma: 0.1, "
+                 "warmup: {epochs: 1, start_factor: 0.5}}"});
   Console console(true);
   auto holding = setup.program(true);
   BenchmarkSpec spec;
   spec.warmup_steps = 1;
-  spec.steps = 2;
+  spec.steps = 3;
   run_benchmark(setup.experiment, *holding, setup.data.train, spec, console);
-  EXPECT_EQ(holding->offered.augment.count, 0);
+  EXPECT_EQ(holding->offered.augment.count, 2);
+  // The tiny set has 300 images: 3 steps per epoch, a warm-up of 3 steps, then epoch 1.
+  ASSERT_EQ(setup.data.train.size(), 300u);
+  const std::vector<double> expected = {0.5 * 0.5, 0.5 * (0.5 + 0.5 / 3), 0.5 * (0.5 + 1.0 / 3),
+                                        0.5 * 0.1};
+  ASSERT_EQ(holding->learning_rates.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_NEAR(holding->learning_rates[i], expected[i], 1e-12) << "step " << i;
+  }
 }
 
 }  // namespace

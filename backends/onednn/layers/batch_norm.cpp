@@ -1,7 +1,8 @@
 // batch_norm2d on oneDNN: batch_normalization with the batch's statistics in training (then a
 // host step folds them into the running statistics, PyTorch's way), with the running
-// statistics (use_global_stats) in inference. The program runs a batch norm graph's training
-// batches whole (LayerKind::batch_statistics), so `ctx.batch` is the batch's true size.
+// statistics (use_global_stats) in inference; a ReLU after it fused in. The program runs a batch
+// norm graph's training batches whole (LayerKind::batch_statistics), so `ctx.batch` is the batch's
+// true size.
 #include "backends/onednn/build_context.h"
 
 namespace runner::onednn {
@@ -18,6 +19,9 @@ class BatchNorm : public OnednnLayer {
     eps_ = static_cast<float>(a.eps);
     flags_ = a.affine ? flags::use_scale | flags::use_shift : flags::none;
     if (!ctx.training) flags_ = flags_ | flags::use_global_stats;
+    // The relu layer reading this one (its only reader) is applied here, in both passes; the
+    // backward pass masks the gradient with the workspace the forward pass leaves.
+    if (ctx.fuse_relu) flags_ = flags_ | flags::fuse_norm_relu;
     dnnl::batch_normalization_forward::desc desc(ctx.forward_kind(), inputs[0].get_desc(), eps_,
                                                  flags_);
     forward_pd_ = dnnl::batch_normalization_forward::primitive_desc(desc, ctx.engine);
@@ -43,6 +47,10 @@ class BatchNorm : public OnednnLayer {
     variance_ = ctx.allocate(forward_pd_.variance_desc());
     args[DNNL_ARG_MEAN] = mean_;
     args[DNNL_ARG_VARIANCE] = variance_;
+    if (ctx.fuse_relu) {
+      workspace_ = ctx.allocate(forward_pd_.workspace_desc());
+      args[DNNL_ARG_WORKSPACE] = workspace_;
+    }
     ctx.forward->add(node.name, dnnl::batch_normalization_forward(forward_pd_), args);
     const dnnl::memory::dims dims = src_.get_desc().dims();
     const double values = static_cast<double>(dims[0]) * dims[2] * dims[3];
@@ -72,6 +80,7 @@ class BatchNorm : public OnednnLayer {
                                                   {DNNL_ARG_VARIANCE, variance_},
                                                   {DNNL_ARG_DIFF_DST, output_grad},
                                                   {DNNL_ARG_DIFF_SRC, diff_src}};
+    if (workspace_) args[DNNL_ARG_WORKSPACE] = workspace_;
     StepList gradient_layouts;
     if (affine) {
       const dnnl::memory::desc channels = plain_desc({node.output.c});
@@ -107,7 +116,7 @@ class BatchNorm : public OnednnLayer {
   float eps_ = 1e-5f;
   flags flags_ = flags::none;
   dnnl::batch_normalization_forward::primitive_desc forward_pd_;
-  dnnl::memory src_, mean_, variance_, scale_, shift_;
+  dnnl::memory src_, mean_, variance_, scale_, shift_, workspace_;
 };
 
 }  // namespace

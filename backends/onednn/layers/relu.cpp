@@ -26,8 +26,12 @@ class Relu : public OnednnLayer {
 
   void backward(BuildContext& ctx, const Node& node, const dnnl::memory& output_grad,
                 const std::vector<dnnl::memory>& input_grads) override {
-    // After the pool, the gradient memory is shared with the input: nothing to do.
-    if (!input_grads[0] || placement_ == BuildContext::ReluPlacement::after_pool) return;
+    // After the pool or in the batch norm, the gradient memory is shared with the input and the
+    // layer that applied the ReLU masks it: nothing to do.
+    if (!input_grads[0] || placement_ == BuildContext::ReluPlacement::after_pool ||
+        placement_ == BuildContext::ReluPlacement::in_input) {
+      return;
+    }
     dnnl::eltwise_backward::desc desc(kRelu, output_grad.get_desc(), dst_.get_desc(), 0.f, 0.f);
     dnnl::eltwise_backward::primitive_desc pd(desc, ctx.engine, forward_pd_);
     ctx.backward->add(node.name + " backward", dnnl::eltwise_backward(pd),
