@@ -185,7 +185,7 @@ def x_axis(ax, layout, lines):
 
 def plain_log_y(ax, lines):
     """Log y axis in plain numbers; minor ticks labelled only when the data spans under a decade."""
-    ys = [p[1] for points in lines.values() for p in points if p[1] > 0]
+    ys = [y for points in lines.values() for p in points for y in (p[1] - p[2], p[1] + p[3]) if y > 0]
     ax.set_yscale("log")
     plain = ticker.FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}")
     ax.yaxis.set_major_formatter(plain)
@@ -218,7 +218,8 @@ def figure(summary, sweep_dir, layout, name, title, ylabel, lines, empty, style=
             note = style(ax, lines) or ""
     else:
         empty_note(ax, empty)
-    ax.set_title(f"{title} vs {short(layout.x) if layout.x else 'batch size'}{note} ({summary['sweep']})")
+    x_name = short(layout.x).replace("_", " ") if layout.x else "batch size"
+    ax.set_title(f"{title} vs {x_name}{note} ({summary['sweep']})")
     ax.set_xlabel(layout.label)
     ax.set_ylabel(ylabel)
     save(fig, sweep_dir, name)
