@@ -147,6 +147,19 @@ TEST(SummaryGroups, RunsThatDifferOnlyInTheirSeedAreOneGroupWithStatisticsOfItsC
   EXPECT_TRUE(g16["busy"].is_null()) << "no load figures in these reports";
 }
 
+TEST(SummaryGroups, ASeedAxisAnywhereInTheIdGroupsLikeRepeats) {
+  json rows = json::array();
+  for (int seed : {1, 2}) {  // --grid seed=1,2 --grid training.batch_size=16: the seed comes first
+    json report = train_report(16, seed, 0.5, 100, {{1, 1}});
+    report["sweep_point"]["id"] = fmt::format("seed={}__batch_size=16", seed);
+    rows.push_back(summary_row(report, "r.json"));
+  }
+  json groups = group_rows(rows);
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0]["id"], "batch_size=16");
+  EXPECT_EQ(groups[0]["seeds"], (json{1, 2}));
+}
+
 TEST(SummaryGroups, RunsWithoutSweepValuesAreGroupsOfTheirOwn) {
   json a = summary_row(train_report(16, 0, 0.5, 100, {{1, 1}}), "a/report.json");
   json b = a;
