@@ -163,7 +163,7 @@ def draw(ax, layout, lines):
         ys = [p[1] for p in points]
         err = [[p[2] for p in points], [p[3] for p in points]]
         ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=layout.line_label(key))
-    if lines:
+    if lines and list(lines) != [()]:  # a legend when there are lines to tell apart
         ax.legend(fontsize=9)
     ax.grid(True, which="both", alpha=0.3)
 
@@ -250,12 +250,12 @@ def loss_epochs(summary, sweep_dir, groups):
     trained = [g for g in groups if g.get("epochs")]
     columns = min(4, max(1, len(trained)))
     rows = max(1, math.ceil(len(trained) / columns))
-    fig, axes = plt.subplots(rows, columns, figsize=(3.6 * columns, 2.8 * rows), squeeze=False,
-                             sharey=True)
+    size = (3.6 * columns, 2.8 * rows) if trained else (7, 4.5)
+    fig, axes = plt.subplots(rows, columns, figsize=size, squeeze=False, sharey=True)
     for ax in axes.flat[len(trained):]:
         ax.axis("off")
     if not trained:
-        axes[0][0].axis("on")
+        axes[0][0].set_xlabel("epoch")
         empty_note(axes[0][0], "no per-epoch losses: the points were benchmarks, not trained\n"
                                "(run a sweep with mode: train)")
     for ax, g in zip(axes.flat, trained):
