@@ -110,6 +110,20 @@ TEST(SweepRepeats, EachPointRunsOncePerSeedAndTheSummaryGroupsTheRuns) {
   }
 }
 
+TEST(SweepRepeats, BadRepeatsExitWithCode2AndSayWhy) {
+  TempDir tmp;
+  std::string base = "sweep " + tiny_config() + " --dry-run --output " + tmp.path().string();
+  auto zero = run_runner(base + " --repeats 0");
+  EXPECT_EQ(zero.exit_code, 2) << zero.output;
+  EXPECT_NE(zero.output.find("--repeats: found 0, expected a whole number from 1 to 1000"),
+            std::string::npos)
+      << zero.output;
+  auto both = run_runner(base + " --repeats 2 --grid seed=1,2");
+  EXPECT_EQ(both.exit_code, 2) << both.output;
+  EXPECT_NE(both.output.find("repeats: 2 and a seed axis both vary the seed"), std::string::npos)
+      << both.output;
+}
+
 TEST(PlotScript, DrawsASummaryOfAnOlderRunnerWithoutGroupsOrAxes) {
   if (!has_matplotlib()) GTEST_SKIP() << "/usr/bin/python3 has no matplotlib";
   TempDir tmp;
