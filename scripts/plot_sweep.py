@@ -1,12 +1,21 @@
 #!/usr/bin/env python3
 """Plots of a sweep's summary.json (written by `runner sweep` and `runner report`).
 
-Usage: plot_sweep.py SWEEP_DIR    -> SWEEP_DIR/plots/{throughput,speedup,utilisation,accuracy}.{png,svg}
+Usage: plot_sweep.py SWEEP_DIR
+  -> SWEEP_DIR/plots/{throughput,speedup,utilisation,accuracy,loss_epochs}.{png,svg}
 
-Only completed points are drawn. A plot without data (no GPU points, no trained points) still
-gets written, saying why it is empty, so a report always has the same four figures.
+Each marker is a point group: the mean over its completed runs (its repeats, one seed each), with
+error bars: the standard deviation over the runs for accuracy, utilisation and speedup, and for
+throughput the images per second at the 10th and 90th percentile of the step times (the mean of
+the runs' percentiles). The x axis is the swept axis (training.batch_size first, then
+model.width, then the first other numeric axis); every other swept axis makes a line of its own,
+named in the legend. `loss_epochs` draws each point group's training and test loss per epoch
+(mean over the repeats, std shaded). A plot without data (no GPU points, a benchmark sweep) still
+gets written, saying why it is empty, so a report always has the same figures. Summaries of older
+runners (no `groups`, no `axes`) are drawn with each completed row as a group of one.
 """
 import json
+import math
 import os
 import sys
 from collections import defaultdict
@@ -17,29 +26,130 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib import ticker  # noqa: E402
 
+FIGURES = ("images_per_second", "step_time_p10_seconds", "step_time_p90_seconds", "cpu_utilisation",
+           "gpu_utilisation", "speedup_over_cpu", "test_accuracy", "test_loss", "final_loss")
+AXIS_LABELS = {
+    "training.batch_size": "batch size (images per step)",
+    "model.width": "model width (multiplier of channels and features)",
+}
+PREFERRED_X = ("training.batch_size", "model.width")
 
-def load_rows(sweep_dir):
+
+def one_run_stats(value):
+    if value is None:
+        return {"n": 0, "mean": None, "std": None, "min": None, "max": None}
+    return {"n": 1, "mean": value, "std": None, "min": value, "max": value}
+
+
+def group_of_one(row):
+    """An older summary's row as a group of one run."""
+    completed = row["status"] == "completed"
+    return {
+        "id": row["id"], "values": {k: v for k, v in (row.get("values") or {}).items() if k != "seed"},
+        "device": row.get("device"), "batch_size": row.get("batch_size"), "width": row.get("width"),
+        "runs": 1, "completed": 1 if completed else 0,
+        "stats": {f: one_run_stats(row.get(f) if completed else None) for f in FIGURES},
+        "epochs": [{"epoch": e["epoch"], "train_loss": one_run_stats(e.get("train_loss")),
+                    "test_loss": one_run_stats(e.get("test_loss"))} for e in row.get("epoch_losses") or []],
+    }
+
+
+def load(sweep_dir):
     with open(os.path.join(sweep_dir, "summary.json")) as f:
         summary = json.load(f)
-    rows = [r for r in summary["points"] if r["status"] == "completed"]
-    return summary, rows
+    groups = summary.get("groups")
+    if groups is None:
+        groups = [group_of_one(r) for r in summary["points"]]
+    axes = summary.get("axes")
+    if axes is None:
+        axes = []
+        for g in groups:
+            axes += [k for k in g["values"] if k not in axes]
+    return summary, [g for g in groups if g["completed"] > 0], axes
 
 
 def is_gpu(device):
     return isinstance(device, str) and device.startswith("cuda")
 
 
-def width_text(width):
-    return "?" if width is None else f"{width:g}"
+def is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def series(rows, key, x, y):
-    """Groups rows by key(row) into sorted (xs, ys) lists, skipping rows without x or y."""
-    groups = defaultdict(list)
-    for r in rows:
-        if r.get(x) is not None and r.get(y) is not None:
-            groups[key(r)].append((r[x], r[y]))
-    return {k: ([p[0] for p in sorted(v)], [p[1] for p in sorted(v)]) for k, v in sorted(groups.items())}
+def short(path):
+    return path.rsplit(".", 1)[-1].split("[")[0]
+
+
+def value_text(value):
+    if is_number(value):
+        return f"{value:g}"
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+class Layout:
+    """Which swept axis is the x axis, and which make separate lines."""
+
+    def __init__(self, groups, axes):
+        varied = [a for a in axes if len({json.dumps(g["values"].get(a)) for g in groups}) > 1]
+        numeric = [a for a in varied if all(is_number(g["values"].get(a)) for g in groups)]
+        choices = [a for a in PREFERRED_X if a in numeric] + numeric + varied
+        self.x = choices[0] if choices else None
+        self.lines = [a for a in varied if a != self.x]
+        self.label = AXIS_LABELS.get(self.x, self.x) if self.x else AXIS_LABELS["training.batch_size"]
+        self.numeric = self.x is None or self.x in numeric
+        # Without a swept axis (a folder of single runs): batch size on x, a line per device and width.
+        self.categories = sorted({value_text(self.x_value(g)) for g in groups}) if not self.numeric else []
+
+    def x_value(self, group):
+        return group["values"].get(self.x) if self.x else group.get("batch_size")
+
+    def position(self, group):
+        value = self.x_value(group)
+        return value if self.numeric else self.categories.index(value_text(value))
+
+    def line_key(self, group):
+        if self.x is None:
+            return (("device", group.get("device")), ("width", group.get("width")))
+        return tuple((short(a), group["values"].get(a)) for a in self.lines)
+
+    def line_label(self, key):
+        return ", ".join(f"{name}={value_text(value)}" for name, value in key) or "all points"
+
+
+def series(layout, groups, y):
+    """Per line: the groups' (x, y, (below, above)) sorted by x; `y(group)` gives (mean, below, above)
+    or None."""
+    lines = defaultdict(list)
+    for g in groups:
+        x = layout.position(g)
+        point = y(g)
+        if x is None or point is None or point[0] is None:
+            continue
+        lines[layout.line_key(g)].append((x, *point))
+    return {k: sorted(v, key=lambda p: p[0]) for k, v in sorted(lines.items(), key=lambda kv: json.dumps(kv[0]))}
+
+
+def mean_std(figure, scale=1.0):
+    """(mean, std below, std above) of a group's figure, scaled."""
+    def y(g):
+        s = g["stats"].get(figure) or {}
+        if s.get("mean") is None:
+            return None
+        spread = scale * (s.get("std") or 0.0)
+        return scale * s["mean"], spread, spread
+    return y
+
+
+def throughput(g):
+    """Mean images/s, with bars to the images/s at the mean p90 and p10 step times."""
+    s = g["stats"]
+    mean = s["images_per_second"]["mean"]
+    if mean is None:
+        return None
+    p10, p90, batch = s["step_time_p10_seconds"]["mean"], s["step_time_p90_seconds"]["mean"], g.get("batch_size")
+    if not (batch and p10 and p90):
+        return mean, 0.0, 0.0
+    return mean, max(0.0, mean - batch / p90), max(0.0, batch / p10 - mean)
 
 
 def empty_note(ax, text):
@@ -47,31 +157,41 @@ def empty_note(ax, text):
             fontsize=11, color="0.35")
 
 
-def draw(ax, groups, label, scale=1.0):
-    for key, (xs, ys) in groups.items():
-        ax.plot(xs, [scale * v for v in ys], marker="o", label=label(key))
-    if groups:
+def draw(ax, layout, lines):
+    for key, points in lines.items():
+        xs = [p[0] for p in points]
+        ys = [p[1] for p in points]
+        err = [[p[2] for p in points], [p[3] for p in points]]
+        ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=layout.line_label(key))
+    if lines and list(lines) != [()]:  # a legend when there are lines to tell apart
         ax.legend(fontsize=9)
     ax.grid(True, which="both", alpha=0.3)
 
 
-def log_batch_axis(ax, groups):
-    """Log2 x axis ticked at the batch sizes (or widths) themselves, written as plain numbers."""
-    xs = sorted({x for xs, _ in groups.values() for x in xs})
-    ax.set_xscale("log", base=2)
+def x_axis(ax, layout, lines):
+    """Log2 x axis ticked at the values themselves when they span a factor of 4 or more; the
+    categories' names when the axis is not numeric."""
+    if not layout.numeric:
+        ax.set_xticks(range(len(layout.categories)))
+        ax.set_xticklabels(layout.categories)
+        return
+    xs = sorted({p[0] for points in lines.values() for p in points})
+    if xs and min(xs) > 0 and max(xs) / min(xs) >= 4:
+        ax.set_xscale("log", base=2)
     ax.set_xticks(xs)
     ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
     ax.xaxis.set_minor_formatter(ticker.NullFormatter())
 
 
-def plain_log_y(ax, groups):
+def plain_log_y(ax, lines):
     """Log y axis in plain numbers; minor ticks labelled only when the data spans under a decade."""
-    ys = [y for _, values in groups.values() for y in values if y > 0]
+    ys = [y for points in lines.values() for p in points for y in (p[1] - p[2], p[1] + p[3]) if y > 0]
     ax.set_yscale("log")
     plain = ticker.FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}")
     ax.yaxis.set_major_formatter(plain)
     narrow = ys and max(ys) / min(ys) < 10
     ax.yaxis.set_minor_formatter(plain if narrow else ticker.NullFormatter())
+    return ""
 
 
 def save(fig, sweep_dir, name):
@@ -86,61 +206,104 @@ def save(fig, sweep_dir, name):
     print("plot:", " ".join(paths))
 
 
-def figure(summary, sweep_dir, name, title, xlabel, ylabel, groups, label, empty, scale=1.0, style=None):
-    """One figure: a line per group on a log2 x axis, or a note saying why there is no data."""
+def figure(summary, sweep_dir, layout, name, title, ylabel, lines, empty, style=None):
+    """One figure: a line per combination of the other axes, or a note saying why there is no
+    data. `style(ax, lines)` may return a note for the title."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    draw(ax, groups, label, scale)
-    if groups:
-        log_batch_axis(ax, groups)
+    draw(ax, layout, lines)
+    note = ""
+    if lines:
+        x_axis(ax, layout, lines)
         if style:
-            style(ax, groups)
+            note = style(ax, lines) or ""
     else:
         empty_note(ax, empty)
-    ax.set_title(f"{title} ({summary['sweep']})")
-    ax.set_xlabel(xlabel)
+    x_name = short(layout.x).replace("_", " ") if layout.x else "batch size"
+    ax.set_title(f"{title} vs {x_name}{note} ({summary['sweep']})")
+    ax.set_xlabel(layout.label)
     ax.set_ylabel(ylabel)
     save(fig, sweep_dir, name)
 
 
-def ones_line(ax, groups):
+def ones_line(ax, lines):
     ax.axhline(1.0, color="0.5", linestyle="--", linewidth=1)
 
 
-BATCH = "batch size (images per step)"
+def from_zero(ax, lines):
+    ax.set_ylim(bottom=0)
+
+
+def accuracy_range(ax, lines):
+    """From 0, unless every bar is above 50 %: then zoomed, and the title says so."""
+    low = min(p[1] - p[2] for points in lines.values() for p in points)
+    high = max(p[1] + p[3] for points in lines.values() for p in points)
+    if low <= 50:
+        ax.set_ylim(0, max(100.0, high))
+        return ""
+    bottom = max(0.0, math.floor(low - 0.1 * max(high - low, 1.0)))
+    ax.set_ylim(bottom, min(100.0, high + 0.1 * max(high - low, 1.0)))
+    return f" (zoomed: the axis starts at {bottom:g} %)"
+
+
+def loss_epochs(summary, sweep_dir, groups):
+    """Training and test loss per epoch, a panel per point group: mean over repeats, std shaded."""
+    trained = [g for g in groups if g.get("epochs")]
+    columns = min(4, max(1, len(trained)))
+    rows = max(1, math.ceil(len(trained) / columns))
+    size = (3.6 * columns, 2.8 * rows) if trained else (7, 4.5)
+    fig, axes = plt.subplots(rows, columns, figsize=size, squeeze=False, sharey=True)
+    for ax in axes.flat[len(trained):]:
+        ax.axis("off")
+    if not trained:
+        axes[0][0].set_xlabel("epoch")
+        empty_note(axes[0][0], "no per-epoch losses: the points were benchmarks, not trained\n"
+                               "(run a sweep with mode: train)")
+    for ax, g in zip(axes.flat, trained):
+        for loss, style in (("train_loss", "-"), ("test_loss", "--")):
+            epochs = [e for e in g["epochs"] if e[loss]["mean"] is not None]
+            xs = [e["epoch"] for e in epochs]
+            mean = [e[loss]["mean"] for e in epochs]
+            std = [e[loss]["std"] or 0.0 for e in epochs]
+            ax.plot(xs, mean, style, marker="o", label=loss.replace("_", " "))
+            ax.fill_between(xs, [m - s for m, s in zip(mean, std)], [m + s for m, s in zip(mean, std)],
+                            alpha=0.2)
+        ax.set_title(f"{g['id']} ({g['completed']} run{'s' if g['completed'] != 1 else ''})", fontsize=9)
+        ax.set_xlabel("epoch")
+        ax.xaxis.set_major_locator(ticker.MaxNLocator(integer=True))
+        ax.grid(True, alpha=0.3)
+    axes[0][0].set_ylabel("loss (mean over repeats)")
+    if trained:
+        axes[0][0].legend(fontsize=8)
+    fig.suptitle(f"Training and test loss per epoch ({summary['sweep']})")
+    fig.tight_layout()
+    save(fig, sweep_dir, "loss_epochs")
 
 
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     sweep_dir = sys.argv[1]
-    summary, rows = load_rows(sweep_dir)
-    by_device_width = lambda r: (r["device"], r["width"] or 0)  # noqa: E731
-    gpu_rows = [r for r in rows if is_gpu(r["device"])]
-    figure(summary, sweep_dir, "throughput", "Training throughput vs batch size", BATCH,
-           "throughput (images/s, median step)",
-           series(rows, by_device_width, "batch_size", "images_per_second"),
-           lambda k: f"{k[0]}, width {width_text(k[1])}", "no completed points", style=plain_log_y)
-    figure(summary, sweep_dir, "speedup", "GPU speedup over the CPU vs batch size", BATCH,
-           "speedup (GPU images/s / CPU images/s)",
-           series(gpu_rows, by_device_width, "batch_size", "speedup_over_cpu"),
-           lambda k: f"{k[0]} over cpu, width {width_text(k[1])}",
+    summary, groups, axes = load(sweep_dir)
+    layout = Layout(groups, axes)
+    gpu_groups = [g for g in groups if is_gpu(g.get("device"))]
+    figure(summary, sweep_dir, layout, "throughput", "Training throughput",
+           "images/s (mean of the median steps; bars: p10–p90 steps)",
+           series(layout, groups, throughput), "no completed points", style=plain_log_y)
+    figure(summary, sweep_dir, layout, "speedup", "GPU speedup over the CPU",
+           "speedup (GPU images/s / CPU images/s)", series(layout, gpu_groups, mean_std("speedup_over_cpu")),
            "no GPU data: no completed GPU point with a matching CPU point\n"
            "(run a sweep over device: [cpu, cuda] on a machine with a GPU)", style=ones_line)
-    for r in rows:  # each point's own device: NVML's GPU busy time, or the CPU threads' time
-        r["utilisation"] = r.get("gpu_utilisation") if is_gpu(r["device"]) else r.get("cpu_utilisation")
-    figure(summary, sweep_dir, "utilisation", "Device utilisation during training vs batch size", BATCH,
+    for g in groups:  # each point's own device: NVML's GPU busy time, or the CPU threads' time
+        g["stats"]["utilisation"] = g["stats"].get("gpu_utilisation" if is_gpu(g.get("device")) else "cpu_utilisation")
+    figure(summary, sweep_dir, layout, "utilisation", "Device utilisation during training",
            "utilisation (% of GPU busy time, or of the CPU threads' time)",
-           series(rows, lambda r: (r["device"], r["width"] or 0, r.get("threads") or 0), "batch_size",
-                  "utilisation"),
-           lambda k: f"{k[0]}, width {width_text(k[1])}" + ("" if is_gpu(k[0]) else f", {k[2]} threads"),
-           "no utilisation figures in the reports", scale=100.0,
-           style=lambda ax, groups: ax.set_ylim(bottom=0))
-    figure(summary, sweep_dir, "accuracy", "Test accuracy vs model width",
-           "model width (multiplier of channels and features)", "test accuracy (%)",
-           series(rows, lambda r: (r["device"], r["batch_size"] or 0), "width", "test_accuracy"),
-           lambda k: f"{k[0]}, batch {k[1]}",
+           series(layout, groups, mean_std("utilisation", 100.0)), "no utilisation figures in the reports",
+           style=from_zero)
+    figure(summary, sweep_dir, layout, "accuracy", "Test accuracy", "test accuracy (%, mean ± std over repeats)",
+           series(layout, groups, mean_std("test_accuracy", 100.0)),
            "no test accuracy: the points were benchmarks, not trained\n"
-           "(run a sweep with mode: train, e.g. configs/sweeps/width.yaml)", scale=100.0)
+           "(run a sweep with mode: train, e.g. configs/sweeps/width.yaml)", style=accuracy_range)
+    loss_epochs(summary, sweep_dir, groups)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@
 
 #include "runner/cli/commands.h"
 #include "runner/report/environment.h"
+#include "runner/sweep/sweep_spec.h"
 #include "runner/util/errors.h"
 #include "runner/util/interrupt.h"
 
@@ -83,6 +84,11 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& o) {
   add_benchmark_options(*command, o.warmup_steps, o.steps, o.profile_steps);
   command->add_option("--seed", o.seed, "one seed for every point (else each point its own)")
       ->check(whole_number(0, std::numeric_limits<std::int64_t>::max()));
+  command
+      ->add_option("--repeats", o.repeats,
+                   "run every point N times, with seeds seed, seed+1, ...; the summary gives "
+                   "mean and std")
+      ->check(whole_number(1, kMaxRepeats));
   command->add_option("--name", o.name, "the sweep's name (its folder)");
   command->add_option("--output", o.output,
                       "the folder for sweep folders (default results/sweeps)");

@@ -25,7 +25,8 @@ struct SweepOptions {
   std::string mode;  // "" keeps the sweep file's (benchmark by default)
   int warmup_steps = -1, steps = -1, profile_steps = -1;  // -1 keeps the sweep file's
   std::int64_t seed = -1;                                 // >= 0: every point's seed
-  std::string name;              // "" keeps the sweep file's, else "<experiment name>-sweep"
+  int repeats = 0;   // > 0: runs of every point (seeds seed, seed+1, ...); 0 keeps the file's
+  std::string name;  // "" keeps the sweep file's, else "<experiment name>-sweep"
   std::filesystem::path output;  // "" keeps the sweep file's, else results/sweeps
   bool fail_fast = false, force = false, dry_run = false, quiet = false, verbose = false;
 };

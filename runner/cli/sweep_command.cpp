@@ -52,6 +52,7 @@ SweepSpec sweep_spec(const SweepOptions& options) {
   if (options.steps >= 0) spec.benchmark.steps = options.steps;
   if (options.profile_steps >= 0) spec.benchmark.profile_steps = options.profile_steps;
   if (options.seed >= 0) spec.seed = static_cast<std::uint64_t>(options.seed);
+  if (options.repeats > 0) spec.repeats = options.repeats;
   if (!options.name.empty()) {
     if (!is_safe_name(options.name)) {
       throw UserError(fmt::format(

@@ -8,6 +8,8 @@
 
 #include "runner/report/environment.h"
 #include "runner/report/read_report.h"
+#include "runner/sweep/summary_context.h"
+#include "runner/sweep/summary_groups.h"
 #include "runner/sweep/sweep_plan.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
@@ -68,6 +70,58 @@ json final_loss(const json& report) {
   return nullptr;
 }
 
+// Each epoch's training and test loss (train mode), for the loss-versus-epoch plot.
+json epoch_losses(const json& report) {
+  json out = json::array();
+  if (!report.contains("epochs") || !report["epochs"].is_array()) return out;
+  for (const json& epoch : report["epochs"]) {
+    out.push_back({{"epoch", epoch.at("epoch")},
+                   {"train_loss", epoch.value("train_loss", json())},
+                   {"test_loss", epoch.value("test_loss", json())}});
+  }
+  return out;
+}
+
+// The seed of the point's values (repeats, a seed axis), else the one the run used.
+json seed_of(const json& report) {
+  json from_values = at(report, "/sweep_point/values/seed");
+  return from_values.is_null() ? at(report, "/seed") : from_values;
+}
+
+std::string text_at(const json& report, const char* pointer) {
+  json value = at(report, pointer);
+  return value.is_string() ? value.get<std::string>() : "";
+}
+
+json machine_of(const json& report) {
+  std::string host = text_at(report, "/environment/hostname");
+  std::string cpu = text_at(report, "/environment/cpu_model");
+  if (host.empty() && cpu.empty()) return nullptr;
+  return cpu.empty() ? host : fmt::format("{} ({})", host, cpu);
+}
+
+json commit_of(const json& report) {
+  std::string commit = text_at(report, "/environment/git_commit");
+  if (commit.empty()) return nullptr;
+  return at(report, "/environment/git_dirty") == true ? commit + " (dirty)" : commit;
+}
+
+// The machine's load while the point ran (`machine_load`): the higher of the load averages at
+// its start and end, and whether that was above the cores (a busy machine: noisy timings).
+void add_load(json& row, const json& report) {
+  json cores = at(report, "/machine_load/cores");
+  json start = at(report, "/machine_load/load_average_start");
+  json end = at(report, "/machine_load/load_average_end");
+  row["cores"] = cores;
+  row["load_average"] = nullptr;
+  row["busy"] = nullptr;
+  if (!start.is_number() && !end.is_number()) return;
+  double load = std::max(start.is_number() ? start.get<double>() : 0.0,
+                         end.is_number() ? end.get<double>() : 0.0);
+  row["load_average"] = load;
+  if (cores.is_number()) row["busy"] = load > cores.get<double>();
+}
+
 bool is_gpu(const json& device) {
   return device.is_string() && device.get<std::string>().rfind("cuda", 0) == 0;
 }
@@ -88,6 +142,7 @@ json missing_row(const json& point) {
   row["batch_size"] = point["batch_size"];
   row["width"] = point["width"];
   row["values"] = point["values"];
+  row["seed"] = point.value("values", json::object()).value("seed", json());
   row["estimated_memory_bytes"] = point["estimated_memory_bytes"];
   row["report"] = nullptr;
   return row;
@@ -131,6 +186,14 @@ json summary_row(const json& report, const std::string& report_path) {
   row["test_loss"] = at(report, "/metrics/test_loss");
   row["final_loss"] = final_loss(report);
   row["speedup_over_cpu"] = nullptr;
+  row["seed"] = seed_of(report);
+  row["epochs"] = row["mode"] == "train" ? at(report, "/config/training/epochs") : json();
+  row["machine"] = machine_of(report);
+  row["commit"] = commit_of(report);
+  row["started_at"] = at(report, "/started_at");
+  row["finished_at"] = at(report, "/finished_at");
+  add_load(row, report);
+  row["epoch_losses"] = epoch_losses(report);
   row["report"] = report_path;
   return row;
 }
@@ -196,7 +259,10 @@ json summarize_folder(const std::filesystem::path& dir) {
                   {"sweep", name},
                   {"directory", dir.string()},
                   {"created_at", timestamp_now()},
-                  {"points", rows}};
+                  {"context", summary_context(manifest, rows)},
+                  {"axes", swept_axes(rows)},
+                  {"points", rows},
+                  {"groups", group_rows(rows)}};
   if (!unreadable.empty()) summary["unreadable_reports"] = unreadable;
   return summary;
 }

@@ -3,6 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "runner/sweep/summary_cells.h"
+#include "runner/sweep/summary_groups.h"
+#include "runner/sweep/summary_header.h"
 #include "runner/util/console.h"
 #include "runner/util/files.h"
 
@@ -11,9 +16,11 @@ namespace {
 
 using nlohmann::json;
 
-const char* const kColumns[] = {"id",
-                                "index",
-                                "status",
+// Before the axis columns: what names the run.
+const char* const kLeadColumns[] = {"id", "index"};
+
+// After the axis columns and `seed`: the row's figures, each a plain number or text.
+const char* const kColumns[] = {"status",
                                 "mode",
                                 "device",
                                 "batch_size",
@@ -34,84 +41,177 @@ const char* const kColumns[] = {"id",
                                 "test_loss",
                                 "final_loss",
                                 "speedup_over_cpu",
-                                "values",
+                                "epochs",
+                                "cores",
+                                "load_average",
+                                "busy",
+                                "machine",
+                                "commit",
+                                "started_at",
+                                "finished_at",
                                 "error",
                                 "report"};
 
-std::string values_text(const json& values) {
-  std::vector<std::string> parts;
-  for (const auto& [path, value] : values.items()) {
-    parts.push_back(path + "=" + (value.is_string() ? value.get<std::string>() : value.dump()));
-  }
-  return fmt::format("{}", fmt::join(parts, "; "));
-}
-
-std::string csv_cell(const json& value) {
-  if (value.is_null()) return "";
-  std::string text = value.is_string()   ? value.get<std::string>()
-                     : value.is_object() ? values_text(value)
-                                         : value.dump();
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
-
-// A number cell: formatted, or "" when null.
-std::string number(const json& value, const char* format, double scale = 1.0) {
-  return value.is_number() ? fmt::format(fmt::runtime(format), scale * value.get<double>()) : "";
-}
-
-std::string markdown_text(std::string text) {
-  text = text.substr(0, text.find('\n'));
-  std::string out;
-  for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
-  return out;
-}
-
 std::string step_cell(const json& row) {
   if (!row["step_time_median_seconds"].is_number()) return "";
-  return fmt::format("{} ({}–{})", number(row["step_time_median_seconds"], "{:.3f}", 1e3),
-                     number(row["step_time_p10_seconds"], "{:.3f}", 1e3),
-                     number(row["step_time_p90_seconds"], "{:.3f}", 1e3));
+  return fmt::format("{} ({}–{})", number_cell(row["step_time_median_seconds"], "{:.3f}", 1e3),
+                     number_cell(row["step_time_p10_seconds"], "{:.3f}", 1e3),
+                     number_cell(row["step_time_p90_seconds"], "{:.3f}", 1e3));
 }
 
 std::string bytes_cell(const json& value) {
   return value.is_number() ? human_bytes(value.get<double>()) : "";
 }
 
+bool has_load(const json& rows) {
+  for (const json& row : rows) {
+    if (row.value("load_average", json()).is_number()) return true;
+  }
+  return false;
+}
+
+// "1.2 / 2 cores", and "busy" when the load was above the cores.
+std::string load_cell(const json& row) {
+  const json& load = row.value("load_average", json());
+  if (!load.is_number()) return "";
+  std::string cores = number_cell(row.value("cores", json()), " / {:.0f} cores");
+  return fmt::format("{:.1f}{}{}", load.get<double>(), cores,
+                     row.value("busy", json()) == true ? " busy" : "");
+}
+
+std::string runs_table(const json& rows) {
+  const bool load = has_load(rows);
+  std::string out =
+      "| point | device | batch | width | status | images/s | step ms (p10–p90) | CPU util. | GPU "
+      "util. | peak memory | est. memory | GFLOP/s | test acc. | loss | GPU/CPU |";
+  out += load ? " load |\n" : "\n";
+  out += "|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+  out += load ? "---:|\n" : "\n";
+  for (const json& row : rows) {
+    out += fmt::format(
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+        markdown_text(row["id"].is_string() ? row["id"].get<std::string>() : ""),
+        row["device"].is_string() ? row["device"].get<std::string>() : "",
+        number_cell(row["batch_size"], "{:.0f}"), number_cell(row["width"], "{:g}"),
+        row["status"].get<std::string>(), number_cell(row["images_per_second"], "{:.0f}"),
+        step_cell(row), number_cell(row["cpu_utilisation"], "{:.0f} %", 100),
+        number_cell(row["gpu_utilisation"], "{:.0f} %", 100), bytes_cell(row["peak_memory_bytes"]),
+        bytes_cell(row["estimated_memory_bytes"]),
+        number_cell(row["achieved_flops_per_second"], "{:.2f}", 1e-9),
+        number_cell(row["test_accuracy"], "{:.2f} %", 100),
+        number_cell(row["final_loss"], "{:.4f}"), number_cell(row["speedup_over_cpu"], "{:.2f}x"));
+    out += load ? fmt::format(" {} |\n", load_cell(row)) : "\n";
+  }
+  return out;
+}
+
+bool has_repeats(const json& groups) {
+  for (const json& group : groups) {
+    if (group["runs"].get<int>() > 1) return true;
+  }
+  return false;
+}
+
+// With `load`, a last column marks the groups with a run on a busy machine.
+std::string groups_table(const json& groups, bool load) {
+  std::string out =
+      "| point group | device | batch | width | runs | images/s | test acc. | test loss | loss |";
+  out += load ? " load |\n" : "\n";
+  out += "|---|---|---:|---:|---:|---:|---:|---:|---:|";
+  out += load ? "---|\n" : "\n";
+  for (const json& g : groups) {
+    const json& stats = g["stats"];
+    out += fmt::format("| {} | {} | {} | {} | {}/{} | {} | {} | {} | {} |",
+                       markdown_text(g["id"].get<std::string>()),
+                       g["device"].is_string() ? g["device"].get<std::string>() : "",
+                       number_cell(g["batch_size"], "{:.0f}"), number_cell(g["width"], "{:g}"),
+                       g["completed"].get<int>(), g["runs"].get<int>(),
+                       mean_std_cell(stats["images_per_second"], "{:.0f}"),
+                       mean_std_cell(stats["test_accuracy"], "{:.2f}", 100, " %"),
+                       mean_std_cell(stats["test_loss"], "{:.4f}"),
+                       mean_std_cell(stats["final_loss"], "{:.4f}"));
+    out += load ? fmt::format(" {} |\n", g["busy"] == true ? "busy" : "") : "\n";
+  }
+  return out;
+}
+
+// The axes of a summary (older summaries have none recorded: from their rows) that need a column
+// of their own: an axis named like a figure column (`device`) is that column.
+std::vector<std::string> axes_of(const json& summary) {
+  std::vector<std::string> axes = summary.contains("axes")
+                                      ? summary["axes"].get<std::vector<std::string>>()
+                                      : swept_axes(summary["points"]);
+  std::erase_if(axes, [](const std::string& axis) {
+    return std::find(std::begin(kColumns), std::end(kColumns), axis) != std::end(kColumns);
+  });
+  return axes;
+}
+
+json axis_value(const json& holder, const std::string& path) {
+  const json& values = holder.value("values", json::object());
+  return values.is_object() && values.contains(path) ? values[path] : json();
+}
+
 }  // namespace
 
 std::string summary_csv(const json& summary) {
-  std::string out = fmt::format("{}\n", fmt::join(kColumns, ","));
+  const std::vector<std::string> axes = axes_of(summary);
+  std::vector<std::string> header(std::begin(kLeadColumns), std::end(kLeadColumns));
+  header.insert(header.end(), axes.begin(), axes.end());
+  header.push_back("seed");
+  header.insert(header.end(), std::begin(kColumns), std::end(kColumns));
+  std::string out = csv_line(header);
   for (const json& row : summary["points"]) {
     std::vector<std::string> cells;
+    for (const char* column : kLeadColumns) cells.push_back(csv_cell(row.value(column, json())));
+    for (const std::string& axis : axes) cells.push_back(csv_cell(axis_value(row, axis)));
+    cells.push_back(csv_cell(row.value("seed", json())));
     for (const char* column : kColumns) cells.push_back(csv_cell(row.value(column, json())));
-    out += fmt::format("{}\n", fmt::join(cells, ","));
+    out += csv_line(cells);
+  }
+  return out;
+}
+
+std::string summary_grouped_csv(const json& summary) {
+  const std::vector<std::string> axes = axes_of(summary);
+  const json groups =
+      summary.contains("groups") ? summary["groups"] : group_rows(summary["points"]);
+  std::vector<std::string> header = {"group"};
+  header.insert(header.end(), axes.begin(), axes.end());
+  for (const char* column : {"mode", "device", "batch_size", "width", "runs", "completed", "busy"})
+    header.push_back(column);
+  for (const char* figure : kGroupedFigures) {
+    for (const char* stat : {"mean", "std", "min", "max", "n"})
+      header.push_back(fmt::format("{}_{}", figure, stat));
+  }
+  std::string out = csv_line(header);
+  for (const json& g : groups) {
+    std::vector<std::string> cells = {csv_cell(g["id"])};
+    for (const std::string& axis : axes) cells.push_back(csv_cell(axis_value(g, axis)));
+    for (const char* column :
+         {"mode", "device", "batch_size", "width", "runs", "completed", "busy"})
+      cells.push_back(csv_cell(g[column]));
+    for (const char* figure : kGroupedFigures) {
+      for (const char* stat : {"mean", "std", "min", "max", "n"})
+        cells.push_back(csv_cell(g["stats"][figure][stat]));
+    }
+    out += csv_line(cells);
   }
   return out;
 }
 
 std::string summary_markdown(const json& summary) {
-  std::string out = fmt::format("# Sweep {}\n\n", summary["sweep"].get<std::string>());
-  out +=
-      "| point | device | batch | width | status | images/s | step ms (p10–p90) | CPU util. | GPU "
-      "util. | peak memory | est. memory | GFLOP/s | test acc. | loss | GPU/CPU |\n";
-  out += "|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-  for (const json& row : summary["points"]) {
-    out += fmt::format(
-        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-        markdown_text(row["id"].is_string() ? row["id"].get<std::string>() : ""),
-        row["device"].is_string() ? row["device"].get<std::string>() : "",
-        number(row["batch_size"], "{:.0f}"), number(row["width"], "{:g}"),
-        row["status"].get<std::string>(), number(row["images_per_second"], "{:.0f}"),
-        step_cell(row), number(row["cpu_utilisation"], "{:.0f} %", 100),
-        number(row["gpu_utilisation"], "{:.0f} %", 100), bytes_cell(row["peak_memory_bytes"]),
-        bytes_cell(row["estimated_memory_bytes"]),
-        number(row["achieved_flops_per_second"], "{:.2f}", 1e-9),
-        number(row["test_accuracy"], "{:.2f} %", 100), number(row["final_loss"], "{:.4f}"),
-        number(row["speedup_over_cpu"], "{:.2f}x"));
+  std::string out = summary_header(summary);
+  const json groups =
+      summary.contains("groups") ? summary["groups"] : group_rows(summary["points"]);
+  if (has_repeats(groups)) {
+    out +=
+        "\n## Point groups\n\nEach point's runs (its repeats, one seed each): mean ± standard "
+        "deviation (number of completed runs); the standard deviation is the sample one (n − "
+        "1).\n\n" +
+        groups_table(groups, has_load(summary["points"])) + "\n## Runs\n";
   }
+  out += "\n" + runs_table(summary["points"]);
   std::string notes;
   for (const json& row : summary["points"]) {
     if (row["error"].is_string()) {
@@ -123,18 +223,20 @@ std::string summary_markdown(const json& summary) {
   if (!notes.empty()) out += "\nPoints that did not complete:\n\n" + notes;
   out +=
       "\nimages/s: batch size / median step time (after the warm-up, data wait included); GFLOP/s: "
-      "3 x forward "
-      "FLOPs per image x images/s; CPU util.: process CPU time / wall time / threads; loss: the "
-      "last epoch's "
-      "training loss (train) or the mean over the timed steps (benchmark); GPU/CPU: images/s over "
-      "the CPU "
-      "point with the same values (empty without GPU points).\n";
+      "3 x forward FLOPs per image x images/s; CPU util.: process CPU time / wall time / threads; "
+      "loss: the last epoch's training loss (train) or the mean over the timed steps (benchmark); "
+      "GPU/CPU: images/s over the CPU point with the same values (empty without GPU points)";
+  out += has_load(summary["points"])
+             ? "; load: the higher load average at the run's start and end, busy when above "
+               "the cores (its timings are noisy).\n"
+             : ".\n";
   return out;
 }
 
 void write_summary_files(const std::filesystem::path& dir, const json& summary) {
   write_json_atomically(dir / "summary.json", summary);
   write_file_atomically(dir / "summary.csv", summary_csv(summary));
+  write_file_atomically(dir / "summary_grouped.csv", summary_grouped_csv(summary));
   write_file_atomically(dir / "summary.md", summary_markdown(summary));
 }
 

@@ -1,5 +1,7 @@
-// A summary written out: summary.json, summary.csv (every field, one row per point) and
-// summary.md (the readable table, then the errors of the points that did not complete).
+// A summary written out: summary.json, summary.csv (one row per run: a column per swept axis,
+// `seed`, then every figure), summary_grouped.csv (one row per point group: a column per axis,
+// then mean, std, min, max and n of each figure) and summary.md (what was run, the point groups
+// when points have repeats, the runs' table, then the errors of the runs that did not complete).
 #pragma once
 
 #include <filesystem>
@@ -9,9 +11,10 @@
 namespace runner {
 
 std::string summary_csv(const nlohmann::json& summary);
+std::string summary_grouped_csv(const nlohmann::json& summary);
 std::string summary_markdown(const nlohmann::json& summary);
 
-// Writes the three files into `dir`, each atomically.
+// Writes the four files into `dir`, each atomically.
 void write_summary_files(const std::filesystem::path& dir, const nlohmann::json& summary);
 
 }  // namespace runner

@@ -161,6 +161,7 @@ nlohmann::json plan_json(const SweepSpec& spec, const std::vector<PlannedPoint>&
   }
   return {{"name", spec.name},
           {"mode", spec.mode},
+          {"repeats", spec.repeats},
           {"base_config", spec.base_config.string()},
           {"benchmark",
            {{"warmup_steps", spec.benchmark.warmup_steps},

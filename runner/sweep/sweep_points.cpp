@@ -103,10 +103,19 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec, std::uint64_t base_
     }
     axes.push_back(std::move(axis));
   }
+  // Repeats are a seed axis that varies fastest, so a point's runs are neighbours and their ids
+  // read "batch_size=16__seed=1"; the summary groups them as it groups a seed axis.
+  const bool repeats = spec.repeats > 1;
+  if (repeats) {
+    const std::uint64_t first = spec.seed ? *spec.seed : base_seed;
+    Axis seeds{{"seed"}, {}};
+    for (int r = 0; r < spec.repeats; ++r) seeds.rows.push_back({first + r});
+    axes.push_back(std::move(seeds));
+  }
 
   std::size_t count = 1;
   for (const Axis& axis : axes) count *= axis.rows.size();
-  const bool own_seeds = !spec.seed && !sets_seed(spec);
+  const bool own_seeds = !repeats && !spec.seed && !sets_seed(spec);
   std::vector<SweepPoint> points;
   std::map<std::string, int> index_of_id;
   for (std::size_t n = 0; n < count; ++n) {
@@ -128,7 +137,7 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec, std::uint64_t base_
     point.overrides = spec.overrides;
     for (const auto& [path, value] : point.values)
       point.overrides.push_back(override_text(path, value));
-    if (spec.seed) {
+    if (spec.seed && !repeats) {
       point.overrides.push_back(fmt::format("seed={}", *spec.seed));
     } else if (own_seeds) {
       std::uint64_t stream = std::stoull(sha256_hex(point.id).substr(0, 12), nullptr, 16);

@@ -22,8 +22,10 @@ struct SweepPoint {
   nlohmann::json values_json() const;  // {"training.batch_size": 16, ...}
 };
 
-// Grid axes in order, then the zip as one axis; the last varies fastest. Unless the sweep fixes
-// the seed (or varies or sets it), each point gets seed = a hash of `base_seed` and its id.
+// Grid axes in order, then the zip as one axis, then with repeats a `seed` axis (seed, seed+1,
+// ...: the sweep's seed, else `base_seed`, the config's); the last varies fastest. Unless the
+// sweep fixes the seed (or varies or sets it), each point gets seed = a hash of `base_seed` and
+// its id.
 std::vector<SweepPoint> expand_points(const SweepSpec& spec, std::uint64_t base_seed);
 
 // The id of a point: "name=value" per axis joined by "__", the name being the path's last part

@@ -82,6 +82,7 @@ SweepSpec read_sweep_file(const std::filesystem::path& file) {
     spec.benchmark.profile_steps = b.value("profile_steps", spec.benchmark.profile_steps);
   }
   if (j.contains("seed")) spec.seed = j["seed"].get<std::uint64_t>();
+  if (j.contains("repeats")) spec.repeats = j["repeats"].get<int>();
   if (j.contains("set")) spec.overrides = j["set"].get<std::vector<std::string>>();
   if (j.contains("output")) spec.output = j["output"].get<std::string>();
   const auto& sweep = j["sweep"];
@@ -121,10 +122,10 @@ void set_axis(std::vector<SweepAxis>& axes, SweepAxis axis) {
 }
 
 void check_axes(const SweepSpec& spec, const std::string& origin) {
-  if (spec.grid.empty() && spec.zip.empty()) {
+  if (spec.grid.empty() && spec.zip.empty() && spec.repeats <= 1) {
     throw UserError(
         fmt::format("{}: the sweep varies nothing; give a grid or zip axis (e.g. --grid "
-                    "training.batch_size=16,64)",
+                    "training.batch_size=16,64) or repeats (--repeats 3)",
                     origin));
   }
   for (const SweepAxis& axis : spec.zip) {
@@ -146,6 +147,18 @@ void check_axes(const SweepSpec& spec, const std::string& origin) {
       }
     }
   }
+  if (spec.repeats > 1) {
+    for (const auto* axes : {&spec.grid, &spec.zip}) {
+      for (const SweepAxis& axis : *axes) {
+        if (axis.path == "seed") {
+          throw UserError(fmt::format(
+              "{}: repeats: {} and a seed axis both vary the seed; give one of them (repeats "
+              "runs every point with seeds seed, seed+1, ...)",
+              origin, spec.repeats));
+        }
+      }
+    }
+  }
   for (const SweepAxis& a : spec.grid) {
     for (const SweepAxis& b : spec.zip) {
       if (a.path == b.path) {
@@ -161,6 +174,7 @@ void check_grid_size(const SweepSpec& spec, const std::string& origin) {
   std::vector<std::size_t> sizes;
   for (const SweepAxis& a : spec.grid) sizes.push_back(a.values.size());
   if (!spec.zip.empty()) sizes.push_back(spec.zip.front().values.size());
+  if (spec.repeats > 1) sizes.push_back(static_cast<std::size_t>(spec.repeats));
   std::size_t points = 1;
   bool overflow = false;
   for (std::size_t size : sizes)

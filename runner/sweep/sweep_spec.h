@@ -25,7 +25,8 @@ struct SweepSpec {
   nlohmann::json embedded_config;     // or the config itself (then base_config is empty)
   std::string mode = "benchmark";     // benchmark | train
   BenchmarkSpec benchmark{5, 30, 0};
-  std::optional<std::uint64_t> seed;   // every point's seed; else each point its own
+  std::optional<std::uint64_t> seed;  // every point's seed; else each point its own
+  int repeats = 1;  // > 1: each point runs with seeds base, base+1, ... (a `seed` axis, added last)
   std::vector<std::string> overrides;  // PATH=VALUE for every point, before the axes
   std::vector<SweepAxis> grid;         // the cartesian product, the last axis varying fastest
   std::vector<SweepAxis> zip;          // equally long, varying together (one more grid axis)
@@ -46,13 +47,14 @@ SweepAxis parse_axis(const std::string& text, const std::string& option);
 // Adds an axis, replacing one with the same path.
 void set_axis(std::vector<SweepAxis>& axes, SweepAxis axis);
 
-// Checks what the schema cannot: at least one axis, zip lists of one length, no path twice, and
-// the grid's size (below).
+// Checks what the schema cannot: at least one axis, zip lists of one length, no path twice, not
+// both repeats and a seed axis, and the grid's size (below).
 void check_axes(const SweepSpec& spec, const std::string& origin);
 
-// More points than any sweep runs: a grid beyond it is refused before it is expanded, with a
-// UserError naming `origin` (the sweep file or config) and the axes' sizes.
+// More points than any sweep runs: a grid (times its repeats) beyond it is refused before it is
+// expanded, with a UserError naming `origin` (the sweep file or config) and the axes' sizes.
 inline constexpr std::size_t kMaxSweepPoints = 100'000;
+inline constexpr int kMaxRepeats = 1000;
 void check_grid_size(const SweepSpec& spec, const std::string& origin);
 
 }  // namespace runner

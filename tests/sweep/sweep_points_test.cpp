@@ -2,6 +2,7 @@
 // checks on axes and sweep files.
 #include "runner/sweep/sweep_points.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "runner/util/errors.h"
@@ -79,6 +80,83 @@ TEST(SweepPoints, EachPointHasItsOwnSeedUnlessTheSweepFixesOne) {
   EXPECT_EQ(expand_points(spec, 0)[1].overrides.back(), "seed=3");
   SweepSpec seeds = spec_with({parse_axis("seed=1,2", "--grid")});
   EXPECT_EQ(expand_points(seeds, 0)[1].overrides, std::vector<std::string>{"seed=2"});
+}
+
+TEST(SweepPoints, RepeatsRunEveryPointWithSeedsFromTheBaseSeedAsTheFastestAxis) {
+  SweepSpec spec = spec_with({parse_axis("training.batch_size=8,16", "--grid")});
+  spec.repeats = 3;
+  const std::uint64_t config_seed = 40;
+  auto points = expand_points(spec, config_seed);
+  ASSERT_EQ(points.size(), 2u * 3u);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const std::uint64_t seed = config_seed + i % 3;
+    const int batch = i < 3 ? 8 : 16;
+    EXPECT_EQ(points[i].id, fmt::format("batch_size={}__seed={}", batch, seed));
+    EXPECT_EQ(points[i].values_json(),
+              (nlohmann::json{{"training.batch_size", batch}, {"seed", seed}}));
+    EXPECT_EQ(points[i].overrides,
+              (std::vector<std::string>{fmt::format("training.batch_size={}", batch),
+                                        fmt::format("seed={}", seed)}))
+        << "the repeat's seed is the point's only seed override";
+  }
+  spec.seed = 7;  // the sweep's seed is the first seed
+  points = expand_points(spec, config_seed);
+  EXPECT_EQ(points[0].id, "batch_size=8__seed=7");
+  EXPECT_EQ(points[2].overrides.back(), "seed=9");
+  spec.repeats = 4;  // more repeats keep the ids of the first ones: a resumed sweep skips them
+  auto more = expand_points(spec, config_seed);
+  EXPECT_EQ(more[0].id, points[0].id);
+  EXPECT_EQ(more[2].id, points[2].id);
+  EXPECT_EQ(more[3].id, "batch_size=8__seed=10");
+  spec.repeats = 1;  // one run: the ids and seeds of a sweep without repeats
+  EXPECT_EQ(expand_points(spec, config_seed)[0].id, "batch_size=8");
+  EXPECT_EQ(expand_points(spec, config_seed)[0].overrides.back(), "seed=7");
+}
+
+TEST(SweepPoints, RepeatsAloneVaryOnlyTheSeed) {
+  SweepSpec spec = spec_with({});
+  spec.repeats = 2;
+  check_axes(spec, "cmd");  // no axis but the repeats': accepted
+  auto points = expand_points(spec, 5);
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(points[1].id, "seed=6");
+}
+
+TEST(SweepPoints, RepeatsAndASeedAxisAreRefusedAndCountTowardsTheGridSize) {
+  SweepSpec spec = spec_with({parse_axis("seed=1,2", "--grid")});
+  spec.repeats = 2;
+  try {
+    check_axes(spec, "s.yaml");
+    ADD_FAILURE() << "repeats and a seed axis were accepted";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("s.yaml: repeats: 2 and a seed axis both vary the seed"),
+              std::string::npos)
+        << e.what();
+  }
+  SweepSpec big = spec_with({parse_axis("training.batch_size=1,2,3,4,5,6,7,8,9,10", "--grid")});
+  big.repeats = static_cast<int>(kMaxSweepPoints / 10);
+  check_grid_size(big, "s.yaml");
+  big.repeats += 1;
+  EXPECT_THROW(check_grid_size(big, "s.yaml"), UserError);
+}
+
+TEST(SweepFile, RepeatsAreReadAndCheckedByTheSchema) {
+  TempDir tmp;
+  auto file = tmp.write("r.yaml",
+                        "name: r\nbase: x.yaml\nrepeats: 3\nseed: 2\nsweep: {grid: "
+                        "{training.batch_size: [8]}}\n");
+  SweepSpec spec = read_sweep_file(file);
+  EXPECT_EQ(spec.repeats, 3);
+  EXPECT_EQ(expand_points(spec, 0).back().id, "batch_size=8__seed=4");
+  auto zero = tmp.write("z.yaml",
+                        "name: r\nbase: x.yaml\nrepeats: 0\nsweep: {grid: {training.batch_size: "
+                        "[8]}}\n");
+  try {
+    read_sweep_file(zero);
+    ADD_FAILURE() << "repeats: 0 was accepted";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("z.yaml:3:10: repeats:"), std::string::npos) << e.what();
+  }
 }
 
 TEST(SweepPoints, BadAxesAreUserErrors) {
