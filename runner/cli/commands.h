@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "runner/cli/launcher_options.h"
 #include "runner/cli/session.h"
 #include "runner/train/benchmark.h"
 
@@ -20,6 +21,7 @@ struct BenchOptions : SessionOptions {
 };
 
 struct SweepOptions {
+  LauncherOptions launcher;    // where the points run (--launcher slurm and its resources)
   std::filesystem::path file;  // a sweep file, or a config varied by --grid/--zip
   std::vector<std::string> grid, zip, overrides;
   std::string mode;  // "" keeps the sweep file's (benchmark by default)
@@ -39,6 +41,7 @@ struct ReproduceOptions {
 int run_command(const RunOptions& options);
 int bench_command(const BenchOptions& options);
 int sweep_command(const SweepOptions& options);
+int sweep_status_command(const SweepStatusOptions& options);  // `runner sweep status DIR`
 int report_command(const std::filesystem::path& dir, bool quiet);
 int reproduce_command(const ReproduceOptions& options);
 int validate_command(const SessionOptions& options);
