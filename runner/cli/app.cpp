@@ -64,8 +64,8 @@ void add_benchmark_options(CLI::App& command, int& warmup_steps, int& steps, int
 CLI::App* add_sweep_command(CLI::App& app, SweepOptions& o) {
   auto* command =
       app.add_subcommand("sweep",
-                        "run a config at many points (batch size, width, device, ...); `runner "
-                        "sweep status DIR` follows a sweep submitted to Slurm");
+                         "run a config at many points (batch size, width, device, ...); `runner "
+                         "sweep status DIR` follows a sweep submitted to Slurm");
   command
       ->add_option("file", o.file,
                    "a sweep file (with a sweep: block), or a config to vary with --grid/--zip")
@@ -100,8 +100,9 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& o) {
 
 // `runner CONFIG ...` is short for `runner run CONFIG ...`.
 std::vector<std::string> with_default_command(int argc, char** argv) {
-  static const std::set<std::string> commands = {
-      "run", "bench", "sweep", "sweep-status", "report", "validate", "describe", "eval", "devices", "reproduce"};
+  static const std::set<std::string> commands = {"run",     "bench",    "sweep",    "sweep-status",
+                                                 "report",  "validate", "describe", "eval",
+                                                 "devices", "reproduce"};
   std::vector<std::string> args(argv + 1, argv + argc);
   rewrite_sweep_status(args);  // `runner sweep status DIR` is the command sweep-status
   if (!args.empty() && args[0][0] != '-' && !commands.count(args[0]))

@@ -39,15 +39,15 @@ std::string submit_batch_script(const std::filesystem::path& script) {
 }
 
 std::map<int, std::string> query_task_states(const std::string& job_id) {
-  std::vector<std::string> squeue = {"squeue",   "--noheader", "--array",
+  std::vector<std::string> squeue = {"squeue",       "--noheader",       "--array",
                                      "--states=all", "--jobs=" + job_id, "--format=%i|%T|%r"};
   CapturedOutput queue = run_slurm_tool(squeue);
   std::map<int, std::string> states;
   if (queue.ok()) {
     states = parse_task_states(queue.out, job_id);
   } else if (queue.err.find("Invalid job id") == std::string::npos) {
-    throw std::runtime_error("asking Slurm about job " + job_id + " failed: " +
-                             describe_failure(squeue, queue, kNoSlurm));
+    throw std::runtime_error("asking Slurm about job " + job_id +
+                             " failed: " + describe_failure(squeue, queue, kNoSlurm));
   }
   // sacct knows ended tasks long after squeue forgets them, where accounting is kept (elsewhere
   // it fails: "accounting storage is disabled"; then what squeue said is all there is).

@@ -136,15 +136,15 @@ std::optional<fs::path> plan_and_submit(const SweepOptions& options, Console& co
     const int index = static_cast<int>(i) + 1;
     bool done = states[i] == PointState::complete && !options.force;
     if (!done && !queued.count(index)) points.push_back(index);
-    notes.push_back(queued.count(index) ? queued[index]
-                                        : describe_state(states[i],
-                                                         dir / plan[i].point.id / "report.json",
-                                                         options.force));
+    notes.push_back(
+        queued.count(index)
+            ? queued[index]
+            : describe_state(states[i], dir / plan[i].point.id / "report.json", options.force));
   }
-  console.line(fmt::format("sweep {}: {} points of {}, mode {}; results in {}; launcher slurm",
-                           spec.name, plan.size(), spec.base_config.empty() ? "an embedded config"
-                                                   : spec.base_config.string(),
-                           mode_line(spec), dir.string()));
+  console.line(fmt::format(
+      "sweep {}: {} points of {}, mode {}; results in {}; launcher slurm", spec.name, plan.size(),
+      spec.base_config.empty() ? "an embedded config" : spec.base_config.string(), mode_line(spec),
+      dir.string()));
   console.line(plan_table(plan, notes));
   if (points.empty()) {
     console.result(fmt::format(
@@ -156,8 +156,8 @@ std::optional<fs::path> plan_and_submit(const SweepOptions& options, Console& co
 
   std::vector<std::string> command = {fs::read_symlink("/proc/self/exe").string()};
   for (std::string& arg : plan_arguments(options)) command.push_back(std::move(arg));
-  SlurmJob job{"runner-" + spec.name, fs::current_path(), slurm_folder(dir), command, points,
-               settings};
+  SlurmJob job{
+      "runner-" + spec.name, fs::current_path(), slurm_folder(dir), command, points, settings};
   const std::string script = batch_script(job);
   if (options.dry_run) {
     console.result(fmt::format("batch script for {} points (not submitted: --dry-run):\n{}",
@@ -166,14 +166,14 @@ std::optional<fs::path> plan_and_submit(const SweepOptions& options, Console& co
   }
   write_json_atomically(dir / kSweepManifest, plan_json(spec, plan));
   std::string job_id = submit(dir, script, record.value_or(SlurmRecord{}), plan, points);
-  console.result(fmt::format(
-      "sweep {}: submitted Slurm job {}, {} array tasks (points {}); script {}\n"
-      "  follow it:     runner sweep status {}   (or squeue --jobs={})\n"
-      "  task logs:     {}/{}_<point>.log\n"
-      "  when it ends:  runner report {}",
-      spec.name, job_id, points.size(), array_spec(points, 0),
-      (slurm_folder(dir) / ("job-" + job_id + ".sh")).string(), dir.string(), job_id,
-      slurm_folder(dir).string(), job_id, dir.string()));
+  console.result(
+      fmt::format("sweep {}: submitted Slurm job {}, {} array tasks (points {}); script {}\n"
+                  "  follow it:     runner sweep status {}   (or squeue --jobs={})\n"
+                  "  task logs:     {}/{}_<point>.log\n"
+                  "  when it ends:  runner report {}",
+                  spec.name, job_id, points.size(), array_spec(points, 0),
+                  (slurm_folder(dir) / ("job-" + job_id + ".sh")).string(), dir.string(), job_id,
+                  slurm_folder(dir).string(), job_id, dir.string()));
   return dir;
 }
 

@@ -44,9 +44,9 @@ PointEvidence report_evidence(const fs::path& dir, const RecordedPoint& point) {
   };
   evidence.report_status = text(report, "status");
   evidence.report_error = text(report, "error");
-  evidence.report_of_plan = !point.point_sha.empty() &&
-                            text(report.value("sweep_point", nlohmann::json()), "point_sha256") ==
-                                point.point_sha;
+  evidence.report_of_plan =
+      !point.point_sha.empty() &&
+      text(report.value("sweep_point", nlohmann::json()), "point_sha256") == point.point_sha;
   return evidence;
 }
 
@@ -77,21 +77,22 @@ std::map<SlurmPointStatus, int> count(const std::vector<PointProgress>& progress
 
 std::string counts_line(const std::vector<PointProgress>& progress) {
   std::vector<std::string> parts;
-  for (const auto& [status, n] : count(progress)) parts.push_back(fmt::format("{} {}", n, status_name(status)));
+  for (const auto& [status, n] : count(progress))
+    parts.push_back(fmt::format("{} {}", n, status_name(status)));
   return fmt::format("{} points: {}", progress.size(), fmt::join(parts, ", "));
 }
 
 std::string progress_table(const fs::path& dir, const std::vector<PointProgress>& progress) {
   std::size_t width = 5;
   for (const PointProgress& p : progress) width = std::max(width, p.point->id.size());
-  std::string out = fmt::format("{:>3}  {:<{}}  {:<13}  {:>8}  {}\n", "#", "point", width,
-                                "status", "job", "detail");
+  std::string out = fmt::format("{:>3}  {:<{}}  {:<13}  {:>8}  {}\n", "#", "point", width, "status",
+                                "job", "detail");
   for (const PointProgress& p : progress) {
     std::string detail = p.judgement.detail;
     if (p.judgement.status == SlurmPointStatus::failed && !p.job_id.empty()) {
-      detail += fmt::format("; log: {}",
-                            (slurm_folder(dir) / fmt::format("{}_{}.log", p.job_id, p.point->index))
-                                .string());
+      detail += fmt::format(
+          "; log: {}",
+          (slurm_folder(dir) / fmt::format("{}_{}.log", p.job_id, p.point->index)).string());
     }
     out += fmt::format("{:>3}  {:<{}}  {:<13}  {:>8}  {}\n", p.point->index, p.point->id, width,
                        status_name(p.judgement.status), p.job_id, detail);
@@ -102,10 +103,10 @@ std::string progress_table(const fs::path& dir, const std::vector<PointProgress>
 SlurmRecord record_of(const fs::path& dir) {
   std::optional<SlurmRecord> record = read_slurm_record(dir);
   if (!record) {
-    throw UserError(fmt::format(
-        "{}: no Slurm job recorded here ({} is missing); submit the sweep with "
-        "`runner sweep SWEEP.yaml --launcher slurm`",
-        dir.string(), (slurm_folder(dir) / "job.json").string()));
+    throw UserError(
+        fmt::format("{}: no Slurm job recorded here ({} is missing); submit the sweep with "
+                    "`runner sweep SWEEP.yaml --launcher slurm`",
+                    dir.string(), (slurm_folder(dir) / "job.json").string()));
   }
   return *record;
 }
@@ -154,9 +155,9 @@ int wait_for_sweep(const fs::path& dir, Console& console) {
   report_folder(dir, console);
   auto counts = count(progress);
   int not_completed = static_cast<int>(progress.size()) - counts[SlurmPointStatus::completed];
-  console.result(fmt::format("sweep {}: {}{}", dir.filename().string(), counts_line(progress),
-                             not_completed ? fmt::format("; {} did not complete", not_completed)
-                                           : ""));
+  console.result(
+      fmt::format("sweep {}: {}{}", dir.filename().string(), counts_line(progress),
+                  not_completed ? fmt::format("; {} did not complete", not_completed) : ""));
   return counts[SlurmPointStatus::completed] > 0 ? 0 : 1;
 }
 
@@ -167,8 +168,9 @@ int sweep_status_command(const SweepStatusOptions& options) {
   const SlurmRecord record = record_of(dir);
   std::vector<PointProgress> progress = sweep_progress(dir, record);
   console.line(progress_table(dir, progress));
-  console.result(fmt::format("sweep {}: {}{}", dir.filename().string(), counts_line(progress),
-                             active(progress) ? "" : "; nothing pending or running: runner report " + dir.string()));
+  console.result(fmt::format(
+      "sweep {}: {}{}", dir.filename().string(), counts_line(progress),
+      active(progress) ? "" : "; nothing pending or running: runner report " + dir.string()));
   return 0;
 }
 

@@ -25,11 +25,11 @@ const char* status_name(SlurmPointStatus status) {
 
 PointJudgement judge_point(const PointEvidence& e) {
   if (e.report_status == "completed" && e.report_of_plan) return {SlurmPointStatus::completed, ""};
-  std::string report =
-      e.report_status.empty()       ? "no report"
-      : e.report_status != "completed" ? fmt::format("report: {}{}", e.report_status,
-                                                  e.report_error.empty() ? "" : ": " + e.report_error)
-                                       : "report: of another plan";
+  std::string report = e.report_status.empty() ? "no report"
+                       : e.report_status != "completed"
+                           ? fmt::format("report: {}{}", e.report_status,
+                                         e.report_error.empty() ? "" : ": " + e.report_error)
+                           : "report: of another plan";
   if (e.job_id.empty()) return {SlurmPointStatus::not_submitted, report};
   if (e.slurm_state) {
     TaskPhase phase = task_phase(*e.slurm_state);
@@ -37,8 +37,7 @@ PointJudgement judge_point(const PointEvidence& e) {
     if (phase == TaskPhase::running) return {SlurmPointStatus::running, *e.slurm_state};
     return {SlurmPointStatus::failed, fmt::format("Slurm: {}; {}", *e.slurm_state, report)};
   }
-  return {SlurmPointStatus::failed,
-          fmt::format("Slurm no longer knows the task; {}", report)};
+  return {SlurmPointStatus::failed, fmt::format("Slurm no longer knows the task; {}", report)};
 }
 
 }  // namespace runner

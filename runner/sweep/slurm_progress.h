@@ -16,10 +16,10 @@ enum class SlurmPointStatus { not_submitted, pending, running, completed, failed
 const char* status_name(SlurmPointStatus status);
 
 struct PointEvidence {
-  std::string report_status;  // the report's status; "" when there is no report
-  std::string report_error;   // the report's error, if any
-  bool report_of_plan = false;  // the report's point_sha256 is the submitted plan's
-  std::string job_id;           // the newest job that ran or runs the point; "" for none
+  std::string report_status;               // the report's status; "" when there is no report
+  std::string report_error;                // the report's error, if any
+  bool report_of_plan = false;             // the report's point_sha256 is the submitted plan's
+  std::string job_id;                      // the newest job that ran or runs the point; "" for none
   std::optional<std::string> slurm_state;  // its task's state; none when Slurm no longer knows it
 };
 

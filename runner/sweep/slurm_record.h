@@ -12,9 +12,9 @@
 namespace runner {
 
 struct RecordedPoint {
-  int index = 0;            // 1-based, the plan's # and the array task number
-  std::string id;           // the point's folder
-  std::string point_sha;    // the plan's sweep_point.point_sha256 ("" for an invalid point)
+  int index = 0;          // 1-based, the plan's # and the array task number
+  std::string id;         // the point's folder
+  std::string point_sha;  // the plan's sweep_point.point_sha256 ("" for an invalid point)
 };
 
 struct RecordedJob {

@@ -11,11 +11,11 @@
 namespace runner {
 
 struct SlurmJob {
-  std::string name;                   // the job's name (--job-name)
-  std::filesystem::path workdir;      // where each task runs (--chdir): the submitting folder
-  std::filesystem::path log_dir;      // each task's output: <log_dir>/<job id>_<task>.log
-  std::vector<std::string> command;   // the runner and its arguments, before --point K
-  std::vector<int> points;            // the tasks: 1-based points of the plan
+  std::string name;                  // the job's name (--job-name)
+  std::filesystem::path workdir;     // where each task runs (--chdir): the submitting folder
+  std::filesystem::path log_dir;     // each task's output: <log_dir>/<job id>_<task>.log
+  std::vector<std::string> command;  // the runner and its arguments, before --point K
+  std::vector<int> points;           // the tasks: 1-based points of the plan
   SlurmSettings settings;
 };
 

@@ -48,8 +48,11 @@ LauncherSettings read_launcher_block(const std::filesystem::path& sweep_file) {
   const nlohmann::json& block = doc.json["launcher"];
   settings.type = block["type"] == "slurm" ? LauncherType::slurm : LauncherType::local;
   SlurmSettings& s = settings.slurm;
-  for (auto [field, target] : {std::pair{"partition", &s.partition}, {"time", &s.time},
-                               {"mem", &s.mem}, {"account", &s.account}, {"qos", &s.qos}}) {
+  for (auto [field, target] : {std::pair{"partition", &s.partition},
+                               {"time", &s.time},
+                               {"mem", &s.mem},
+                               {"account", &s.account},
+                               {"qos", &s.qos}}) {
     if (block.contains(field)) *target = text_of(block[field]);
   }
   s.cpus_per_task = block.value("cpus_per_task", 0);
@@ -62,8 +65,11 @@ LauncherSettings read_launcher_block(const std::filesystem::path& sweep_file) {
       throw_user_error(doc.source_map.locate(path), fmt::format("found '{}'", value), problem);
     }
   };
-  for (auto [field, value] : {std::pair{"partition", s.partition}, {"time", s.time},
-                              {"mem", s.mem}, {"account", s.account}, {"qos", s.qos}}) {
+  for (auto [field, value] : {std::pair{"partition", s.partition},
+                              {"time", s.time},
+                              {"mem", s.mem},
+                              {"account", s.account},
+                              {"qos", s.qos}}) {
     if (!value.empty()) check(field, std::string("launcher.") + field, value);
   }
   for (std::size_t i = 0; i < s.extra.size(); ++i)
@@ -73,8 +79,10 @@ LauncherSettings read_launcher_block(const std::filesystem::path& sweep_file) {
 
 SlurmSettings merged_settings(const SlurmSettings& file, const SlurmSettings& flags) {
   SlurmSettings out = file;
-  for (auto [from, to] : {std::pair{&flags.partition, &out.partition}, {&flags.time, &out.time},
-                          {&flags.mem, &out.mem}, {&flags.account, &out.account},
+  for (auto [from, to] : {std::pair{&flags.partition, &out.partition},
+                          {&flags.time, &out.time},
+                          {&flags.mem, &out.mem},
+                          {&flags.account, &out.account},
                           {&flags.qos, &out.qos}}) {
     if (!from->empty()) *to = *from;
   }

@@ -43,8 +43,8 @@ std::vector<int> task_numbers(std::string text) {
 }  // namespace
 
 TaskPhase task_phase(const std::string& state) {
-  static const std::set<std::string> pending = {
-      "PENDING", "REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED", "RESV_DEL_HOLD", "CONFIGURING"};
+  static const std::set<std::string> pending = {"PENDING",     "REQUEUED",      "REQUEUE_HOLD",
+                                                "REQUEUE_FED", "RESV_DEL_HOLD", "CONFIGURING"};
   static const std::set<std::string> running = {"RUNNING",   "COMPLETING", "SUSPENDED",
                                                 "STAGE_OUT", "SIGNALING",  "RESIZING"};
   if (pending.count(state)) return TaskPhase::pending;
@@ -52,8 +52,7 @@ TaskPhase task_phase(const std::string& state) {
   return TaskPhase::ended;
 }
 
-std::map<int, std::string> parse_task_states(const std::string& output,
-                                             const std::string& job_id) {
+std::map<int, std::string> parse_task_states(const std::string& output, const std::string& job_id) {
   std::map<int, std::string> states;
   const std::string prefix = job_id + "_";
   for (std::string line : split(output, '\n')) {

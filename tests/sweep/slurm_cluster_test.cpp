@@ -15,8 +15,8 @@ using nlohmann::json;
 // Why this machine cannot run the cluster ("" when it can).
 std::string missing_requirement() {
   if (::geteuid() != 0) return "not root (slurmd runs jobs as their users)";
-  for (const char* tool : {"munged", "mungekey", "slurmctld", "slurmd", "sbatch", "squeue",
-                           "scancel", "sinfo"}) {
+  for (const char* tool :
+       {"munged", "mungekey", "slurmctld", "slurmd", "sbatch", "squeue", "scancel", "sinfo"}) {
     if (run_command(std::string("command -v ") + tool).exit_code != 0)
       return std::string(tool) + " not found (make test-deps installs slurm-wlm and munge)";
   }
@@ -28,7 +28,9 @@ bool in_ci() {
   return ci && std::string(ci) == "true";
 }
 
-std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
+std::string quoted(const std::filesystem::path& path) {
+  return "'" + path.string() + "'";
+}
 
 // The cluster, started in `dir` on a port of its own (tests may run side by side) and stopped,
 // by its pid files, when the test ends.
@@ -36,15 +38,15 @@ class LocalCluster {
  public:
   explicit LocalCluster(const std::filesystem::path& dir) : dir_(dir) {
     int port = 20000 + 2 * (static_cast<int>(::getpid()) % 10000);
-    start_ = run_command("SLURM_LOCAL_PORT=" + std::to_string(port) + " " + script() +
-                         " start " + quoted(dir_));
+    start_ = run_command("SLURM_LOCAL_PORT=" + std::to_string(port) + " " + script() + " start " +
+                         quoted(dir_));
   }
   ~LocalCluster() { run_command(script() + " stop " + quoted(dir_)); }
   const CommandResult& start() const { return start_; }
   // `command` with SLURM_CONF naming this cluster, at most `seconds` long.
   std::string with_conf(const std::string& command, int seconds = 300) const {
-    return "timeout " + std::to_string(seconds) + " env SLURM_CONF=" +
-           quoted(dir_ / "slurm.conf") + " " + command;
+    return "timeout " + std::to_string(seconds) + " env SLURM_CONF=" + quoted(dir_ / "slurm.conf") +
+           " " + command;
   }
   std::string runner(const std::string& arguments) const {
     return with_conf(std::string(RUNNER_BINARY) + " " + arguments);
@@ -62,17 +64,18 @@ std::filesystem::path write_sweep(const TempDir& tmp, const std::string& extra_l
   return tmp.write("sweep files/s.yaml",
                    "name: s2x2\nbase: " + tiny_config() +
                        "\nmode: train\nseed: 0\nset: [training.threads=1, training.epochs=1]\n"
-                       "output: " + (tmp / "out put").string() +
+                       "output: " +
+                       (tmp / "out put").string() +
                        "\nlauncher: {type: slurm, cpus_per_task: 1, time: 10, max_parallel: 2" +
                        extra_launcher +
                        "}\nsweep:\n  grid:\n    training.batch_size: [16, 32]\n"
                        "    model.width: [0.5, 1]\n");
 }
 
-#define REQUIRE_CLUSTER_MACHINE()                                                         \
-  if (std::string why = missing_requirement(); !why.empty()) {                            \
-    if (in_ci()) FAIL() << why << " (CI=true: the Slurm test must run in CI)";          \
-    GTEST_SKIP() << why;                                                                  \
+#define REQUIRE_CLUSTER_MACHINE()                                              \
+  if (std::string why = missing_requirement(); !why.empty()) {                 \
+    if (in_ci()) FAIL() << why << " (CI=true: the Slurm test must run in CI)"; \
+    GTEST_SKIP() << why;                                                       \
   }
 
 TEST(SlurmCluster, TwoByTwoSweepRunsAsAnArrayAndMatchesTheLocalSweep) {
@@ -97,8 +100,8 @@ TEST(SlurmCluster, TwoByTwoSweepRunsAsAnArrayAndMatchesTheLocalSweep) {
     EXPECT_TRUE(std::filesystem::exists(log)) << log;
   }
 
-  auto local = run_command(cluster.runner("sweep " + quoted(sweep) +
-                                          " --launcher local --name local-copy"));
+  auto local =
+      run_command(cluster.runner("sweep " + quoted(sweep) + " --launcher local --name local-copy"));
   ASSERT_EQ(local.exit_code, 0) << local.output;
   json rows = read_json(dir / "summary.json")["points"];
   json local_rows = read_json(tmp / "out put" / "local-copy" / "summary.json")["points"];
@@ -155,8 +158,7 @@ TEST(SlurmCluster, QueuedPointsAreNotResubmittedAndCancelledOnesFail) {
   auto waited = run_command(cluster.runner("sweep status " + quoted(dir) + " --wait"));
   EXPECT_EQ(waited.exit_code, 1) << "no point completed\n" << waited.output;
   EXPECT_NE(waited.output.find("4 points: 4 failed"), std::string::npos) << waited.output;
-  EXPECT_NE(waited.output.find("Slurm: CANCELLED; no report"), std::string::npos)
-      << waited.output;
+  EXPECT_NE(waited.output.find("Slurm: CANCELLED; no report"), std::string::npos) << waited.output;
   for (const json& row : read_json(dir / "summary.json")["points"])
     EXPECT_EQ(row["status"], "missing") << "no report was written: " << row.dump();
 

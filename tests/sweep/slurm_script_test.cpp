@@ -10,8 +10,9 @@ namespace runner::testing {
 namespace {
 
 SlurmJob job_with(SlurmSettings settings, std::vector<int> points = {1, 2, 3}) {
-  return {"runner-s", "/work dir", "/results/s w/slurm", {"/bin/runner", "sweep", "/a b/s.yaml"},
-          std::move(points), std::move(settings)};
+  return {"runner-s",           "/work dir",
+          "/results/s w/slurm", {"/bin/runner", "sweep", "/a b/s.yaml"},
+          std::move(points),    std::move(settings)};
 }
 
 bool has_line(const std::string& script, const std::string& line) {
@@ -38,13 +39,12 @@ TEST(SlurmScript, ResourcesBecomeSbatchLines) {
   s.extra = {"--constraint=a100", "--exclusive"};
   std::string script = batch_script(job_with(s, {1, 2, 3, 6}));
   EXPECT_TRUE(script.starts_with("#!/bin/bash\n")) << script;
-  for (const char* line : {"#SBATCH --array=1-3,6%5", "#SBATCH --partition=\"gpu\"",
-                           "#SBATCH --time=2:00:00", "#SBATCH --cpus-per-task=4",
-                           "#SBATCH --mem=16G", "#SBATCH --gres=gpu:2",
-                           "#SBATCH --account=\"proj1\"", "#SBATCH --qos=\"high\"",
-                           "#SBATCH --constraint=a100", "#SBATCH --exclusive",
-                           "#SBATCH --job-name=\"runner-s\"",
-                           "export OMP_NUM_THREADS=\"$SLURM_CPUS_PER_TASK\""}) {
+  for (const char* line :
+       {"#SBATCH --array=1-3,6%5", "#SBATCH --partition=\"gpu\"", "#SBATCH --time=2:00:00",
+        "#SBATCH --cpus-per-task=4", "#SBATCH --mem=16G", "#SBATCH --gres=gpu:2",
+        "#SBATCH --account=\"proj1\"", "#SBATCH --qos=\"high\"", "#SBATCH --constraint=a100",
+        "#SBATCH --exclusive", "#SBATCH --job-name=\"runner-s\"",
+        "export OMP_NUM_THREADS=\"$SLURM_CPUS_PER_TASK\""}) {
     EXPECT_TRUE(has_line(script, line)) << "no line " << line << " in\n" << script;
   }
   // The extra options come after the runner's own, so sbatch takes them where both set one.
@@ -69,8 +69,7 @@ TEST(SlurmScript, FoldersWithSpacesQuotesAndPercentSignsAreQuotedForSbatch) {
   job.log_dir = "/tmp/100% sure/slurm";
   std::string script = batch_script(job);
   EXPECT_TRUE(has_line(script, R"(#SBATCH --chdir="/tmp/my \"runs\"")")) << script;
-  EXPECT_TRUE(has_line(script, R"(#SBATCH --output="/tmp/100%% sure/slurm/%A_%a.log")"))
-      << script;
+  EXPECT_TRUE(has_line(script, R"(#SBATCH --output="/tmp/100%% sure/slurm/%A_%a.log")")) << script;
 }
 
 TEST(SlurmScript, ShellQuotingKeepsEachArgumentOneWord) {

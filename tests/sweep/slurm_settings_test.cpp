@@ -11,8 +11,7 @@ namespace runner::testing {
 namespace {
 
 std::string sweep_file(const std::string& launcher) {
-  return "name: s\nbase: tiny.yaml\nsweep:\n  grid:\n    training.batch_size: [8, 16]\n" +
-         launcher;
+  return "name: s\nbase: tiny.yaml\nsweep:\n  grid:\n    training.batch_size: [8, 16]\n" + launcher;
 }
 
 // The UserError's message, or "" when reading succeeds.
@@ -27,11 +26,11 @@ std::string error_of(const TempDir& tmp, const std::string& launcher) {
 
 TEST(SlurmSettings, TheLauncherBlockIsRead) {
   TempDir tmp;
-  auto file = tmp.write("s.yaml", sweep_file(
-                                      "launcher:\n  type: slurm\n  partition: gpu\n  time: 30\n"
-                                      "  cpus_per_task: 2\n  mem: 16G\n  gpus_per_task: 1\n"
-                                      "  account: a1\n  qos: q\n  max_parallel: 3\n"
-                                      "  extra: [--constraint=a100]\n"));
+  auto file =
+      tmp.write("s.yaml", sweep_file("launcher:\n  type: slurm\n  partition: gpu\n  time: 30\n"
+                                     "  cpus_per_task: 2\n  mem: 16G\n  gpus_per_task: 1\n"
+                                     "  account: a1\n  qos: q\n  max_parallel: 3\n"
+                                     "  extra: [--constraint=a100]\n"));
   LauncherSettings settings = read_launcher_block(file);
   ASSERT_TRUE(settings.type);
   EXPECT_EQ(*settings.type, LauncherType::slurm);

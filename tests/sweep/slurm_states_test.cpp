@@ -1,9 +1,10 @@
 // Reading squeue's and sacct's output about a job array, and judging each point from it and its
 // report.
+#include "runner/sweep/slurm_states.h"
+
 #include <gtest/gtest.h>
 
 #include "runner/sweep/slurm_progress.h"
-#include "runner/sweep/slurm_states.h"
 
 namespace runner::testing {
 namespace {
@@ -40,8 +41,8 @@ TEST(SlurmStates, EachStateHasItsPhase) {
     EXPECT_EQ(task_phase(s), TaskPhase::pending) << s;
   for (const char* s : {"RUNNING", "COMPLETING", "SUSPENDED"})
     EXPECT_EQ(task_phase(s), TaskPhase::running) << s;
-  for (const char* s : {"COMPLETED", "FAILED", "TIMEOUT", "CANCELLED", "NODE_FAIL",
-                        "OUT_OF_MEMORY", "PREEMPTED", "SOMETHING_NEW"})
+  for (const char* s : {"COMPLETED", "FAILED", "TIMEOUT", "CANCELLED", "NODE_FAIL", "OUT_OF_MEMORY",
+                        "PREEMPTED", "SOMETHING_NEW"})
     EXPECT_EQ(task_phase(s), TaskPhase::ended) << s;
 }
 

@@ -11,7 +11,9 @@
 namespace runner::testing {
 namespace {
 
-std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
+std::string quoted(const std::filesystem::path& path) {
+  return "'" + path.string() + "'";
+}
 
 std::string slurm_sweep(const TempDir& tmp, const std::string& rest) {
   return "sweep " + tiny_config() + " --name s --output " + quoted(tmp / "out") +
@@ -40,14 +42,16 @@ std::vector<std::string> plan_rows(const std::string& output) {
 TEST(SlurmSubmit, DryRunPrintsTheScriptAndWritesNothing) {
   TempDir tmp;
   auto result = run_runner(slurm_sweep(
-      tmp, "--dry-run --partition cpu --time 10 --cpus-per-task 2 --mem 2G --gpus-per-task 1 "
-           "--max-parallel 2 --sbatch-option=--exclusive"));
+      tmp,
+      "--dry-run --partition cpu --time 10 --cpus-per-task 2 --mem 2G --gpus-per-task 1 "
+      "--max-parallel 2 --sbatch-option=--exclusive"));
   ASSERT_EQ(result.exit_code, 0) << result.output;
   for (const char* line : {"#SBATCH --array=1-3%2", "#SBATCH --partition=\"cpu\"",
                            "#SBATCH --time=10", "#SBATCH --cpus-per-task=2", "#SBATCH --mem=2G",
                            "#SBATCH --gres=gpu:1", "#SBATCH --exclusive"}) {
     EXPECT_NE(result.output.find(std::string("\n") + line + "\n"), std::string::npos)
-        << line << " missing from\n" << result.output;
+        << line << " missing from\n"
+        << result.output;
   }
   std::string exec = line_starting(result.output, "exec ");
   EXPECT_NE(exec.find(RUNNER_BINARY), std::string::npos) << "the absolute runner: " << exec;
@@ -69,7 +73,8 @@ TEST(SlurmSubmit, TheTasksCommandPlansTheSamePoints) {
   EXPECT_EQ(rows.size(), 3u) << submitter.output;
   EXPECT_EQ(rows, plan_rows(planned.output)) << planned.output;
   EXPECT_EQ(planned.output.find("#SBATCH"), std::string::npos)
-      << "a task runs its point here, never submits again:\n" << planned.output;
+      << "a task runs its point here, never submits again:\n"
+      << planned.output;
 }
 
 TEST(SlurmSubmit, BadSlurmOptionsAreRefusedBeforeAnythingIsSubmitted) {
@@ -103,8 +108,7 @@ TEST(SlurmSubmit, WithoutSlurmItSaysWhatIsMissing) {
 
   auto status = run_runner("sweep status " + quoted(tmp / "out" / "s"));
   EXPECT_EQ(status.exit_code, 2) << status.output;
-  EXPECT_NE(status.output.find("no Slurm job recorded here"), std::string::npos)
-      << status.output;
+  EXPECT_NE(status.output.find("no Slurm job recorded here"), std::string::npos) << status.output;
 }
 
 }  // namespace
