@@ -100,13 +100,12 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& o) {
 
 // `runner CONFIG ...` is short for `runner run CONFIG ...`.
 std::vector<std::string> with_default_command(int argc, char** argv) {
-  static const std::set<std::string> commands = {"run",     "bench",    "sweep",    "sweep-status",
-                                                 "report",  "validate", "describe", "eval",
-                                                 "devices", "reproduce"};
+  static const std::set<std::string> commands = {
+      "run", "bench", "sweep", "report", "validate", "describe", "eval", "devices", "reproduce"};
   std::vector<std::string> args(argv + 1, argv + argc);
-  rewrite_sweep_status(args);  // `runner sweep status DIR` is the command sweep-status
   if (!args.empty() && args[0][0] != '-' && !commands.count(args[0]))
     args.insert(args.begin(), "run");
+  rewrite_sweep_status(args);              // `runner sweep status DIR` is the command sweep-status
   std::reverse(args.begin(), args.end());  // CLI11 parses a reversed vector
   return args;
 }
