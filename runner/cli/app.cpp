@@ -89,6 +89,19 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& o) {
   command->add_option("--name", o.name, "the sweep's name (its folder)");
   command->add_option("--output", o.output,
                       "the folder for sweep folders (default results/sweeps)");
+  command
+      ->add_option("--point", o.point,
+                   "run only point K of the plan (its # column) into the sweep's folder, and "
+                   "exit with its status")
+      ->check(whole_number(1, std::numeric_limits<int>::max()));
+  command
+      ->add_option("--jobs,-j", o.jobs,
+                   "run up to N points at once, each in its own process (CPU points share the "
+                   "cores: cores / N threads each unless the config sets training.threads)")
+      ->check(whole_number(1, 1024));
+  command->add_option("--gpus", o.gpus,
+                      "with --jobs: the GPUs to hand out, one running GPU point each, e.g. 0,1 "
+                      "(default: every usable GPU)");
   command->add_flag("--fail-fast", o.fail_fast, "stop at the first point that does not complete");
   command->add_flag("--force", o.force, "rerun every point, also those already done");
   command->add_flag("--dry-run", o.dry_run, "print the plan and stop");
@@ -200,8 +213,10 @@ int dispatch(const Commands& c) {
   if (*c.eval_cmd) return eval_command(c.eval, c.checkpoint);
   if (*c.devices_cmd) return devices_command(c.measure_peak);
   if (*c.bench_cmd) return bench_command(c.bench);
-  if (*c.sweep_cmd)
+  if (*c.sweep_cmd) {
+    if (c.sweep.point > 0) return sweep_point_command(c.sweep);
     return launches_on_slurm(c.sweep) ? slurm_sweep_command(c.sweep) : sweep_command(c.sweep);
+  }
   if (*c.sweep_status_cmd) return sweep_status_command(c.sweep_status);
   if (*c.report_cmd) return report_command(c.report_dir, c.report_quiet);
   if (*c.reproduce_cmd) return reproduce_command(c.reproduce);
@@ -244,6 +259,7 @@ int run_cli(int argc, char** argv) {
   commands.sweep_status_cmd = add_sweep_status_command(app, commands.sweep_status);
   add_report_commands(app, commands);
   if (auto exit_code = parse(app, argc, argv)) return *exit_code;
+  commands.sweep.arguments.assign(argv + 1, argv + argc);
   return dispatch_reporting_errors(commands);
 }
 

@@ -30,6 +30,10 @@ struct SweepOptions {
   std::string name;              // "" keeps the sweep file's, else "<experiment name>-sweep"
   std::filesystem::path output;  // "" keeps the sweep file's, else results/sweeps
   bool fail_fast = false, force = false, dry_run = false, quiet = false, verbose = false;
+  int point = 0;     // > 0: run only this point of the plan (1-based, the plan's # column)
+  int jobs = 1;      // points at once (> 1: child processes)
+  std::string gpus;  // "0,1": the GPUs --jobs hands out ("" all usable ones)
+  std::vector<std::string> arguments;  // the command line after `runner`, for --jobs' children
 };
 
 struct ReproduceOptions {
@@ -41,6 +45,7 @@ struct ReproduceOptions {
 int run_command(const RunOptions& options);
 int bench_command(const BenchOptions& options);
 int sweep_command(const SweepOptions& options);
+int sweep_point_command(const SweepOptions& options);         // `--point K`
 int sweep_status_command(const SweepStatusOptions& options);  // `runner sweep status DIR`
 int report_command(const std::filesystem::path& dir, bool quiet);
 int reproduce_command(const ReproduceOptions& options);

@@ -28,31 +28,6 @@ SlurmSettings slurm_settings(const SweepOptions& options) {
   return merged_settings(file, options.launcher.slurm);
 }
 
-// The arguments that make the same plan, for the array's tasks (each adds --point K). An option
-// that changes the plan must be passed on here, or the tasks would plan other points.
-std::vector<std::string> plan_arguments(const SweepOptions& o) {
-  std::vector<std::string> args = {"sweep", fs::absolute(o.file).string()};
-  auto add = [&](const std::string& option, const std::string& value) {
-    args.push_back(option);
-    args.push_back(value);
-  };
-  for (const auto& axis : o.grid) add("--grid", axis);
-  for (const auto& axis : o.zip) add("--zip", axis);
-  for (const auto& override_text : o.overrides) add("--set", override_text);
-  if (!o.mode.empty()) add("--mode", o.mode);
-  if (o.warmup_steps >= 0) add("--warmup-steps", std::to_string(o.warmup_steps));
-  if (o.steps >= 0) add("--steps", std::to_string(o.steps));
-  if (o.profile_steps >= 0) add("--profile-steps", std::to_string(o.profile_steps));
-  if (o.seed >= 0) add("--seed", std::to_string(o.seed));
-  if (!o.name.empty()) add("--name", o.name);
-  if (!o.output.empty()) add("--output", fs::absolute(o.output).string());
-  if (o.force) args.push_back("--force");
-  if (o.verbose) args.push_back("--verbose");
-  args.push_back("--launcher");  // a sweep file's launcher: slurm must not submit again
-  args.push_back("local");
-  return args;
-}
-
 // The points an earlier array of this sweep still holds (pending or running), with why.
 std::map<int, std::string> queued_points(const std::optional<SlurmRecord>& record) {
   std::map<int, std::string> queued;
@@ -154,8 +129,10 @@ std::optional<fs::path> plan_and_submit(const SweepOptions& options, Console& co
     return options.dry_run ? std::nullopt : std::optional(dir);
   }
 
+  // Each task runs this command line again, from the same folder, with --point K: the same plan
+  // (the --launcher options do not apply to a --point run).
   std::vector<std::string> command = {fs::read_symlink("/proc/self/exe").string()};
-  for (std::string& arg : plan_arguments(options)) command.push_back(std::move(arg));
+  command.insert(command.end(), options.arguments.begin(), options.arguments.end());
   SlurmJob job{
       "runner-" + spec.name, fs::current_path(), slurm_folder(dir), command, points, settings};
   const std::string script = batch_script(job);

@@ -11,6 +11,8 @@
 namespace runner::testing {
 namespace {
 
+using nlohmann::json;
+
 std::string quoted(const std::filesystem::path& path) {
   return "'" + path.string() + "'";
 }
@@ -59,22 +61,24 @@ TEST(SlurmSubmit, DryRunPrintsTheScriptAndWritesNothing) {
   EXPECT_FALSE(std::filesystem::exists(tmp / "out")) << "a dry run writes nothing";
 }
 
-// A task's command, run with --dry-run instead of --point, plans the points the submitter did.
-TEST(SlurmSubmit, TheTasksCommandPlansTheSamePoints) {
+// The script's command, run as task 2 would be, runs point 2 here and submits nothing.
+TEST(SlurmSubmit, TheTaskCommandRunsItsPointHere) {
   TempDir tmp;
-  auto submitter = run_runner(slurm_sweep(tmp, "--dry-run --set training.threads=1 --seed 3"));
+  auto submitter = run_runner(slurm_sweep(tmp, "--dry-run --set training.threads=1"));
   ASSERT_EQ(submitter.exit_code, 0) << submitter.output;
-  std::string exec = line_starting(submitter.output, "exec ");
-  ASSERT_FALSE(exec.empty()) << submitter.output;
-  std::string task = exec.substr(5, exec.find(" --point") - 5) + " --dry-run";
-  auto planned = run_command(task);
-  ASSERT_EQ(planned.exit_code, 0) << task << "\n" << planned.output;
   std::vector<std::string> rows = plan_rows(submitter.output);
-  EXPECT_EQ(rows.size(), 3u) << submitter.output;
-  EXPECT_EQ(rows, plan_rows(planned.output)) << planned.output;
-  EXPECT_EQ(planned.output.find("#SBATCH"), std::string::npos)
-      << "a task runs its point here, never submits again:\n"
-      << planned.output;
+  ASSERT_EQ(rows.size(), 3u) << submitter.output;
+  // The submitter's command line, less the --dry-run that a real submission does not have.
+  std::string exec = line_starting(submitter.output, "exec ");
+  exec.replace(exec.find(" --dry-run"), 10, "");
+  auto script = tmp.write("task.sh", "set -eu\n" + exec + "\n");
+  auto task = run_command("cd " + quoted(std::filesystem::current_path()) +
+                          " && SLURM_ARRAY_TASK_ID=2 bash " + quoted(script));
+  ASSERT_EQ(task.exit_code, 0) << task.output;
+  json report = read_json(tmp / "out" / "s" / "batch_size=16" / "report.json");
+  EXPECT_EQ(report.value("status", ""), "completed") << task.output;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "out" / "s" / "batch_size=8"));
+  EXPECT_FALSE(std::filesystem::exists(tmp / "out" / "s" / "slurm")) << "nothing submitted";
 }
 
 TEST(SlurmSubmit, BadSlurmOptionsAreRefusedBeforeAnythingIsSubmitted) {
