@@ -62,7 +62,7 @@ LauncherSettings read_launcher_block(const std::filesystem::path& sweep_file) {
   auto check = [&](const std::string& field, const std::string& path, const std::string& value) {
     std::string problem = slurm_value_problem(field, value);
     if (!problem.empty()) {
-      throw_user_error(doc.source_map.locate(path), fmt::format("found '{}'", value), problem);
+      throw_user_error(doc.source_map.locate(path), fmt::format("found '{}', {}", value, problem));
     }
   };
   for (auto [field, value] : {std::pair{"partition", s.partition},

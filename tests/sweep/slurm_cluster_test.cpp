@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "runner/util/files.h"
 #include "sweep_helpers.h"
 #include "test_support.h"
 
