@@ -13,7 +13,7 @@ CLI::Validator slurm_value(const std::string& field) {
         std::string problem = slurm_value_problem(field, text);
         return problem.empty() ? "" : "found '" + text + "', " + problem;
       },
-      "TEXT");
+      "");
 }
 
 }  // namespace
