@@ -149,7 +149,7 @@ int wait_for_sweep(const fs::path& dir, Console& console) {
     if (line != last) console.line(fmt::format("[{}] {}", clock_time(), line));
     last = line;
     if (!active(progress)) break;
-    sleep_interruptibly(std::min(30, 2 * round), dir);
+    sleep_interruptibly(std::min(10, 2 * round), dir);
   }
   console.line(progress_table(dir, progress));
   report_folder(dir, console);
