@@ -14,7 +14,7 @@ namespace runner {
 // summarises the folder (runner report) and returns as wait_for_sweep.
 int sweep_status_command(const SweepStatusOptions& options);
 
-// Polls (every 2 s at first, then less often, up to 30 s) printing the counts when they change,
+// Polls (every 2 s at first, then less often, up to 10 s) printing the counts when they change,
 // then prints the table and summarises. Exit code 0 when some point completed, 1 when none did.
 // Ctrl-C stops the waiting, not the job.
 int wait_for_sweep(const std::filesystem::path& dir, Console& console);
