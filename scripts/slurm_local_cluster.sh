@@ -30,8 +30,16 @@ show_logs() {
   return 0
 }
 
+# A start that failed: the logs, then the daemons already started are stopped again.
+fail_start() {
+  show_logs
+  stop >/dev/null
+  die "$1"
+}
+
 # The node's line as slurmd sees this machine (CPUs, sockets, cores, RealMemory), named after
-# `hostname -s`: a node configured with more than the machine has would be drained.
+# `hostname -s`: a node configured with more than the machine has would be drained. Daemons talk
+# over 127.0.0.1, so the host name need not resolve.
 node_line() {
   slurmd -C | head -n 1 | sed "s/^NodeName=[^ ]*/NodeName=$(hostname -s)/"
 }
@@ -41,7 +49,7 @@ write_config() {
   cat >"$dir/slurm.conf" <<EOF
 # Written by scripts/slurm_local_cluster.sh: a single-node cluster under $dir.
 ClusterName=runner-local
-SlurmctldHost=$(hostname -s)
+SlurmctldHost=$(hostname -s)(127.0.0.1)
 SlurmctldPort=$port
 SlurmdPort=$((port + 1))
 SlurmUser=root
@@ -70,7 +78,7 @@ SlurmdTimeout=30
 InactiveLimit=0
 KillWait=5
 MinJobAge=600
-$(node_line) State=UNKNOWN
+$(node_line) NodeAddr=127.0.0.1 State=UNKNOWN
 PartitionName=local Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
 }
@@ -81,19 +89,24 @@ start_munge() {
   munged --force --socket="$dir/munge/munge.socket" --key-file="$dir/munge/munge.key" \
     --pid-file="$dir/run/munged.pid" --log-file="$dir/log/munged.log" \
     --seed-file="$dir/munge/munged.seed" ||
-    { show_logs; die "munged did not start"; }
+    fail_start "munged did not start"
 }
 
 # Waits up to 60 s for the node to accept jobs (idle); prints the daemons' logs if it does not.
 wait_for_node() {
   local state=""
+  local name
   for _ in $(seq 120); do
     state=$(sinfo --noheader --format=%t 2>/dev/null | head -n 1 || true)
     [ "$state" = idle ] && return 0
+    for name in slurmctld slurmd; do  # a daemon that died (a port in use, a bad config)
+      if [ -f "$dir/run/$name.pid" ] && ! kill -0 "$(cat "$dir/run/$name.pid")" 2>/dev/null; then
+        fail_start "$name stopped; see the logs above"
+      fi
+    done
     sleep 0.5
   done
-  show_logs
-  die "the node did not become idle within 60 s (state: '${state:-none}'); see the logs above"
+  fail_start "the node did not become idle within 60 s (state: '${state:-none}'); see the logs above"
 }
 
 start() {
@@ -108,8 +121,8 @@ start() {
   write_config
   export SLURM_CONF="$dir/slurm.conf"
   start_munge
-  slurmctld -c || { show_logs; die "slurmctld did not start"; }  # -c: no state from a last run
-  slurmd || { show_logs; die "slurmd did not start"; }
+  slurmctld -c || fail_start "slurmctld did not start"  # -c: no state from a last run
+  slurmd || fail_start "slurmd did not start"
   wait_for_node
   echo "Slurm is up: export SLURM_CONF=$dir/slurm.conf"
 }
