@@ -53,9 +53,14 @@ std::vector<PlannedPoint> plan_without_writing(const SweepSpec& spec) {
   if (!spec.base_config.empty()) return plan_sweep(spec, spec.base_config);
   fs::path base = fs::temp_directory_path() / fmt::format("runner-base-{}.yaml", ::getpid());
   write_json_atomically(base, spec.embedded_config);
-  std::vector<PlannedPoint> plan = plan_sweep(spec, base);
-  fs::remove(base);
-  return plan;
+  struct Remove {
+    fs::path file;
+    ~Remove() {
+      std::error_code ignored;
+      fs::remove(file, ignored);
+    }
+  } remove{base};
+  return plan_sweep(spec, base);
 }
 
 std::vector<RecordedPoint> recorded_points(const std::vector<PlannedPoint>& plan) {
@@ -131,8 +136,11 @@ std::optional<fs::path> plan_and_submit(const SweepOptions& options, Console& co
 
   // Each task runs this command line again, from the same folder, with --point K: the same plan
   // (the --launcher options do not apply to a --point run).
+  // --dry-run and --wait are the submitter's, so a dry run shows the script a submission sends.
   std::vector<std::string> command = {fs::read_symlink("/proc/self/exe").string()};
-  command.insert(command.end(), options.arguments.begin(), options.arguments.end());
+  for (const std::string& arg : options.arguments) {
+    if (arg != "--dry-run" && arg != "--wait") command.push_back(arg);
+  }
   SlurmJob job{
       "runner-" + spec.name, fs::current_path(), slurm_folder(dir), command, points, settings};
   const std::string script = batch_script(job);
