@@ -7,14 +7,17 @@ DEBIAN_PACKAGES = build-essential cmake git pkg-config libdnnl-dev libyaml-cpp-d
   libvalijson-dev libcli11-dev libfmt-dev libgtest-dev libgmock-dev libcurl4-openssl-dev \
   libarchive-dev libssl-dev zlib1g-dev dataset-fashion-mnist python3-matplotlib
 BENCH_PACKAGES = python3-torch python3-numpy
+# Only for the tests: the single-node Slurm cluster of tests/sweep/slurm_cluster_test.cpp
+# (scripts/slurm_local_cluster.sh). Users of a real cluster need none of it.
+TEST_PACKAGES = slurm-wlm munge
 # libFuzzer and the sanitizer runtimes of Debian 12's clang (14).
 FUZZ_PACKAGES = clang libclang-rt-14-dev libfuzzer-14-dev
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 
-.PHONY: deps setup build demo cifar test check-sanitize fuzz-deps fuzz bench-deps bench bench-gpu \
-  format format-check clean
+.PHONY: deps test-deps setup build demo cifar test check-sanitize fuzz-deps fuzz bench-deps bench \
+  bench-gpu format format-check clean
 
 # Installs those of the Debian packages $(1) that are missing (as root, or through sudo).
 define install_missing
@@ -28,6 +31,10 @@ endef
 # Installs the Debian packages the runner needs.
 deps:
 	$(call install_missing,$(DEBIAN_PACKAGES))
+
+# The packages only the tests need (CI installs them; without them the Slurm test is skipped).
+test-deps:
+	$(call install_missing,$(TEST_PACKAGES))
 
 $(BUILD)/Makefile:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release

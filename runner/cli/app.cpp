@@ -13,6 +13,7 @@
 #include <set>
 
 #include "runner/cli/commands.h"
+#include "runner/cli/slurm_launcher.h"
 #include "runner/report/environment.h"
 #include "runner/sweep/sweep_spec.h"
 #include "runner/util/errors.h"
@@ -63,7 +64,9 @@ void add_benchmark_options(CLI::App& command, int& warmup_steps, int& steps, int
 
 CLI::App* add_sweep_command(CLI::App& app, SweepOptions& o) {
   auto* command =
-      app.add_subcommand("sweep", "run a config at many points (batch size, width, device, ...)");
+      app.add_subcommand("sweep",
+                         "run a config at many points (batch size, width, device, ...); `runner "
+                         "sweep status DIR` follows a sweep submitted to Slurm");
   command
       ->add_option("file", o.file,
                    "a sweep file (with a sweep: block), or a config to vary with --grid/--zip")
@@ -92,11 +95,25 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& o) {
   command->add_option("--name", o.name, "the sweep's name (its folder)");
   command->add_option("--output", o.output,
                       "the folder for sweep folders (default results/sweeps)");
+  command
+      ->add_option("--point", o.point,
+                   "run only point K of the plan (its # column) into the sweep's folder, and "
+                   "exit with its status")
+      ->check(whole_number(1, std::numeric_limits<int>::max()));
+  command
+      ->add_option("--jobs,-j", o.jobs,
+                   "run up to N points at once, each in its own process (CPU points share the "
+                   "cores: cores / N threads each unless the config sets training.threads)")
+      ->check(whole_number(1, 1024));
+  command->add_option("--gpus", o.gpus,
+                      "with --jobs: the GPUs to hand out, one running GPU point each, e.g. 0,1 "
+                      "(default: every usable GPU)");
   command->add_flag("--fail-fast", o.fail_fast, "stop at the first point that does not complete");
   command->add_flag("--force", o.force, "rerun every point, also those already done");
   command->add_flag("--dry-run", o.dry_run, "print the plan and stop");
   command->add_flag("--verbose,-v", o.verbose, "show each point's own output");
   command->add_flag("--quiet,-q", o.quiet, "print only warnings and the last line");
+  add_launcher_options(*command, o.launcher);
   return command;
 }
 
@@ -107,6 +124,7 @@ std::vector<std::string> with_default_command(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && args[0][0] != '-' && !commands.count(args[0]))
     args.insert(args.begin(), "run");
+  rewrite_sweep_status(args);              // `runner sweep status DIR` is the command sweep-status
   std::reverse(args.begin(), args.end());  // CLI11 parses a reversed vector
   return args;
 }
@@ -119,12 +137,13 @@ struct Commands {
   bool measure_peak = false;         // devices'
   BenchOptions bench;
   SweepOptions sweep;
+  SweepStatusOptions sweep_status;
   std::filesystem::path report_dir;
   bool report_quiet = false;
   ReproduceOptions reproduce;
   CLI::App *run_cmd = nullptr, *validate_cmd = nullptr, *describe_cmd = nullptr,
            *eval_cmd = nullptr, *devices_cmd = nullptr, *bench_cmd = nullptr, *sweep_cmd = nullptr,
-           *report_cmd = nullptr, *reproduce_cmd = nullptr;
+           *report_cmd = nullptr, *reproduce_cmd = nullptr, *sweep_status_cmd = nullptr;
 };
 
 // The commands that run or look at one config: run, validate, describe, eval.
@@ -200,7 +219,11 @@ int dispatch(const Commands& c) {
   if (*c.eval_cmd) return eval_command(c.eval, c.checkpoint);
   if (*c.devices_cmd) return devices_command(c.measure_peak);
   if (*c.bench_cmd) return bench_command(c.bench);
-  if (*c.sweep_cmd) return sweep_command(c.sweep);
+  if (*c.sweep_cmd) {
+    if (c.sweep.point > 0) return sweep_point_command(c.sweep);
+    return launches_on_slurm(c.sweep) ? slurm_sweep_command(c.sweep) : sweep_command(c.sweep);
+  }
+  if (*c.sweep_status_cmd) return sweep_status_command(c.sweep_status);
   if (*c.report_cmd) return report_command(c.report_dir, c.report_quiet);
   if (*c.reproduce_cmd) return reproduce_command(c.reproduce);
   return 1;
@@ -239,8 +262,10 @@ int run_cli(int argc, char** argv) {
   add_config_commands(app, commands);  // in the order `runner --help` lists them
   add_devices_and_bench(app, commands);
   commands.sweep_cmd = add_sweep_command(app, commands.sweep);
+  commands.sweep_status_cmd = add_sweep_status_command(app, commands.sweep_status);
   add_report_commands(app, commands);
   if (auto exit_code = parse(app, argc, argv)) return *exit_code;
+  commands.sweep.arguments.assign(argv + 1, argv + argc);
   return dispatch_reporting_errors(commands);
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "runner/cli/launcher_options.h"
 #include "runner/cli/session.h"
 #include "runner/train/benchmark.h"
 
@@ -20,6 +21,7 @@ struct BenchOptions : SessionOptions {
 };
 
 struct SweepOptions {
+  LauncherOptions launcher;    // where the points run (--launcher slurm and its resources)
   std::filesystem::path file;  // a sweep file, or a config varied by --grid/--zip
   std::vector<std::string> grid, zip, overrides;
   std::string mode;  // "" keeps the sweep file's (benchmark by default)
@@ -29,6 +31,10 @@ struct SweepOptions {
   std::string name;  // "" keeps the sweep file's, else "<experiment name>-sweep"
   std::filesystem::path output;  // "" keeps the sweep file's, else results/sweeps
   bool fail_fast = false, force = false, dry_run = false, quiet = false, verbose = false;
+  int point = 0;     // > 0: run only this point of the plan (1-based, the plan's # column)
+  int jobs = 1;      // points at once (> 1: child processes)
+  std::string gpus;  // "0,1": the GPUs --jobs hands out ("" all usable ones)
+  std::vector<std::string> arguments;  // the command line after `runner`, for --jobs' children
 };
 
 struct ReproduceOptions {
@@ -40,6 +46,8 @@ struct ReproduceOptions {
 int run_command(const RunOptions& options);
 int bench_command(const BenchOptions& options);
 int sweep_command(const SweepOptions& options);
+int sweep_point_command(const SweepOptions& options);         // `--point K`
+int sweep_status_command(const SweepStatusOptions& options);  // `runner sweep status DIR`
 int report_command(const std::filesystem::path& dir, bool quiet);
 int reproduce_command(const ReproduceOptions& options);
 int validate_command(const SessionOptions& options);

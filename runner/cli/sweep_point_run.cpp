@@ -11,30 +11,44 @@
 
 namespace runner {
 
+namespace {
+
+nlohmann::json sweep_point_json(const PlannedPoint& planned, const SweepSpec& spec) {
+  const SweepPoint& point = planned.point;
+  return {{"sweep", spec.name},           {"id", point.id},
+          {"index", point.index},         {"values", point.values_json()},
+          {"overrides", point.overrides}, {"point_sha256", planned.point_sha}};
+}
+
+}  // namespace
+
+PointRun record_point(const PlannedPoint& planned, const SweepSpec& spec,
+                      const std::filesystem::path& base_config,
+                      const std::filesystem::path& sweep_dir, RunStatus status,
+                      const std::string& error, const std::string& started_at) {
+  nlohmann::json report = {{"schema_version", 1},
+                           {"mode", spec.mode},
+                           {"status", status_name(status)},
+                           {"error", error},
+                           {"name", planned.name.empty() ? spec.name : planned.name},
+                           {"run_id", planned.point.id},
+                           {"config_file", base_config.string()},
+                           {"sweep_point", sweep_point_json(planned, spec)},
+                           {"started_at", started_at.empty() ? timestamp_now() : started_at},
+                           {"finished_at", timestamp_now()}};
+  if (planned.config.is_object()) report["config"] = planned.config;
+  write_report(sweep_dir / planned.point.id, report);
+  return PointRun{status, report};
+}
+
 PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
                          const std::filesystem::path& base_config,
                          const std::filesystem::path& sweep_dir, bool verbose) {
   const SweepPoint& point = planned.point;
   const auto run_dir = sweep_dir / point.id;
-  const nlohmann::json sweep_point = {
-      {"sweep", spec.name},           {"id", point.id},
-      {"index", point.index},         {"values", point.values_json()},
-      {"overrides", point.overrides}, {"point_sha256", planned.point_sha}};
   const std::string started_at = timestamp_now();
   auto record = [&](RunStatus status, const std::string& error) {
-    nlohmann::json report = {{"schema_version", 1},
-                             {"mode", spec.mode},
-                             {"status", status_name(status)},
-                             {"error", error},
-                             {"name", planned.name.empty() ? spec.name : planned.name},
-                             {"run_id", point.id},
-                             {"config_file", base_config.string()},
-                             {"sweep_point", sweep_point},
-                             {"started_at", started_at},
-                             {"finished_at", timestamp_now()}};
-    if (planned.config.is_object()) report["config"] = planned.config;
-    write_report(run_dir, report);
-    return PointRun{status, report};
+    return record_point(planned, spec, base_config, sweep_dir, status, error, started_at);
   };
   if (!planned.valid) return record(RunStatus::invalid, planned.error);
 
@@ -45,7 +59,7 @@ PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
   request.mode = spec.mode == "train" ? RunMode::train : RunMode::benchmark;
   request.benchmark = spec.benchmark;
   request.run_dir = run_dir;
-  request.report_extra = {{"sweep_point", sweep_point}};
+  request.report_extra = {{"sweep_point", sweep_point_json(planned, spec)}};
   request.print_layers = verbose;
   Console console(!verbose);
   try {
@@ -62,6 +76,10 @@ PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
     // data.
     return record(RunStatus::failed, error.what());
   }
+}
+
+int point_exit_code(RunStatus status) {
+  return status == RunStatus::invalid ? 2 : exit_code_for(status);
 }
 
 }  // namespace runner

@@ -8,14 +8,20 @@
 
 namespace runner {
 
+// exclusive: one holder (a whole sweep); shared: many holders at once (`sweep --point` runs, each
+// of which also locks its point's folder exclusively), none while an exclusive holder has it.
+enum class LockMode { exclusive, shared };
+
 class FolderLock {
  public:
   // Creates the folder if needed and takes the lock; a UserError naming the folder and the PID
   // holding it when another process has it. `what` names the user of the folder ("sweep").
-  FolderLock(const std::filesystem::path& folder, const std::string& what);
+  FolderLock(const std::filesystem::path& folder, const std::string& what,
+             LockMode mode = LockMode::exclusive);
   ~FolderLock();
   FolderLock(const FolderLock&) = delete;
   FolderLock& operator=(const FolderLock&) = delete;
+  int fd() const { return fd_; }  // the lock file's descriptor (to hand the lock to a child)
 
  private:
   int fd_ = -1;

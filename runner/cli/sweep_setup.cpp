@@ -1,0 +1,129 @@
+// The sweep's spec, base config and plan states, shared by the whole sweep and `--point` runs.
+#include "runner/cli/sweep_setup.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <thread>
+
+#include "runner/config/load_config.h"
+#include "runner/util/errors.h"
+#include "runner/util/files.h"
+
+namespace runner {
+
+SweepSpec sweep_spec(const SweepOptions& options) {
+  SweepSpec spec;
+  if (is_sweep_file(options.file)) {
+    spec = read_sweep_file(options.file);
+  } else {
+    spec.base_config = options.file;
+    // The config's name names the sweep's folder: it is checked as the schema would before
+    // anything is written (a name like ../../x must not write above the output folder).
+    ConfigDocument doc = read_config(options.file, {});
+    const nlohmann::json& config = doc.json;
+    std::string name = config.is_object() && config.contains("name") && config["name"].is_string()
+                           ? config["name"].get<std::string>()
+                           : options.file.stem().string();
+    if (!is_safe_name(name)) validate_config(doc);  // says which field and what was expected
+    if (!is_safe_name(name)) {
+      throw UserError(
+          fmt::format("{}: name: found '{}', expected letters, digits, '_', '.' and "
+                      "'-' (it names the sweep's folder)",
+                      options.file.string(), name));
+    }
+    spec.name = name + "-sweep";
+  }
+  for (const auto& text : options.grid) set_axis(spec.grid, parse_axis(text, "--grid"));
+  for (const auto& text : options.zip) set_axis(spec.zip, parse_axis(text, "--zip"));
+  spec.overrides.insert(spec.overrides.end(), options.overrides.begin(), options.overrides.end());
+  if (!options.mode.empty()) spec.mode = options.mode;
+  if (options.warmup_steps >= 0) spec.benchmark.warmup_steps = options.warmup_steps;
+  if (options.steps >= 0) spec.benchmark.steps = options.steps;
+  if (options.profile_steps >= 0) spec.benchmark.profile_steps = options.profile_steps;
+  if (options.seed >= 0) spec.seed = static_cast<std::uint64_t>(options.seed);
+  if (options.repeats > 0) spec.repeats = options.repeats;
+  if (!options.name.empty()) {
+    if (!is_safe_name(options.name)) {
+      throw UserError(fmt::format(
+          "--name: found '{}', expected 1 to 100 letters, digits, '_', '.' and '-' "
+          "(it names the sweep's folder)",
+          options.name.size() > 120 ? options.name.substr(0, 100) + "..." : options.name));
+    }
+    spec.name = options.name;
+  }
+  if (!options.output.empty()) spec.output = options.output;
+  check_axes(spec, options.file.string());
+  return spec;
+}
+
+bool write_json_unless_other(const std::filesystem::path& path, const nlohmann::json& value) {
+  std::error_code error;
+  if (std::filesystem::exists(path, error)) {
+    nlohmann::json existing = nlohmann::json::parse(read_file(path), nullptr, false);
+    return existing == value;
+  }
+  write_json_atomically(path, value);
+  return true;
+}
+
+std::filesystem::path sweep_base_config(const SweepSpec& spec, const std::filesystem::path& dir) {
+  if (!spec.base_config.empty()) return spec.base_config;
+  // An embedded config: a file next to the results, so each report names one.
+  const std::filesystem::path base = dir / "base_config.yaml";
+  if (!write_json_unless_other(base, spec.embedded_config))
+    write_json_atomically(base, spec.embedded_config);
+  return base;
+}
+
+void split_threads(SweepSpec& spec, const std::filesystem::path& base_config, int jobs) {
+  if (jobs <= 1) return;
+  for (const auto* axes : {&spec.grid, &spec.zip}) {
+    for (const SweepAxis& axis : *axes)
+      if (axis.path == "training.threads") return;
+  }
+  const nlohmann::json config = read_config(base_config, spec.overrides).json;
+  const nlohmann::json* threads = nullptr;
+  if (config.is_object() && config.contains("training") && config["training"].is_object() &&
+      config["training"].contains("threads")) {
+    threads = &config["training"]["threads"];
+  }
+  if (threads && !(threads->is_number() && *threads == 0)) return;  // set, to a number or not
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  spec.overrides.push_back(fmt::format("training.threads={}", std::max(1, cores / jobs)));
+}
+
+std::vector<PointState> point_states(const std::vector<PlannedPoint>& plan,
+                                     const std::filesystem::path& dir) {
+  std::vector<PointState> states;
+  for (const PlannedPoint& p : plan)
+    states.push_back(point_state(dir / p.point.id / "report.json", p));
+  return states;
+}
+
+std::string mode_line(const SweepSpec& spec) {
+  if (spec.mode == "train") return "train (the config's epochs, with evaluation)";
+  return fmt::format("benchmark ({} warm-up and {} timed steps per point{})",
+                     spec.benchmark.warmup_steps, spec.benchmark.steps,
+                     spec.benchmark.profile_steps
+                         ? fmt::format(", {} profiled", spec.benchmark.profile_steps)
+                         : "");
+}
+
+std::string result_line(const PointRun& run) {
+  const nlohmann::json& r = run.report;
+  if (run.status != RunStatus::completed) {
+    return fmt::format("{}: {}", status_name(run.status), r.value("error", ""));
+  }
+  const auto& step = r["step_time"];
+  std::string line = fmt::format(
+      "completed: {:.0f} images/s, step {:.3f} ms (p10 {:.3f}, p90 {:.3f})",
+      step["images_per_second"].get<double>(), 1e3 * step["median_seconds"].get<double>(),
+      1e3 * step["p10_seconds"].get<double>(), 1e3 * step["p90_seconds"].get<double>());
+  if (r.contains("metrics"))
+    line +=
+        fmt::format(", test accuracy {:.2f} %", 100 * r["metrics"]["test_accuracy"].get<double>());
+  return line;
+}
+
+}  // namespace runner

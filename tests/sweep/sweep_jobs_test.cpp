@@ -1,0 +1,116 @@
+// `runner sweep --jobs N` end to end: the same metrics as one point at a time, the thread split,
+// exit codes, and Ctrl-C passed on to every running point.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "runner/util/files.h"
+#include "sweep_helpers.h"
+#include "test_support.h"
+
+namespace runner::testing {
+namespace {
+
+using nlohmann::json;
+
+std::string train_sweep(const std::filesystem::path& output, const std::string& rest) {
+  return "sweep " + tiny_config() + " --name s --output " + output.string() +
+         " --mode train --set training.epochs=1 --grid training.batch_size=8,16,32,64 " + rest;
+}
+
+// What a trained point computed: every epoch's losses and accuracy, the final metrics.
+json computed(const json& report) {
+  json out = {{"metrics", {report["metrics"]["test_accuracy"], report["metrics"]["test_loss"]}}};
+  for (const json& epoch : report["epochs"])
+    out["epochs"].push_back({epoch["train_loss"], epoch["test_loss"], epoch["test_accuracy"]});
+  return out;
+}
+
+TEST(SweepJobs, TwoAtATimeGiveTheSameMetricsAsOneAtATime) {
+  TempDir tmp;
+  auto one = run_runner(train_sweep(tmp / "one", "--set training.threads=1 -q"));
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  auto two = run_runner(train_sweep(tmp / "two", "--set training.threads=1 --jobs 2"));
+  ASSERT_EQ(two.exit_code, 0) << two.output;
+  EXPECT_NE(two.output.find("4 completed (4 run now, 0 skipped as done)"), std::string::npos)
+      << two.output;
+  for (const char* id : {"batch_size=8", "batch_size=16", "batch_size=32", "batch_size=64"}) {
+    json a = read_json(tmp / "one" / "s" / id / "report.json");
+    json b = read_json(tmp / "two" / "s" / id / "report.json");
+    ASSERT_TRUE(a.is_object() && b.is_object()) << id << two.output;
+    EXPECT_EQ(b["status"], "completed") << id;
+    EXPECT_EQ(computed(a), computed(b)) << id;
+    EXPECT_EQ(b["cpu"]["threads"], 1) << id;
+    EXPECT_TRUE(std::filesystem::exists(tmp / "two" / "s" / id / "point.log")) << id;
+    for (const auto& problem : schema_problems("report.schema.json", b)) ADD_FAILURE() << problem;
+  }
+  json summary = read_json(tmp / "two" / "s" / "summary.json");
+  ASSERT_TRUE(summary.is_object()) << "the parent writes the summary";
+  EXPECT_EQ(summary["points"].size(), 4u);
+}
+
+TEST(SweepJobs, PointsShareTheCoresUnlessTheConfigSetsThreads) {
+  TempDir tmp;
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  auto split = run_runner(train_sweep(tmp / "split", "--jobs 2 -q"));
+  ASSERT_EQ(split.exit_code, 0) << split.output;
+  json report = read_json(tmp / "split" / "s" / "batch_size=8" / "report.json");
+  EXPECT_EQ(report["cpu"]["threads"], std::max(1, cores / 2)) << split.output;
+  EXPECT_EQ(report["config"]["training"]["threads"], std::max(1, cores / 2));
+  // Resuming with the same --jobs finds every point done.
+  auto again = run_runner(train_sweep(tmp / "split", "--jobs 2 --dry-run"));
+  EXPECT_EQ(again.output.find("rerun"), std::string::npos) << again.output;
+
+  auto fixed = run_runner(train_sweep(tmp / "fixed", "--jobs 2 --set training.threads=3 -q"));
+  ASSERT_EQ(fixed.exit_code, 0) << fixed.output;
+  report = read_json(tmp / "fixed" / "s" / "batch_size=8" / "report.json");
+  EXPECT_EQ(report["cpu"]["threads"], 3) << "the config's own threads are kept";
+}
+
+TEST(SweepJobs, ExitCodesSayWhetherAnyPointCompleted) {
+  TempDir tmp;
+  std::string base = "sweep " + tiny_config() + " --output " + tmp.path().string() +
+                     " --warmup-steps 1 --steps 2 -q ";
+  // conv2 sees 4x8x8: kernels of 9 and 11 do not fit.
+  for (const char* jobs : {"--jobs 1", "--jobs 2"}) {
+    auto invalid =
+        run_runner(base + "--name inv --force --grid model.layers[3].kernel=9,11 " + jobs);
+    EXPECT_EQ(invalid.exit_code, 2) << jobs << invalid.output;
+    EXPECT_NE(invalid.output.find("2 of 2 points did not complete (2 invalid)"), std::string::npos)
+        << invalid.output;
+  }
+  // kernel 3 on cuda: failed where cuda is not usable; kernel 9: invalid.
+  auto none = run_runner(base + "--name none --grid model.layers[3].kernel=3,9 --set device=cuda");
+  if (none.output.find("1 completed") != std::string::npos) GTEST_SKIP() << "a usable GPU here";
+  EXPECT_EQ(none.exit_code, 1) << none.output;
+  auto some = run_runner(base + "--name some --grid model.layers[3].kernel=3,9 --jobs 2");
+  EXPECT_EQ(some.exit_code, 0) << some.output;
+  auto last = some.output.substr(some.output.rfind("sweep some:"));
+  EXPECT_NE(last.find("1 of 2 points did not complete (1 invalid)"), std::string::npos) << last;
+}
+
+TEST(SweepJobs, CtrlCStopsEveryPointAndARerunResumes) {
+  TempDir tmp;
+  std::string sweep = std::string(RUNNER_BINARY) + " sweep " + tiny_config() +
+                      " --name s --output " + tmp.path().string() +
+                      " --mode train --grid training.batch_size=4,8,16 --jobs 2";
+  auto result = run_command(interrupted_after(sweep + " --set training.epochs=100000", 4));
+  EXPECT_NE(result.output.find("exit=130"), std::string::npos) << result.output;
+  EXPECT_LT(seconds_taken(result.output), 12) << result.output;
+  int interrupted = 0;
+  for (const char* id : {"batch_size=4", "batch_size=8"}) {
+    json report = read_json(tmp / "s" / id / "report.json");
+    ASSERT_TRUE(report.is_object()) << id << result.output;
+    interrupted += report["status"] == "interrupted";
+  }
+  EXPECT_EQ(interrupted, 2) << result.output;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "s" / "batch_size=16" / "report.json"))
+      << "no point starts after Ctrl-C";
+  auto rerun = run_runner("sweep " + tiny_config() + " --name s --output " + tmp.path().string() +
+                          " --mode train --grid training.batch_size=4,8,16 --jobs 2 "
+                          "--set training.epochs=100000 --dry-run");
+  EXPECT_NE(rerun.output.find("rerun: was interrupted"), std::string::npos) << rerun.output;
+}
+
+}  // namespace
+}  // namespace runner::testing
