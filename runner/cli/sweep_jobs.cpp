@@ -12,6 +12,7 @@
 #include "runner/cli/sweep_folder_lock.h"
 #include "runner/cli/sweep_gpus.h"
 #include "runner/cli/sweep_point_run.h"
+#include "runner/cli/sweep_result_lines.h"
 #include "runner/cli/sweep_setup.h"
 #include "runner/sweep/jobs_progress.h"
 #include "runner/util/background_child.h"
@@ -51,6 +52,7 @@ class Scheduler {
         tally_(tally),
         gpus_(request.gpus),
         lock_(request.lock),
+        lines_(request.plan),
         progress_(request.todo.size(), request.jobs) {}
 
   void run() {
@@ -143,9 +145,7 @@ class Scheduler {
     ++tally_.ran;
     ++tally_.counts[run.status];
     progress_.finished(seconds);
-    const PlannedPoint& planned = r_.plan[index];
-    std::string line = fmt::format("[{}/{}] {}: {}", index + 1, r_.plan.size(), planned.point.id,
-                                   result_line(run));
+    std::string line = lines_.line(index, run);
     if (run.status == RunStatus::completed) {
       console_.line(line);
     } else {
@@ -173,6 +173,7 @@ class Scheduler {
   SweepTally& tally_;
   GpuSlots gpus_;
   InheritableLock lock_;
+  SweepResultLines lines_;
   JobsProgress progress_;
   std::vector<RunningPoint> running_;
   bool forwarded_ = false;

@@ -89,6 +89,24 @@ TEST(SweepJobs, ExitCodesSayWhetherAnyPointCompleted) {
   EXPECT_NE(last.find("1 of 2 points did not complete (1 invalid)"), std::string::npos) << last;
 }
 
+TEST(SweepJobs, APointWhoseProcessDiesIsRecordedAsFailedAndTheOthersGoOn) {
+  TempDir tmp;
+  auto result = run_command("RUNNER_TEST_KILL_POINT=2 " + std::string(RUNNER_BINARY) + " " +
+                            train_sweep(tmp.path(), "--jobs 2 -q"));
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  json killed = read_json(tmp / "s" / "batch_size=16" / "report.json");
+  ASSERT_TRUE(killed.is_object()) << result.output;
+  EXPECT_EQ(killed["status"], "failed");
+  EXPECT_NE(killed["error"].get<std::string>().find("was ended by signal 9"), std::string::npos)
+      << killed["error"];
+  for (const auto& problem : schema_problems("report.schema.json", killed))
+    ADD_FAILURE() << problem;
+  for (const char* id : {"batch_size=8", "batch_size=32", "batch_size=64"})
+    EXPECT_EQ(read_json(tmp / "s" / id / "report.json")["status"], "completed") << id;
+  EXPECT_NE(result.output.find("1 of 4 points did not complete (1 failed)"), std::string::npos)
+      << result.output;
+}
+
 TEST(SweepJobs, CtrlCStopsEveryPointAndARerunResumes) {
   TempDir tmp;
   std::string sweep = std::string(RUNNER_BINARY) + " sweep " + tiny_config() +

@@ -73,7 +73,9 @@ TEST(SweepPoint, TheExitCodeIsThePointsStatus) {
                      " --warmup-steps 1 --steps 2 --grid model.layers[3].kernel=3,9";
   auto invalid = run_runner(args + " --point 2");
   EXPECT_EQ(invalid.exit_code, 2) << invalid.output;
-  EXPECT_EQ(read_json(tmp / "s" / "kernel=9" / "report.json")["status"], "invalid");
+  json invalid_report = read_json(tmp / "s" / "kernel=9" / "report.json");
+  EXPECT_EQ(invalid_report["status"], "invalid");
+  EXPECT_TRUE(invalid_report["machine_load"]["cores"].is_number()) << "every report has the load";
   auto failed = run_runner(args + " --set device=cuda --point 1");
   json report = read_json(tmp / "s" / "kernel=3" / "report.json");
   if (report["status"] == "completed") GTEST_SKIP() << "this runner has a usable GPU";
