@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "runner/util/files.h"
+#include "runner/util/process_stats.h"
 #include "sweep_helpers.h"
 #include "test_support.h"
 
@@ -105,6 +106,24 @@ TEST(SweepJobs, APointWhoseProcessDiesIsRecordedAsFailedAndTheOthersGoOn) {
     EXPECT_EQ(read_json(tmp / "s" / id / "report.json")["status"], "completed") << id;
   EXPECT_NE(result.output.find("1 of 4 points did not complete (1 failed)"), std::string::npos)
       << result.output;
+}
+
+TEST(SweepJobs, AJobsCountWhosePointsDoNotFitInMemoryTogetherIsRefused) {
+  TempDir tmp;
+  // Synthetic 3x16x16 images (769 bytes with the label): each point's data takes 60 % of this
+  // machine's memory, so one fits and two do not. Nothing is loaded: the plan refuses first.
+  const double physical = static_cast<double>(physical_memory_bytes());
+  const auto images = static_cast<std::int64_t>(0.6 * physical / 769);
+  if (images > 100'000'000) GTEST_SKIP() << "more memory than a synthetic dataset can fill";
+  auto result = run_runner("sweep " + tiny_config() + " --name s --output " + tmp.path().string() +
+                           " --set dataset.synthetic.train_count=" + std::to_string(images) +
+                           " --grid training.batch_size=8,16 --jobs 2");
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("--jobs 2: the 2 largest points would run at once"),
+            std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("--jobs 1 fits"), std::string::npos) << result.output;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "s" / "batch_size=8" / "report.json"));
 }
 
 TEST(SweepJobs, CtrlCStopsEveryPointAndARerunResumes) {
