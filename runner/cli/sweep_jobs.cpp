@@ -144,7 +144,7 @@ class Scheduler {
   void finish(std::size_t index, const PointRun& run, double seconds) {
     ++tally_.ran;
     ++tally_.counts[run.status];
-    progress_.finished(seconds);
+    progress_.finished(seconds, /*ran=*/r_.plan[index].valid);
     std::string line = lines_.line(index, run);
     if (run.status == RunStatus::completed) {
       console_.line(line);
@@ -162,6 +162,7 @@ class Scheduler {
   }
 
   void show_progress() {
+    if (running_.empty()) return;
     std::vector<std::string> names;
     for (const RunningPoint& p : running_)
       names.push_back(fmt::format("{} {}", p.index + 1, r_.plan[p.index].point.id));
