@@ -72,6 +72,10 @@ void run_points_in_process(const SweepOptions& options, const SweepSpec& spec,
 int sweep_command(const SweepOptions& options) {
   Console console(options.quiet);
   SweepSpec spec = sweep_spec(options);
+  // A mistake in --gpus is said before anything is planned; without it, the GPUs are looked for
+  // only when a point may need one.
+  std::vector<int> given_gpus =
+      options.gpus.empty() ? std::vector<int>{} : sweep_gpus(options.gpus);
   const std::filesystem::path dir = spec.output / spec.name;
   FolderLock lock(dir, "sweep");  // held until the sweep ends, summary included
   std::filesystem::path base = sweep_base_config(spec, dir);
@@ -113,7 +117,7 @@ int sweep_command(const SweepOptions& options) {
         base,
         options.arguments,
         options.jobs,
-        gpu_points || !options.gpus.empty() ? sweep_gpus(options.gpus) : std::vector<int>{},
+        !options.gpus.empty() ? given_gpus : gpu_points ? sweep_gpus("") : std::vector<int>{},
         lock,
         options.fail_fast};
     run_points_in_children(request, console, tally);

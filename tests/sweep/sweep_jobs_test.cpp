@@ -126,6 +126,15 @@ TEST(SweepJobs, AJobsCountWhosePointsDoNotFitInMemoryTogetherIsRefused) {
   EXPECT_FALSE(std::filesystem::exists(tmp / "s" / "batch_size=8" / "report.json"));
 }
 
+TEST(SweepJobs, ABadGpuListIsAUserErrorBeforeAnythingIsWritten) {
+  TempDir tmp;
+  auto result = run_runner(train_sweep(tmp.path(), "--jobs 2 --gpus 0,x"));
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("--gpus: found '0,x', expected GPU indices"), std::string::npos)
+      << result.output;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "s")) << result.output;
+}
+
 TEST(SweepJobs, CtrlCStopsEveryPointAndARerunResumes) {
   TempDir tmp;
   std::string sweep = std::string(RUNNER_BINARY) + " sweep " + tiny_config() +
