@@ -129,7 +129,11 @@ class Scheduler {
       if (status && report["sweep_point"].value("point_sha256", "") == planned.point_sha)
         return {*status, report};
     }
-    return record_point(planned, r_.spec, r_.base, r_.dir, RunStatus::failed,
+    // Stopped by Ctrl-C before its run began (while planning): interrupted, to run again.
+    const bool interrupted =
+        exit_code == 130 || exit_code == 128 + SIGINT || exit_code == 128 + SIGTERM;
+    return record_point(planned, r_.spec, r_.base, r_.dir,
+                        interrupted ? RunStatus::interrupted : RunStatus::failed,
                         why_no_report(exit_code, r_.dir / planned.point.id / "point.log"), "");
   }
 
