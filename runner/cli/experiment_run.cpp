@@ -10,6 +10,7 @@
 #include "runner/graph/memory_estimate.h"
 #include "runner/report/benchmark_report.h"
 #include "runner/report/environment.h"
+#include "runner/report/machine_load.h"
 #include "runner/report/report.h"
 #include "runner/train/checkpoint.h"
 #include "runner/train/epoch_checkpoints.h"
@@ -210,6 +211,9 @@ const char* mode_name(RunMode mode) {
 
 ExperimentResult run_experiment(const ExperimentRequest& request, Console& console) {
   reset_peak_rss();  // each run its own peak, also when a sweep runs many in one process
+  const MachineLoad load;
+  if (auto busy = busy_warning(load.start(), load.cores()); !busy.empty())
+    console.warning_once(kBusyWarningKey, busy);
   Session session = Session::prepare(request, console);
   if (request.print_layers) console.line(layer_table(session.graph));
   session.open(console);
@@ -225,7 +229,8 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
       request.mode == RunMode::train ? train_report(context) : benchmark_report(context);
   const DeviceUtilization utilisation = monitor ? monitor->stop() : DeviceUtilization{};
   if (auto why = program->facts().cuda_graph_fallback; !why.empty()) {
-    console.warning(fmt::format("the training steps ran without a CUDA graph: {}", why));
+    console.warning_once(  // the same for every point of a sweep
+        why, fmt::format("the training steps ran without a CUDA graph: {}", why));
   }
   if (auto gpu = gpu_json(program->facts(), &utilisation); !gpu.is_null()) report["gpu"] = gpu;
 
@@ -237,6 +242,7 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
       {"dataset_bytes", session.data.train.images.size() + session.data.test.images.size()},
       {"estimate", memory_estimate_json(estimate)}};
   report["finished_at"] = timestamp_now();
+  report["machine_load"] = load.json();
   report.update(request.report_extra);
 
   ExperimentResult result;

@@ -5,7 +5,6 @@
 
 #include <csignal>
 #include <cstdlib>
-#include <thread>
 
 #include "runner/cli/commands.h"
 #include "runner/cli/jobs_memory_check.h"
@@ -13,7 +12,9 @@
 #include "runner/cli/sweep_gpus.h"
 #include "runner/cli/sweep_jobs.h"
 #include "runner/cli/sweep_point_run.h"
+#include "runner/cli/sweep_result_lines.h"
 #include "runner/cli/sweep_setup.h"
+#include "runner/report/machine_load.h"
 #include "runner/sweep/point_state.h"
 #include "runner/sweep/sweep_plan.h"
 #include "runner/sweep/sweep_tally.h"
@@ -21,7 +22,6 @@
 #include "runner/util/files.h"
 #include "runner/util/folder_lock.h"
 #include "runner/util/interrupt.h"
-#include "runner/util/process_stats.h"
 
 namespace runner {
 namespace {
@@ -38,6 +38,7 @@ void run_points_in_process(const SweepOptions& options, const SweepSpec& spec,
                            const std::vector<PlannedPoint>& plan,
                            const std::vector<std::size_t>& todo, const std::filesystem::path& dir,
                            const std::filesystem::path& base, Console& console, SweepTally& tally) {
+  SweepResultLines lines(plan);
   for (std::size_t i : todo) {
     const PlannedPoint& planned = plan[i];
     if (interrupt_requested()) {
@@ -48,8 +49,7 @@ void run_points_in_process(const SweepOptions& options, const SweepSpec& spec,
     PointRun run = run_sweep_point(planned, spec, base, dir, options.verbose);
     ++tally.ran;
     ++tally.counts[run.status];
-    std::string line =
-        fmt::format("[{}/{}] {}: {}", i + 1, plan.size(), planned.point.id, result_line(run));
+    std::string line = lines.line(i, run);
     if (run.status == RunStatus::completed) {
       console.line(line);
     } else {
@@ -72,6 +72,10 @@ void run_points_in_process(const SweepOptions& options, const SweepSpec& spec,
 int sweep_command(const SweepOptions& options) {
   Console console(options.quiet);
   SweepSpec spec = sweep_spec(options);
+  // A mistake in --gpus is said before anything is planned; without it, the GPUs are looked for
+  // only when a point may need one.
+  std::vector<int> given_gpus =
+      options.gpus.empty() ? std::vector<int>{} : sweep_gpus(options.gpus);
   const std::filesystem::path dir = spec.output / spec.name;
   FolderLock lock(dir, "sweep");  // held until the sweep ends, summary included
   std::filesystem::path base = sweep_base_config(spec, dir);
@@ -94,13 +98,9 @@ int sweep_command(const SweepOptions& options) {
   console.line(fmt::format("sweep {}: {} points of {}, mode {}; results in {}", spec.name,
                            plan.size(), base.string(), mode_line(spec), dir.string()));
   console.line(plan_table(plan, notes));
-  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  if (double load = load_average(); load > 0.5 * cores) {
-    console.warning(fmt::format(
-        "warning: the machine is busy (load average {:.1f} on {} cores): timings will be "
-        "noisy, and OpenMP threads waiting for a descheduled one can make steps many times slower",
-        load, cores));
-  }
+  const MachineLoad load;
+  if (auto busy = busy_warning(load.start(), load.cores()); !busy.empty())
+    console.warning_once(kBusyWarningKey, busy);  // its points do not say it again
   if (options.jobs > 1) check_jobs_fit_host_memory(plan, todo, base, options.jobs);
   write_json_atomically(dir / kSweepManifest, plan_json(spec, plan));
   if (options.dry_run) return 0;
@@ -117,7 +117,7 @@ int sweep_command(const SweepOptions& options) {
         base,
         options.arguments,
         options.jobs,
-        gpu_points || !options.gpus.empty() ? sweep_gpus(options.gpus) : std::vector<int>{},
+        !options.gpus.empty() ? given_gpus : gpu_points ? sweep_gpus("") : std::vector<int>{},
         lock,
         options.fail_fast};
     run_points_in_children(request, console, tally);

@@ -12,6 +12,7 @@
 #include "runner/cli/sweep_folder_lock.h"
 #include "runner/cli/sweep_gpus.h"
 #include "runner/cli/sweep_point_run.h"
+#include "runner/cli/sweep_result_lines.h"
 #include "runner/cli/sweep_setup.h"
 #include "runner/sweep/jobs_progress.h"
 #include "runner/util/background_child.h"
@@ -51,6 +52,7 @@ class Scheduler {
         tally_(tally),
         gpus_(request.gpus),
         lock_(request.lock),
+        lines_(request.plan),
         progress_(request.todo.size(), request.jobs) {}
 
   void run() {
@@ -127,7 +129,11 @@ class Scheduler {
       if (status && report["sweep_point"].value("point_sha256", "") == planned.point_sha)
         return {*status, report};
     }
-    return record_point(planned, r_.spec, r_.base, r_.dir, RunStatus::failed,
+    // Stopped by Ctrl-C before its run began (while planning): interrupted, to run again.
+    const bool interrupted =
+        exit_code == 130 || exit_code == 128 + SIGINT || exit_code == 128 + SIGTERM;
+    return record_point(planned, r_.spec, r_.base, r_.dir,
+                        interrupted ? RunStatus::interrupted : RunStatus::failed,
                         why_no_report(exit_code, r_.dir / planned.point.id / "point.log"), "");
   }
 
@@ -142,10 +148,8 @@ class Scheduler {
   void finish(std::size_t index, const PointRun& run, double seconds) {
     ++tally_.ran;
     ++tally_.counts[run.status];
-    progress_.finished(seconds);
-    const PlannedPoint& planned = r_.plan[index];
-    std::string line = fmt::format("[{}/{}] {}: {}", index + 1, r_.plan.size(), planned.point.id,
-                                   result_line(run));
+    progress_.finished(seconds, /*ran=*/r_.plan[index].valid);
+    std::string line = lines_.line(index, run);
     if (run.status == RunStatus::completed) {
       console_.line(line);
     } else {
@@ -162,6 +166,7 @@ class Scheduler {
   }
 
   void show_progress() {
+    if (running_.empty()) return;
     std::vector<std::string> names;
     for (const RunningPoint& p : running_)
       names.push_back(fmt::format("{} {}", p.index + 1, r_.plan[p.index].point.id));
@@ -173,6 +178,7 @@ class Scheduler {
   SweepTally& tally_;
   GpuSlots gpus_;
   InheritableLock lock_;
+  SweepResultLines lines_;
   JobsProgress progress_;
   std::vector<RunningPoint> running_;
   bool forwarded_ = false;

@@ -4,6 +4,9 @@
 // point's folder exclusively, so a whole sweep and a second run of the same point wait out.
 #include <fmt/format.h>
 
+#include <csignal>
+#include <cstdlib>
+
 #include "runner/cli/commands.h"
 #include "runner/cli/sweep_folder_lock.h"
 #include "runner/cli/sweep_point_run.h"
@@ -22,6 +25,13 @@ const PlannedPoint& chosen_point(const std::vector<PlannedPoint>& plan, int k) {
         k, plan.size()));
   }
   return plan[static_cast<std::size_t>(k - 1)];
+}
+
+// Test hook: RUNNER_TEST_KILL_POINT=K kills this process (SIGKILL) before it runs point K, as a
+// node that dies or the kernel's out-of-memory killer would.
+void maybe_kill_for_test(int point) {
+  const char* text = std::getenv("RUNNER_TEST_KILL_POINT");
+  if (text && std::atoi(text) == point) std::raise(SIGKILL);
 }
 
 }  // namespace
@@ -56,6 +66,7 @@ int sweep_point_command(const SweepOptions& options) {
         fmt::format("{}: {}", tag, describe_state(state, dir / id / "report.json", options.force)));
     return 0;
   }
+  maybe_kill_for_test(options.point);
   PointRun run = run_sweep_point(planned, spec, base, dir, options.verbose);
   const std::string line = fmt::format("{}: {}", tag, result_line(run));
   if (run.status == RunStatus::completed) {

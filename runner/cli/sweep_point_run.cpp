@@ -5,6 +5,7 @@
 
 #include "runner/cli/experiment_run.h"
 #include "runner/report/environment.h"
+#include "runner/report/machine_load.h"
 #include "runner/report/report.h"
 #include "runner/util/errors.h"
 #include "runner/util/interrupt.h"
@@ -35,7 +36,8 @@ PointRun record_point(const PlannedPoint& planned, const SweepSpec& spec,
                            {"config_file", base_config.string()},
                            {"sweep_point", sweep_point_json(planned, spec)},
                            {"started_at", started_at.empty() ? timestamp_now() : started_at},
-                           {"finished_at", timestamp_now()}};
+                           {"finished_at", timestamp_now()},
+                           {"machine_load", MachineLoad().json()}};
   if (planned.config.is_object()) report["config"] = planned.config;
   write_report(sweep_dir / planned.point.id, report);
   return PointRun{status, report};

@@ -57,22 +57,30 @@ SweepSpec sweep_spec(const SweepOptions& options) {
   return spec;
 }
 
-bool write_json_unless_other(const std::filesystem::path& path, const nlohmann::json& value) {
+namespace {
+
+// The JSON in `path`; null when there is no such file or it is not JSON.
+nlohmann::json json_in(const std::filesystem::path& path) {
   std::error_code error;
-  if (std::filesystem::exists(path, error)) {
-    nlohmann::json existing = nlohmann::json::parse(read_file(path), nullptr, false);
-    return existing == value;
-  }
-  write_json_atomically(path, value);
-  return true;
+  if (!std::filesystem::exists(path, error)) return nullptr;
+  nlohmann::json value = nlohmann::json::parse(read_file(path), nullptr, false);
+  return value.is_discarded() ? nlohmann::json() : value;
+}
+
+}  // namespace
+
+bool write_json_unless_other(const std::filesystem::path& path, const nlohmann::json& value) {
+  nlohmann::json existing = json_in(path);
+  if (existing.is_null()) write_json_atomically(path, value);
+  return existing.is_null() || existing == value;
 }
 
 std::filesystem::path sweep_base_config(const SweepSpec& spec, const std::filesystem::path& dir) {
   if (!spec.base_config.empty()) return spec.base_config;
-  // An embedded config: a file next to the results, so each report names one.
+  // An embedded config: a file next to the results, so each report names one. Rewritten only
+  // when it changed, so that point runs side by side never replace it under each other.
   const std::filesystem::path base = dir / "base_config.yaml";
-  if (!write_json_unless_other(base, spec.embedded_config))
-    write_json_atomically(base, spec.embedded_config);
+  if (json_in(base) != spec.embedded_config) write_json_atomically(base, spec.embedded_config);
   return base;
 }
 

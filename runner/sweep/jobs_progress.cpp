@@ -7,16 +7,18 @@
 
 namespace runner {
 
-void JobsProgress::finished(double seconds) {
+void JobsProgress::finished(double seconds, bool ran) {
   ++finished_;
+  if (!ran) return;
+  ++timed_;
   seconds_ += seconds;
 }
 
 std::string JobsProgress::line(const std::vector<std::string>& running) const {
   std::string text =
       fmt::format("[{}/{} finished] running: {}", finished_, total_, fmt::join(running, ", "));
-  if (finished_ == 0 || finished_ >= total_) return text;
-  const double mean = seconds_ / static_cast<double>(finished_);
+  if (timed_ == 0 || finished_ >= total_) return text;
+  const double mean = seconds_ / static_cast<double>(timed_);
   const double rounds = std::ceil(static_cast<double>(total_ - finished_) / std::max(1, jobs_));
   return text + fmt::format("; about {} left", short_duration(mean * rounds));
 }

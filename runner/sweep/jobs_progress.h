@@ -11,7 +11,9 @@ namespace runner {
 class JobsProgress {
  public:
   JobsProgress(std::size_t total, int jobs) : total_(total), jobs_(jobs) {}
-  void finished(double seconds);
+  // A point that ended after `seconds`; `ran` false for one recorded without running (invalid),
+  // which does not count towards the mean point time.
+  void finished(double seconds, bool ran = true);
   // "[3/16 finished] running: 4 batch_size=32, 5 batch_size=64; about 1m05s left"
   std::string line(const std::vector<std::string>& running) const;
   std::size_t finished_count() const { return finished_; }
@@ -20,7 +22,8 @@ class JobsProgress {
   std::size_t total_;
   int jobs_;
   std::size_t finished_ = 0;
-  double seconds_ = 0;  // the finished points' wall time, summed
+  std::size_t timed_ = 0;  // of those, the points that ran
+  double seconds_ = 0;     // their wall time, summed
 };
 
 // "42s", "1m05s", "2h03m".

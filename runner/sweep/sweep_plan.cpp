@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "backends/backend.h"
@@ -82,6 +83,48 @@ PlannedPoint plan_point(const SweepSpec& spec, const std::filesystem::path& base
   return planned;
 }
 
+// Warnings with the same reason for many points (a device that is not usable, the same invalid
+// value), said once with the points they concern, in the order first seen.
+class GroupedWarnings {
+ public:
+  void add(const std::string& reason, std::size_t index, const std::string& id, const char* one,
+           const char* many) {
+    auto it = std::find_if(groups_.begin(), groups_.end(),
+                           [&](const Group& g) { return g.reason == reason; });
+    if (it == groups_.end()) it = groups_.insert(groups_.end(), Group{reason, one, many, {}, {}});
+    it->numbers.push_back(std::to_string(index + 1));
+    it->ids.push_back(id);
+  }
+
+  std::vector<std::string> lines() const {
+    std::vector<std::string> out;
+    for (const Group& g : groups_) {
+      if (g.ids.size() == 1) {
+        out.push_back(fmt::format("point {} ({}) {}: {}", g.numbers[0], g.ids[0], g.one, g.reason));
+        continue;
+      }
+      constexpr std::size_t kNamed = 5;  // a long sweep's list stays one readable line
+      std::vector<std::string> ids(g.ids.begin(), g.ids.begin() + std::min(kNamed, g.ids.size()));
+      if (g.ids.size() > kNamed) ids.push_back(fmt::format("and {} more", g.ids.size() - kNamed));
+      std::vector<std::string> numbers(g.numbers.begin(),
+                                       g.numbers.begin() + std::min(kNamed, g.numbers.size()));
+      if (g.numbers.size() > kNamed) numbers.push_back("...");
+      out.push_back(fmt::format("{} points ({}: {}) {}: {}", g.ids.size(), fmt::join(numbers, ", "),
+                                fmt::join(ids, ", "), g.many, g.reason));
+    }
+    return out;
+  }
+
+ private:
+  struct Group {
+    std::string reason;
+    const char* one;
+    const char* many;
+    std::vector<std::string> numbers, ids;
+  };
+  std::vector<Group> groups_;
+};
+
 }  // namespace
 
 std::vector<PlannedPoint> plan_sweep(const SweepSpec& spec,
@@ -108,14 +151,15 @@ std::string plan_table(const std::vector<PlannedPoint>& plan,
   std::string out = fmt::format(fmt::runtime(row), "#", "point", id_width, "device", "batch",
                                 "width", "parameters", "weights", "activations", "memory", "");
   std::vector<std::string> warnings;
+  GroupedWarnings grouped;
   for (std::size_t i = 0; i < plan.size(); ++i) {
     const PlannedPoint& p = plan[i];
     std::string note = i < notes.size() ? notes[i] : "";
     if (!p.valid) {
       out += fmt::format("{:>3}  {:<{}}  invalid: {}\n", i + 1, p.point.id, id_width,
                          p.error.substr(0, p.error.find('\n')));
-      warnings.push_back(fmt::format("point {} ({}) is invalid and will be recorded as such: {}",
-                                     i + 1, p.point.id, p.error));
+      grouped.add(p.error, i, p.point.id, "is invalid and will be recorded as such",
+                  "are invalid and will be recorded as such");
       continue;
     }
     const MemoryEstimate& m = p.memory;
@@ -125,8 +169,8 @@ std::string plan_table(const std::vector<PlannedPoint>& plan,
                        p.width, p.parameters, human_bytes(weights), human_bytes(activations),
                        human_bytes(static_cast<double>(m.total())), note);
     if (!p.device_problem.empty()) {
-      warnings.push_back(fmt::format("point {} ({}) will be recorded as failed: {}", i + 1,
-                                     p.point.id, p.device_problem));
+      grouped.add(p.device_problem, i, p.point.id, "will be recorded as failed",
+                  "will be recorded as failed");
     } else if (!p.fits()) {
       warnings.push_back(
           fmt::format("point {} ({}) needs about {} but the machine has {} of memory: it will "
@@ -140,6 +184,7 @@ std::string plan_table(const std::vector<PlannedPoint>& plan,
       "layer "
       "outputs and their gradients for the batch, plus workspaces; memory = those and the "
       "evaluation batch\n";
+  for (const auto& w : grouped.lines()) out += "warning: " + w + "\n";
   for (const auto& w : warnings) out += "warning: " + w + "\n";
   return out;
 }

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <mutex>
+#include <set>
 
 namespace runner {
 
@@ -20,6 +22,16 @@ void Console::line(const std::string& text) {
 void Console::warning(const std::string& text) {
   end_progress();
   std::fprintf(stderr, "%s\n", text.c_str());
+}
+
+void Console::warning_once(const std::string& key, const std::string& text) {
+  static std::mutex mutex;
+  static std::set<std::string> shown;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!shown.insert(key).second) return;
+  }
+  warning(text);
 }
 
 void Console::result(const std::string& text) {

@@ -12,7 +12,10 @@ class Console {
   explicit Console(bool quiet = false);
   void line(const std::string& text);     // normal output (suppressed when quiet)
   void warning(const std::string& text);  // always shown, on stderr
-  void result(const std::string& text);   // always shown (the final report line)
+  // A warning the same for every run of a sweep (the machine is busy, a device's limits): shown
+  // the first time `key` is given in this process, then no more.
+  void warning_once(const std::string& key, const std::string& text);
+  void result(const std::string& text);  // always shown (the final report line)
   // Redraws the progress line at most a few times a second; a no-op unless stderr is a TTY.
   void progress(const std::string& text);
   void end_progress();

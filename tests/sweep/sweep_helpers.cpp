@@ -13,6 +13,17 @@ std::string tiny_config() {
   return (source_dir() / "configs" / "tiny_synthetic.yaml").string();
 }
 
+std::string indented(const std::string& text) {
+  std::string out;
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t end = text.find('\n', start);
+    out += "  " + text.substr(start, end == std::string::npos ? end : end - start + 1);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
 nlohmann::json read_json(const std::filesystem::path& path) {
   std::ifstream in(path);
   if (!in) return nullptr;

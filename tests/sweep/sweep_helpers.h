@@ -12,6 +12,9 @@ namespace runner::testing {
 // configs/tiny_synthetic.yaml: 3x16x16 synthetic data, a two-conv net; runs in milliseconds.
 std::string tiny_config();
 
+// Every line of `text` indented by two spaces (a config embedded in a sweep file's `config:`).
+std::string indented(const std::string& text);
+
 // The parsed file, or null when it is missing or not JSON.
 nlohmann::json read_json(const std::filesystem::path& path);
 

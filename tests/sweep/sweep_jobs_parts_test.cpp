@@ -47,6 +47,8 @@ TEST(JobsProgress, EstimatesTheTimeLeftFromTheMeanPointTime) {
   progress.finished(10);
   progress.finished(30);  // mean 20 s; 8 left, 2 at a time: 4 rounds
   EXPECT_EQ(progress.line({"3 c"}), "[2/10 finished] running: 3 c; about 1m20s left");
+  progress.finished(0, /*ran=*/false);  // an invalid point: done, but no time to count
+  EXPECT_EQ(progress.line({}), "[3/10 finished] running: ; about 1m20s left");
   EXPECT_EQ(short_duration(42), "42s");
   EXPECT_EQ(short_duration(7380), "2h03m");
 }

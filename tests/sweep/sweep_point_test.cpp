@@ -55,6 +55,26 @@ TEST(SweepPoint, ADonePointIsSkippedUnlessForced) {
   EXPECT_NE(read_file(report), first);
 }
 
+TEST(SweepPoint, ASweepFileWithAnEmbeddedConfigRunsPointByPoint) {
+  TempDir tmp;
+  auto file = tmp.write("w.yaml",
+                        "name: w\nmode: train\nset: [training.epochs=1]\nsweep:\n  grid:\n"
+                        "    model.width: [0.5, 1]\nconfig:\n" +
+                            indented(read_file(tiny_config())));
+  std::string args = "sweep " + file.string() + " -q --output " + tmp.path().string();
+  for (const char* k : {"2", "1"}) {
+    auto point = run_runner(args + " --point " + k);
+    ASSERT_EQ(point.exit_code, 0) << point.output;
+  }
+  EXPECT_EQ(read_json(tmp / "w" / "width=0.5" / "report.json")["status"], "completed");
+  EXPECT_EQ(read_json(tmp / "w" / "width=1" / "report.json")["status"], "completed");
+  auto report = run_runner("report " + (tmp / "w").string() + " -q");
+  EXPECT_EQ(report.exit_code, 0) << report.output;
+  json rows = read_json(tmp / "w" / "summary.json")["points"];
+  ASSERT_EQ(rows.size(), 2u) << report.output;
+  for (const json& row : rows) EXPECT_EQ(row["status"], "completed") << row;
+}
+
 TEST(SweepPoint, APointOutOfRangeIsAUserErrorNamingTheRange) {
   TempDir tmp;
   auto result = run_runner(point_args(tmp, "--point 5"));
@@ -73,7 +93,9 @@ TEST(SweepPoint, TheExitCodeIsThePointsStatus) {
                      " --warmup-steps 1 --steps 2 --grid model.layers[3].kernel=3,9";
   auto invalid = run_runner(args + " --point 2");
   EXPECT_EQ(invalid.exit_code, 2) << invalid.output;
-  EXPECT_EQ(read_json(tmp / "s" / "kernel=9" / "report.json")["status"], "invalid");
+  json invalid_report = read_json(tmp / "s" / "kernel=9" / "report.json");
+  EXPECT_EQ(invalid_report["status"], "invalid");
+  EXPECT_TRUE(invalid_report["machine_load"]["cores"].is_number()) << "every report has the load";
   auto failed = run_runner(args + " --set device=cuda --point 1");
   json report = read_json(tmp / "s" / "kernel=3" / "report.json");
   if (report["status"] == "completed") GTEST_SKIP() << "this runner has a usable GPU";
