@@ -25,6 +25,55 @@ const char* type_name(const nlohmann::json& value) {
   throw_user_error({origin_text, path, 0, 0}, problem, hint);
 }
 
+// The node at `path` (nullptr when absent) and the container holding it.
+struct Found {
+  nlohmann::json* parent = nullptr;
+  nlohmann::json* node = nullptr;
+};
+
+Found find_field(nlohmann::json& config, const FieldPath& path) {
+  Found found;
+  nlohmann::json* node = &config;
+  for (const PathSegment& segment : path) {
+    bool present = segment.index ? node->is_array() && *segment.index < node->size()
+                                 : node->is_object() && node->contains(segment.key);
+    if (!present) return {};
+    found.parent = node;
+    node = segment.index ? &(*node)[*segment.index] : &(*node)[segment.key];
+  }
+  found.node = node;
+  return found;
+}
+
+// "~PATH": removes the field (a mapping key or a list item), as Hydra's `~key` does.
+void delete_field(nlohmann::json& config, SourceMap& source_map, const std::string& path_text,
+                  const std::string& origin_text) {
+  if (path_text.find('=') != std::string::npos) {
+    fail(origin_text, "", "a deletion takes no value", "write --set ~training.optimizer.momentum");
+  }
+  std::optional<FieldPath> path = parse_path(path_text);
+  if (!path) {
+    fail(origin_text, "", fmt::format("'{}' is not a field path", path_text),
+         "write it like --set ~training.optimizer.momentum");
+  }
+  Found found = find_field(config, *path);
+  if (!found.node) {
+    fail(origin_text, path_text, "there is no such field to delete");
+  }
+  const PathSegment& last = path->back();
+  if (last.index) {
+    found.parent->erase(*last.index);
+    // The items after it moved up: their recorded lines no longer match their paths.
+    SourceOrigin origin;
+    origin.override_text = origin_text;
+    path->pop_back();
+    source_map.replace_subtree(format_path(*path), origin);
+  } else {
+    found.parent->erase(last.key);
+    source_map.erase_subtree(format_path(*path));
+  }
+}
+
 }  // namespace
 
 void apply_override(nlohmann::json& config, SourceMap& source_map,
@@ -33,6 +82,10 @@ void apply_override(nlohmann::json& config, SourceMap& source_map,
     fail("--set", "", "the override is not UTF-8 text");
   }
   const std::string origin_text = "--set " + override_text;
+  if (override_text.rfind('~', 0) == 0) {
+    delete_field(config, source_map, override_text.substr(1), origin_text);
+    return;
+  }
 
   std::size_t equals = override_text.find('=');
   if (equals == std::string::npos) {

@@ -12,6 +12,9 @@ namespace runner {
 // as YAML (a scalar or a flow value); an empty VALUE is the empty string. Missing object keys are
 // created; a path through a non-object or past the end of a list is a UserError naming the
 // override. The source map records the path (and all below it) as set by "--set <override>".
+// A VALUE that is a mapping replaces the whole mapping there (`training.optimizer={type: adam,
+// lr: 0.001}` leaves no `momentum` behind); a `!replace` tag before it is accepted and changes
+// nothing. "~PATH" deletes the field (a key or a list item); a missing one is a UserError.
 void apply_override(nlohmann::json& config, SourceMap& source_map,
                     const std::string& override_text);
 
