@@ -165,11 +165,20 @@ TEST(Overrides, TildeDeletesAKeyOrAListItem) {
   apply_override(config, map, "~model.layers[0]");
   EXPECT_EQ(config["model"]["layers"], nlohmann::json::array());
   EXPECT_EQ(map.locate("model.layers").file, "--set ~model.layers[0]");
+  apply_override(config, map, "~training.optimizer.type=sgd");  // Hydra's ~key=value: it matches
+  EXPECT_FALSE(config["training"]["optimizer"].contains("type"));
+  // Hydra's + and ++ prefixes: --set adds and sets already.
+  apply_override(config, map, "+training.optimizer.type=adam");
+  apply_override(config, map, "++training.epochs=3");
+  EXPECT_EQ(config["training"]["optimizer"]["type"], "adam");
+  EXPECT_EQ(config["training"]["epochs"], 3);
   for (const auto& [text, message] : std::vector<std::pair<std::string, std::string>>{
            {"~training.nothing",
             "--set ~training.nothing: training.nothing: there is no such "
             "field to delete"},
-           {"~training.batch_size=4", "a deletion takes no value"},
+           {"~training.batch_size=5",
+            "training.batch_size: found 4, expected 5 (the value this "
+            "deletion names)"},
            {"~training..x", "'training..x' is not a field path"}}) {
     try {
       apply_override(config, map, text);
