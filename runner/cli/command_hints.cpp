@@ -116,6 +116,11 @@ std::string unexpected_arguments_message(const std::vector<std::string>& extras)
     std::string value = equals != std::string::npos ? arg.substr(equals + 1)
                         : i + 1 < extras.size() && extras[i + 1].rfind("-", 0) != 0 ? extras[i + 1]
                                                                                     : "VALUE";
+    if (name == "output" || name == "quiet") {  // given where nothing is written
+      message +=
+          fmt::format("\n  --{} is not an option of this command: it writes no report", name);
+      continue;
+    }
     std::vector<std::string> fields = config_fields_named(name);
     if (fields.empty()) continue;
     // The shallowest field first (training.epochs before training.schedule.warmup.epochs).

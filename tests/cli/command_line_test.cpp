@@ -75,6 +75,9 @@ TEST(CommandLine, ValidateAndDescribeOfferNoOutputFolder) {
                                                                   << help.output;
     expect_contains(help, "print only warnings and the result");
   }
+  CommandResult given = run_runner("validate " + config("tiny_synthetic.yaml") + " --output x");
+  EXPECT_EQ(given.exit_code, 2) << given.output;
+  expect_contains(given, "--output is not an option of this command: it writes no report");
   CommandResult run_help = run_runner("run --help");
   expect_contains(run_help, "--output");
 }
