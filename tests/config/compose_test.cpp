@@ -87,6 +87,29 @@ TEST(Compose, ASchemaErrorInAnIncludedValueNamesTheIncludedFile) {
   }
 }
 
+TEST(Compose, ProblemsInSeveralFilesAreListedFileByFile) {
+  TempDir tmp;
+  auto base = tmp.write("base.yaml", "name: x\nseed: -1\ntraining:\n  batch_size: lots\n");
+  // top.yaml's line 3 falls between base.yaml's lines 2 and 4: ordered by line alone, the
+  // problems of the two files would interleave.
+  auto top = tmp.write("top.yaml", "defaults: [base.yaml]\nname: y\ndevice: 7\n");
+  try {
+    validate_config(read_config(top, {}));
+    FAIL() << "expected a UserError";
+  } catch (const UserError& e) {
+    std::string message = e.what();
+    std::size_t seed = message.find(base.string() + ":2:");
+    std::size_t batch = message.find(base.string() + ":4:");
+    std::size_t device = message.find(top.string() + ":3:");
+    ASSERT_NE(seed, std::string::npos) << message;
+    ASSERT_NE(batch, std::string::npos) << message;
+    ASSERT_NE(device, std::string::npos) << message;
+    EXPECT_LT(seed, batch) << message;
+    // Not interleaved by line number across the files.
+    EXPECT_TRUE((device < seed && device < batch) || (device > seed && device > batch)) << message;
+  }
+}
+
 TEST(Compose, AMissingFileNamesTheIncludingFileAndField) {
   TempDir tmp;
   auto top = tmp.write("top.yaml", "seed: 1\ndefaults:\n  - nowhere.yaml\n");
