@@ -212,7 +212,11 @@ std::vector<std::string> unexpected_arguments(CLI::App& app, const std::vector<s
 std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   const std::vector<std::string> commands = command_names(app);
-  if (!args.empty() && looks_like_command(args[0]) &&
+  if (args.empty()) {  // the commands and the short form, rather than "A subcommand is required"
+    std::cerr << app.help() << "error: no command given\n";
+    return 2;
+  }
+  if (looks_like_command(args[0]) &&
       std::find(commands.begin(), commands.end(), args[0]) == commands.end()) {
     std::cerr << "error: " << unknown_command_message(args[0], commands) << "\n";
     return 2;

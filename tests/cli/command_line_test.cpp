@@ -26,6 +26,14 @@ TEST(CommandLine, HelpSaysThatAConfigAloneIsShortForRun) {
   expect_contains(result, "`runner CONFIG [OPTIONS]` is short for `runner run CONFIG [OPTIONS]`");
 }
 
+TEST(CommandLine, NoArgumentsShowsTheHelp) {
+  CommandResult result = run_runner("");
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  expect_contains(result, "reproduce");
+  expect_contains(result, "is short for `runner run CONFIG [OPTIONS]`");
+  expect_contains(result, "error: no command given");
+}
+
 TEST(CommandLine, AnUnknownCommandIsNamedWithTheNearestOneAndTheList) {
   CommandResult train = run_runner("train " + config("tiny_synthetic.yaml"));
   EXPECT_EQ(train.exit_code, 2) << train.output;
