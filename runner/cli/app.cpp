@@ -4,14 +4,15 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <iostream>
 #include <limits>
 #include <new>
 #include <optional>
-#include <set>
 
+#include "runner/cli/command_hints.h"
 #include "runner/cli/commands.h"
 #include "runner/cli/slurm_launcher.h"
 #include "runner/report/environment.h"
@@ -22,13 +23,18 @@
 namespace runner {
 namespace {
 
-void add_config_options(CLI::App& command, SessionOptions& options) {
+// `writes_report`: the command writes a report (run, eval, bench), so --output applies.
+void add_config_options(CLI::App& command, SessionOptions& options, bool writes_report = true) {
   command.add_option("config", options.config, "experiment config (YAML)")->required();
   command
       .add_option("--set", options.overrides,
                   "override a config value before validation, e.g. training.batch_size=64 "
                   "(repeatable)")
       ->take_all();
+  if (!writes_report) {
+    command.add_flag("--quiet,-q", options.quiet, "print only warnings and the result");
+    return;
+  }
   command.add_option("--output", options.output, "folder for run reports")->capture_default_str();
   command.add_flag("--quiet,-q", options.quiet, "print only warnings and the report path");
 }
@@ -117,12 +123,18 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& o) {
   return command;
 }
 
+std::vector<std::string> command_names(CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* command : app.get_subcommands([](CLI::App*) { return true; }))
+    names.push_back(command->get_name());
+  return names;
+}
+
 // `runner CONFIG ...` is short for `runner run CONFIG ...`.
-std::vector<std::string> with_default_command(int argc, char** argv) {
-  static const std::set<std::string> commands = {
-      "run", "bench", "sweep", "report", "validate", "describe", "eval", "devices", "reproduce"};
-  std::vector<std::string> args(argv + 1, argv + argc);
-  if (!args.empty() && args[0][0] != '-' && !commands.count(args[0]))
+std::vector<std::string> with_default_command(std::vector<std::string> args,
+                                              const std::vector<std::string>& commands) {
+  if (!args.empty() && args[0][0] != '-' &&
+      std::find(commands.begin(), commands.end(), args[0]) == commands.end())
     args.insert(args.begin(), "run");
   rewrite_sweep_status(args);              // `runner sweep status DIR` is the command sweep-status
   std::reverse(args.begin(), args.end());  // CLI11 parses a reversed vector
@@ -153,10 +165,10 @@ void add_config_commands(CLI::App& app, Commands& c) {
   c.run_cmd->add_option("--resume", c.run.resume, "continue training from a checkpoint");
 
   c.validate_cmd = app.add_subcommand("validate", "check a config against the schema and shapes");
-  add_config_options(*c.validate_cmd, c.validate);
+  add_config_options(*c.validate_cmd, c.validate, /*writes_report=*/false);
 
   c.describe_cmd = app.add_subcommand("describe", "print each layer's shape, parameters and FLOPs");
-  add_config_options(*c.describe_cmd, c.describe);
+  add_config_options(*c.describe_cmd, c.describe, /*writes_report=*/false);
 
   c.eval_cmd = app.add_subcommand("eval", "evaluate a checkpoint on the test set");
   add_config_options(*c.eval_cmd, c.eval);
@@ -195,10 +207,46 @@ void add_report_commands(CLI::App& app, Commands& c) {
   c.reproduce_cmd->add_flag("--quiet,-q", c.reproduce.quiet, "print only the comparison");
 }
 
+// The arguments CLI11 left over, in the order typed (it reports them reversed).
+std::vector<std::string> unexpected_arguments(CLI::App& app, const std::vector<std::string>& args) {
+  std::vector<std::string> left = app.remaining(true);
+  std::vector<std::string> in_order;
+  std::vector<bool> used(left.size(), false);
+  for (const auto& arg : args) {
+    for (std::size_t i = 0; i < left.size(); ++i) {
+      if (!used[i] && left[i] == arg) {
+        used[i] = true;
+        in_order.push_back(arg);
+        break;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < left.size(); ++i) {
+    if (!used[i]) in_order.push_back(left[i]);  // split by CLI11 ("--a=1"): kept, at the end
+  }
+  return in_order;
+}
+
 // The exit code of a parse that ends the program (help, version, a bad argument), else none.
 std::optional<int> parse(CLI::App& app, int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  const std::vector<std::string> commands = command_names(app);
+  if (args.empty()) {  // the commands and the short form, rather than "A subcommand is required"
+    std::cerr << app.help() << "error: no command given\n";
+    return 2;
+  }
+  if (looks_like_command(args[0]) &&
+      std::find(commands.begin(), commands.end(), args[0]) == commands.end()) {
+    std::cerr << "error: " << unknown_command_message(args[0], commands) << "\n";
+    return 2;
+  }
   try {
-    app.parse(with_default_command(argc, argv));
+    app.parse(with_default_command(args, commands));
+  } catch (const CLI::ExtrasError& e) {
+    std::vector<std::string> extras = unexpected_arguments(app, args);
+    std::cerr << "error: " << (extras.empty() ? e.what() : unexpected_arguments_message(extras))
+              << "\nRun with --help for more information.\n";
+    return 2;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
@@ -264,6 +312,8 @@ int run_cli(int argc, char** argv) {
   commands.sweep_cmd = add_sweep_command(app, commands.sweep);
   commands.sweep_status_cmd = add_sweep_status_command(app, commands.sweep_status);
   add_report_commands(app, commands);
+  // After the commands: a footer set before them would be inherited by their --help.
+  app.footer("`runner CONFIG [OPTIONS]` is short for `runner run CONFIG [OPTIONS]`.");
   if (auto exit_code = parse(app, argc, argv)) return *exit_code;
   commands.sweep.arguments.assign(argv + 1, argv + argc);
   return dispatch_reporting_errors(commands);

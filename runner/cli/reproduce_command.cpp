@@ -15,7 +15,32 @@
 namespace runner {
 namespace {
 
+// A sweep's summary.json is not a run's report: say so, and what to pass instead.
+void refuse_sweep_summary(const std::filesystem::path& path) {
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(read_regular_file(path, kMaxReportBytes, "a JSON report"));
+  } catch (const std::exception&) {
+    return;  // read_report_file words what is wrong with it
+  }
+  if (!json.is_object() || !json.contains("sweep") || !json["points"].is_array()) return;
+  std::string example = "results/sweeps/<name>/<point>/report.json";
+  for (const auto& point : json["points"]) {
+    if (point.is_object() && point.value("report", nlohmann::json()).is_string()) {
+      std::filesystem::path report = point["report"].get<std::string>();
+      example = (report.is_absolute() ? report : path.parent_path() / report).string();
+      break;
+    }
+  }
+  throw UserError(fmt::format(
+      "{}: this is the summary of sweep '{}' ({} runs), not a run's report; reproduce reruns one "
+      "run: pass the report.json of one of its points, e.g. {}",
+      path.string(), json["sweep"].is_string() ? json["sweep"].get<std::string>() : "?",
+      json["points"].size(), example));
+}
+
 nlohmann::json read_report(const std::filesystem::path& path) {
+  refuse_sweep_summary(path);
   nlohmann::json report = read_report_file(path);
   std::string mode = report.value("mode", ""), status = report.value("status", "");
   if (mode != "train" && mode != "benchmark") {

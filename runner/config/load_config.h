@@ -18,7 +18,9 @@ struct ConfigDocument {
   SourceMap source_map;
 };
 
-// Reads the YAML file and applies the overrides ("training.batch_size=64") in order.
+// Reads the YAML file with the files it includes (compose.h), applies the overrides
+// ("training.batch_size=64", "~training.optimizer.momentum") in order, then resolves ${...}
+// references (interpolate.h).
 ConfigDocument read_config(const std::filesystem::path& file,
                            const std::vector<std::string>& overrides);
 

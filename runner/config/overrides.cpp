@@ -25,6 +25,77 @@ const char* type_name(const nlohmann::json& value) {
   throw_user_error({origin_text, path, 0, 0}, problem, hint);
 }
 
+// VALUE read as YAML (empty: the empty string), errors naming the override.
+nlohmann::json parse_value(const std::string& value_text, const std::string& path_text,
+                           const std::string& origin_text) {
+  if (value_text.empty()) return "";
+  try {
+    YAML::Load(value_text);  // a syntax error is reported here, naming the override
+  } catch (const YAML::Exception& error) {
+    fail(origin_text, path_text, "cannot read VALUE as YAML: " + error.msg,
+         "quote text that holds YAML punctuation, e.g. --set 'name=\"a: b\"'");
+  }
+  SourceMap ignored;
+  return yaml_to_json(value_text, origin_text, ignored, path_text);
+}
+
+// The node at `path` (nullptr when absent) and the container holding it.
+struct Found {
+  nlohmann::json* parent = nullptr;
+  nlohmann::json* node = nullptr;
+};
+
+Found find_field(nlohmann::json& config, const FieldPath& path) {
+  Found found;
+  nlohmann::json* node = &config;
+  for (const PathSegment& segment : path) {
+    bool present = segment.index ? node->is_array() && *segment.index < node->size()
+                                 : node->is_object() && node->contains(segment.key);
+    if (!present) return {};
+    found.parent = node;
+    node = segment.index ? &(*node)[*segment.index] : &(*node)[segment.key];
+  }
+  found.node = node;
+  return found;
+}
+
+// "~PATH" removes the field (a mapping key or a list item), as Hydra's `~key` does;
+// "~PATH=VALUE" only when it holds VALUE (an error otherwise).
+void delete_field(nlohmann::json& config, SourceMap& source_map, const std::string& text,
+                  const std::string& origin_text) {
+  const std::size_t equals = text.find('=');
+  const std::string path_text = text.substr(0, equals);
+  std::optional<FieldPath> path = parse_path(path_text);
+  if (!path) {
+    fail(origin_text, "", fmt::format("'{}' is not a field path", path_text),
+         "write it like --set ~training.optimizer.momentum");
+  }
+  Found found = find_field(config, *path);
+  if (!found.node) {
+    fail(origin_text, path_text, "there is no such field to delete");
+  }
+  if (equals != std::string::npos) {
+    nlohmann::json expected = parse_value(text.substr(equals + 1), path_text, origin_text);
+    if (*found.node != expected) {
+      fail(origin_text, path_text,
+           fmt::format("found {}, expected {} (the value this deletion names)", found.node->dump(),
+                       expected.dump()));
+    }
+  }
+  const PathSegment& last = path->back();
+  if (last.index) {
+    found.parent->erase(*last.index);
+    // The items after it moved up: their recorded lines no longer match their paths.
+    SourceOrigin origin;
+    origin.override_text = origin_text;
+    path->pop_back();
+    source_map.replace_subtree(format_path(*path), origin);
+  } else {
+    found.parent->erase(last.key);
+    source_map.erase_subtree(format_path(*path));
+  }
+}
+
 }  // namespace
 
 void apply_override(nlohmann::json& config, SourceMap& source_map,
@@ -33,12 +104,17 @@ void apply_override(nlohmann::json& config, SourceMap& source_map,
     fail("--set", "", "the override is not UTF-8 text");
   }
   const std::string origin_text = "--set " + override_text;
-
+  if (override_text.rfind('~', 0) == 0) {
+    delete_field(config, source_map, override_text.substr(1), origin_text);
+    return;
+  }
+  // Hydra's +PATH=VALUE (add) and ++PATH=VALUE (add or set): --set does both already.
+  const std::size_t plus = override_text.rfind("++", 0) == 0 ? 2 : override_text.rfind('+', 0) == 0;
   std::size_t equals = override_text.find('=');
   if (equals == std::string::npos) {
     fail(origin_text, "", "expected PATH=VALUE", "e.g. --set training.batch_size=64");
   }
-  std::string path_text = override_text.substr(0, equals);
+  std::string path_text = override_text.substr(plus, equals - plus);
   std::string value_text = override_text.substr(equals + 1);
   std::optional<FieldPath> path = parse_path(path_text);
   if (!path) {
@@ -46,19 +122,7 @@ void apply_override(nlohmann::json& config, SourceMap& source_map,
          "write it like training.batch_size or model.layers[0].out_channels");
   }
 
-  nlohmann::json value;
-  if (value_text.empty()) {
-    value = "";
-  } else {
-    try {
-      YAML::Load(value_text);  // a syntax error is reported here, naming the override
-    } catch (const YAML::Exception& error) {
-      fail(origin_text, path_text, "cannot read VALUE as YAML: " + error.msg,
-           "quote text that holds YAML punctuation, e.g. --set 'name=\"a: b\"'");
-    }
-    SourceMap ignored;
-    value = yaml_to_json(value_text, origin_text, ignored, path_text);
-  }
+  nlohmann::json value = parse_value(value_text, path_text, origin_text);
 
   SourceOrigin origin;
   origin.override_text = origin_text;

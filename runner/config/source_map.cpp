@@ -5,15 +5,36 @@
 
 namespace runner {
 
-void SourceMap::replace_subtree(const std::string& path, const SourceOrigin& origin) {
+namespace {
+
+// Whether `key` is `path` or a field below it.
+bool at_or_below(const std::string& key, const std::string& path) {
+  if (path.empty() || key == path) return true;
+  return key.size() > path.size() && key.compare(0, path.size(), path) == 0 &&
+         (key[path.size()] == '.' || key[path.size()] == '[');
+}
+
+}  // namespace
+
+void SourceMap::erase_subtree(const std::string& path) {
   for (auto it = origins_.begin(); it != origins_.end();) {
-    const std::string& key = it->first;
-    bool below =
-        path.empty() || (key.size() > path.size() && key.compare(0, path.size(), path) == 0 &&
-                         (key[path.size()] == '.' || key[path.size()] == '['));
-    it = below ? origins_.erase(it) : std::next(it);
+    it = at_or_below(it->first, path) ? origins_.erase(it) : std::next(it);
   }
+}
+
+void SourceMap::replace_subtree(const std::string& path, const SourceOrigin& origin) {
+  erase_subtree(path);
   origins_[path] = origin;
+}
+
+void SourceMap::copy_subtree(const SourceMap& other, const std::string& path) {
+  erase_subtree(path);
+  for (const auto& [key, origin] : other.origins_) {
+    if (!at_or_below(key, path)) continue;
+    SourceOrigin copied = origin;
+    if (copied.file.empty() && copied.override_text.empty()) copied.file = other.file_;
+    origins_[key] = copied;
+  }
 }
 
 const SourceOrigin* SourceMap::find(const std::string& path) const {
@@ -28,7 +49,10 @@ SourceLocation SourceMap::locate(const std::string& path, bool at_key) const {
     if (const SourceOrigin* origin = find(probe)) {
       if (!origin->override_text.empty()) {
         where.file = origin->override_text;
-      } else if (at_key && probe == path && origin->key_line > 0) {
+        return where;
+      }
+      if (!origin->file.empty()) where.file = origin->file;
+      if (at_key && probe == path && origin->key_line > 0) {
         where.line = origin->key_line;
         where.column = origin->key_column;
       } else {

@@ -13,6 +13,8 @@ struct SourceOrigin {
   int line = 0, column = 0;          // the value
   int key_line = 0, key_column = 0;  // its key, for fields of a mapping
   std::string override_text;         // "--set training.batch_size=64" when set on the command line
+  std::string file;                  // the YAML file, when not the map's own (an included file)
+  bool replace = false;              // tagged !replace: an include merge replaces, not merges, it
 };
 
 class SourceMap {
@@ -24,6 +26,10 @@ class SourceMap {
   void add(const std::string& path, const SourceOrigin& origin) { origins_[path] = origin; }
   // Records `path` as coming from `origin` and forgets what was recorded below it.
   void replace_subtree(const std::string& path, const SourceOrigin& origin);
+  // Forgets what was recorded for `path` and below it.
+  void erase_subtree(const std::string& path);
+  // Forgets `path` and below, then copies what `other` recorded there, naming other's file.
+  void copy_subtree(const SourceMap& other, const std::string& path);
   // The origin recorded for `path` itself, or nullptr.
   const SourceOrigin* find(const std::string& path) const;
 

@@ -242,9 +242,13 @@ void validate_document(const ConfigDocument& doc, const std::string& schema_name
   for (const auto& problem : most_specific(violations, doc.json, walk)) {
     messages.push_back(word_problem(problem, doc, walk));
   }
-  // In file order; overrides (no line) first, as the command line is read before the file.
-  std::stable_sort(messages.begin(), messages.end(), [](const Message& a, const Message& b) {
-    return std::tie(a.where.line, a.where.column) < std::tie(b.where.line, b.where.column);
+  // In file order, file by file (a config may include others); overrides (no line) first, as
+  // the command line is read before the file.
+  auto file_order = [](const Message& m) {
+    return std::make_tuple(m.where.line != 0, m.where.file, m.where.line, m.where.column);
+  };
+  std::stable_sort(messages.begin(), messages.end(), [&](const Message& a, const Message& b) {
+    return file_order(a) < file_order(b);
   });
   std::string text;
   for (std::size_t i = 0; i < messages.size() && i < max_reported; ++i) {

@@ -117,7 +117,7 @@ struct Converter {
           }
           // A null value (`key:`) has no useful mark of its own: point at the key.
           YAML::Mark value_mark = entry.second.IsNull() ? entry.first.Mark() : entry.second.Mark();
-          record(child, value_mark, entry.first.Mark());
+          record(child, value_mark, entry.first.Mark(), entry.second.Tag() == "!replace");
           out[key] = convert(entry.second, child, depth + 1);
         }
         return out;
@@ -126,8 +126,10 @@ struct Converter {
     return nullptr;
   }
 
-  void record(const std::string& path, const YAML::Mark& value, const YAML::Mark& key) const {
+  void record(const std::string& path, const YAML::Mark& value, const YAML::Mark& key,
+              bool replace = false) const {
     SourceOrigin origin;
+    origin.replace = replace;
     origin.line = one_based(value.line);
     origin.column = one_based(value.column);
     origin.key_line = one_based(key.line);

@@ -36,10 +36,18 @@ Dataset empty_split(const std::vector<std::string>& class_names) {
 
 }  // namespace
 
-std::string cifar10_by_hand_hint(const std::filesystem::path& root) {
+std::string cifar10_by_hand_hint(const std::filesystem::path& root, bool offer_download) {
+  if (offer_download) {
+    return fmt::format(
+        "put the files by hand: download {}, unpack it and move the files of its "
+        "cifar-10-batches-bin folder into {}; or set dataset.download: true",
+        kCifar10Url, root.string());
+  }
+  // download is already set: the way out is the files themselves, fetched elsewhere.
   return fmt::format(
-      "put the files by hand: download {}, unpack it and move the files of its "
-      "cifar-10-batches-bin folder into {}; or set dataset.download: true",
+      "offline, put the files by hand: on a machine with internet download {}, copy it here, "
+      "unpack it with tar xzf cifar-10-binary.tar.gz and move the files of its "
+      "cifar-10-batches-bin folder into {}; the next run finds them and downloads nothing",
       kCifar10Url, root.string());
 }
 

@@ -20,8 +20,9 @@ inline constexpr const char* kCifar10Md5 = "c32a1d4ab5d03f1284b67883e8d87530";
 const std::vector<std::string>& cifar10_train_files();
 inline constexpr const char* kCifar10TestFile = "test_batch.bin";
 
-// The hint of every "missing" error: the official URL, the folder to unpack into, download: true.
-std::string cifar10_by_hand_hint(const std::filesystem::path& root);
+// The hint of every "missing" error: the official URL, the folder to unpack into, and (when
+// `offer_download`, for a config without it) "or set dataset.download: true".
+std::string cifar10_by_hand_hint(const std::filesystem::path& root, bool offer_download = true);
 
 // Names of the record files absent from `root` (batches.meta.txt is optional, so never listed);
 // one that is there but not a regular file (a FIFO, a device) is a UserError naming it.

@@ -54,7 +54,7 @@ void fetch(const std::string& url, const std::filesystem::path& destination,
                                                     std::fclose);
   if (!curl || !out) {
     throw_user_error(at_file(destination), "cannot create the download file",
-                     cifar10_by_hand_hint(root));
+                     cifar10_by_hand_hint(root, /*offer_download=*/false));
   }
   char error[CURL_ERROR_SIZE] = "";
   curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
@@ -73,13 +73,13 @@ void fetch(const std::string& url, const std::filesystem::path& destination,
   const bool written = std::fflush(out.get()) == 0 && !std::ferror(out.get());
   if (result != CURLE_OK) {
     throw_user_error(at_file(url),
-                     fmt::format("download failed: {}{}{}", curl_easy_strerror(result),
-                                 error[0] ? ": " : "", error),
-                     cifar10_by_hand_hint(root));
+                     fmt::format("dataset.download is set, but the download failed: {}{}{}",
+                                 curl_easy_strerror(result), error[0] ? ": " : "", error),
+                     cifar10_by_hand_hint(root, /*offer_download=*/false));
   }
   if (!written) {
     throw_user_error(at_file(destination), "writing the download failed (disk full?)",
-                     cifar10_by_hand_hint(root));
+                     cifar10_by_hand_hint(root, /*offer_download=*/false));
   }
 }
 
@@ -168,14 +168,16 @@ void download_cifar10_archive(const std::string& url, const std::filesystem::pat
   if (found_md5 != expected_md5) {
     throw_user_error(at_file(url),
                      fmt::format("MD5 of the download is {}, expected {}", found_md5, expected_md5),
-                     "a corrupt or different file; try again, or " + cifar10_by_hand_hint(root));
+                     "a corrupt or different file; try again, or " +
+                         cifar10_by_hand_hint(root, /*offer_download=*/false));
   }
   extract(temporaries.archive(), temporaries.folder(), url);
   const auto unpacked = temporaries.folder() / "cifar-10-batches-bin";
   std::error_code ignored;
   if (!std::filesystem::is_directory(unpacked, ignored)) {
     throw_user_error(at_file(url), "the archive holds no cifar-10-batches-bin folder",
-                     "expected the CIFAR-10 binary archive; " + cifar10_by_hand_hint(root));
+                     "expected the CIFAR-10 binary archive; " +
+                         cifar10_by_hand_hint(root, /*offer_download=*/false));
   }
   const auto megabytes =
       static_cast<double>(std::filesystem::file_size(temporaries.archive())) / 1e6;

@@ -155,5 +155,54 @@ TEST(Overrides, LoadExperimentAppliesThemBeforeValidation) {
   }
 }
 
+TEST(Overrides, TildeDeletesAKeyOrAListItem) {
+  nlohmann::json config = base();
+  SourceMap map("x.yaml");
+  apply_override(config, map, "training.optimizer.momentum=0.9");
+  apply_override(config, map, "~training.optimizer.momentum");
+  EXPECT_EQ(config["training"]["optimizer"], nlohmann::json({{"type", "sgd"}}));
+  EXPECT_EQ(map.find("training.optimizer.momentum"), nullptr);
+  apply_override(config, map, "~model.layers[0]");
+  EXPECT_EQ(config["model"]["layers"], nlohmann::json::array());
+  EXPECT_EQ(map.locate("model.layers").file, "--set ~model.layers[0]");
+  apply_override(config, map, "~training.optimizer.type=sgd");  // Hydra's ~key=value: it matches
+  EXPECT_FALSE(config["training"]["optimizer"].contains("type"));
+  // Hydra's + and ++ prefixes: --set adds and sets already.
+  apply_override(config, map, "+training.optimizer.type=adam");
+  apply_override(config, map, "++training.epochs=3");
+  EXPECT_EQ(config["training"]["optimizer"]["type"], "adam");
+  EXPECT_EQ(config["training"]["epochs"], 3);
+  for (const auto& [text, message] : std::vector<std::pair<std::string, std::string>>{
+           {"~training.nothing",
+            "--set ~training.nothing: training.nothing: there is no such "
+            "field to delete"},
+           {"~training.batch_size=5",
+            "training.batch_size: found 4, expected 5 (the value this "
+            "deletion names)"},
+           {"~training..x", "'training..x' is not a field path"}}) {
+    try {
+      apply_override(config, map, text);
+      ADD_FAILURE() << "no error for --set " << text;
+    } catch (const UserError& error) {
+      EXPECT_NE(std::string(error.what()).find(message), std::string::npos) << error.what();
+    }
+  }
+}
+
+TEST(Overrides, SwitchingSgdToAdamWithDeletionOrAWholeMapping) {
+  auto config = testing::source_dir() / "configs" / "tiny_synthetic.yaml";
+  Experiment deleted =
+      load_experiment(config, {"training.optimizer.type=adam", "~training.optimizer.momentum"});
+  EXPECT_EQ(deleted.training.optimizer.type, OptimizerType::adam);
+  EXPECT_FALSE(deleted.resolved["training"]["optimizer"].contains("momentum"));
+  for (const char* replace : {"training.optimizer={type: adam, lr: 0.001}",
+                              "training.optimizer=!replace {type: adam, lr: 0.001}"}) {
+    Experiment replaced = load_experiment(config, {replace});
+    EXPECT_EQ(replaced.training.optimizer.type, OptimizerType::adam) << replace;
+    EXPECT_DOUBLE_EQ(replaced.training.optimizer.lr, 0.001) << replace;
+    EXPECT_FALSE(replaced.resolved["training"]["optimizer"].contains("momentum")) << replace;
+  }
+}
+
 }  // namespace
 }  // namespace runner

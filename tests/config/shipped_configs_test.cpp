@@ -28,7 +28,27 @@ TEST_P(ShippedConfig, LoadsAndItsResolvedJsonValidatesAgain) {
 
 INSTANTIATE_TEST_SUITE_P(Configs, ShippedConfig,
                          ::testing::Values("lenet_cifar.yaml", "lenet_fashion_mnist.yaml",
-                                           "resnet_tiny.yaml", "tiny_synthetic.yaml"));
+                                           "resnet_tiny.yaml", "tiny_synthetic.yaml",
+                                           "variants/lenet_fashion_mnist_adam.yaml"));
+
+TEST(ShippedConfigs, TheAdamVariantIsTheFashionMnistConfigWithAdam) {
+  ::unsetenv("FASHION_MNIST_ROOT");
+  Experiment base = load_experiment(config_path("lenet_fashion_mnist.yaml"), {});
+  Experiment adam = load_experiment(config_path("variants/lenet_fashion_mnist_adam.yaml"), {});
+  EXPECT_EQ(adam.name, "lenet_fashion_mnist_adam");
+  EXPECT_EQ(adam.training.optimizer.type, OptimizerType::adam);
+  EXPECT_FALSE(adam.resolved["training"]["optimizer"].contains("momentum"));
+  EXPECT_EQ(adam.checkpoint.path, "lenet_fashion_mnist_adam.safetensors");
+  EXPECT_EQ(adam.resolved["dataset"], base.resolved["dataset"]);
+  EXPECT_EQ(adam.resolved["model"], base.resolved["model"]);
+  EXPECT_EQ(adam.resolved["training"]["epochs"], base.resolved["training"]["epochs"]);
+  // A layer's location is the base file's, where it is written.
+  EXPECT_NE(adam.model.layers[0].where.file.find("lenet_fashion_mnist.yaml"), std::string::npos);
+  ::setenv("FASHION_MNIST_ROOT", "/elsewhere", 1);
+  Experiment moved = load_experiment(config_path("variants/lenet_fashion_mnist_adam.yaml"), {});
+  ::unsetenv("FASHION_MNIST_ROOT");
+  EXPECT_EQ(moved.dataset.root, "/elsewhere");
+}
 
 TEST(ShippedConfigs, LenetCifarIsThePyTorchTutorial) {
   Experiment e = load_experiment(config_path("lenet_cifar.yaml"), {});

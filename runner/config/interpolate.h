@@ -1,0 +1,21 @@
+// ${env:VAR}, ${env:VAR,default} and ${path.to.key} in a config's string values.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "runner/config/source_map.h"
+
+namespace runner {
+
+// Replaces every reference in the string values of `config`, in place:
+// - `${env:VAR}` (or Hydra's `${oc.env:VAR}`) by the environment variable, `${env:VAR,default}`
+//   by `default` when VAR is unset; an unset VAR without a default is a UserError.
+// - `${path.to.key}` by that value of the config (itself resolved first).
+// A string that is one reference and nothing else takes the value's type (a number, a list, a
+// mapping; an environment value is read as a YAML plain scalar, so "4" is the number 4); a
+// reference inside longer text must name a string, number or boolean. Unknown fields, cycles
+// and malformed references are UserErrors naming the field that holds them (its file:line:col
+// from `source_map`).
+void interpolate_config(nlohmann::json& config, const SourceMap& source_map);
+
+}  // namespace runner
