@@ -15,6 +15,7 @@
 #include "runner/cli/commands.h"
 #include "runner/report/environment.h"
 #include "runner/sweep/sweep_spec.h"
+#include "runner/util/command_line.h"
 #include "runner/util/errors.h"
 #include "runner/util/interrupt.h"
 
@@ -30,6 +31,12 @@ void add_config_options(CLI::App& command, SessionOptions& options) {
       ->take_all();
   command.add_option("--output", options.output, "folder for run reports")->capture_default_str();
   command.add_flag("--quiet,-q", options.quiet, "print only warnings and the report path");
+}
+
+// --tag key=value, repeatable: labels the report carries (checked by parse_tag_options).
+void add_tag_option(CLI::App& command, std::vector<std::string>& tags) {
+  command.add_option("--tag", tags, "label the report: key=value (repeatable; adds to tags:)")
+      ->take_all();
 }
 
 // A whole number from `low` to `high`, checked on the text: CLI11 would otherwise clamp a
@@ -102,8 +109,9 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& o) {
 
 // `runner CONFIG ...` is short for `runner run CONFIG ...`.
 std::vector<std::string> with_default_command(int argc, char** argv) {
-  static const std::set<std::string> commands = {
-      "run", "bench", "sweep", "report", "validate", "describe", "eval", "devices", "reproduce"};
+  static const std::set<std::string> commands = {"run",       "bench",    "sweep", "report",
+                                                 "validate",  "describe", "eval",  "devices",
+                                                 "reproduce", "compare"};
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && args[0][0] != '-' && !commands.count(args[0]))
     args.insert(args.begin(), "run");
@@ -122,6 +130,8 @@ struct Commands {
   std::filesystem::path report_dir;
   bool report_quiet = false;
   ReproduceOptions reproduce;
+  CompareOptions compare;
+  CLI::App* compare_cmd = nullptr;
   CLI::App *run_cmd = nullptr, *validate_cmd = nullptr, *describe_cmd = nullptr,
            *eval_cmd = nullptr, *devices_cmd = nullptr, *bench_cmd = nullptr, *sweep_cmd = nullptr,
            *report_cmd = nullptr, *reproduce_cmd = nullptr;
@@ -132,6 +142,7 @@ void add_config_commands(CLI::App& app, Commands& c) {
   c.run_cmd = app.add_subcommand("run", "train and evaluate an experiment, write its report");
   add_config_options(*c.run_cmd, c.run);
   c.run_cmd->add_option("--resume", c.run.resume, "continue training from a checkpoint");
+  add_tag_option(*c.run_cmd, c.run.tags);
 
   c.validate_cmd = app.add_subcommand("validate", "check a config against the schema and shapes");
   add_config_options(*c.validate_cmd, c.validate);
@@ -154,6 +165,7 @@ void add_devices_and_bench(CLI::App& app, Commands& c) {
   add_config_options(*c.bench_cmd, c.bench);
   add_benchmark_options(*c.bench_cmd, c.bench.benchmark.warmup_steps, c.bench.benchmark.steps,
                         c.bench.benchmark.profile_steps);
+  add_tag_option(*c.bench_cmd, c.bench.tags);
 }
 
 // The commands about reports: report, reproduce.
@@ -174,6 +186,15 @@ void add_report_commands(CLI::App& app, Commands& c) {
   c.reproduce_cmd->add_option("--output", c.reproduce.output, "folder for the rerun's report")
       ->capture_default_str();
   c.reproduce_cmd->add_flag("--quiet,-q", c.reproduce.quiet, "print only the comparison");
+
+  c.compare_cmd = app.add_subcommand(
+      "compare", "reports side by side: config and environment differences, metric deltas");
+  c.compare_cmd
+      ->add_option("reports", c.compare.paths,
+                   "two or more reports, run folders or folders of runs (repeats: same config "
+                   "up to the seed)")
+      ->required();
+  c.compare_cmd->add_flag("--json", c.compare.json, "print the comparison as JSON");
 }
 
 // The exit code of a parse that ends the program (help, version, a bad argument), else none.
@@ -203,6 +224,7 @@ int dispatch(const Commands& c) {
   if (*c.sweep_cmd) return sweep_command(c.sweep);
   if (*c.report_cmd) return report_command(c.report_dir, c.report_quiet);
   if (*c.reproduce_cmd) return reproduce_command(c.reproduce);
+  if (*c.compare_cmd) return compare_command(c.compare);
   return 1;
 }
 
@@ -231,6 +253,7 @@ int dispatch_reporting_errors(const Commands& c) {
 }  // namespace
 
 int run_cli(int argc, char** argv) {
+  remember_command_line(argc, argv);  // the report's argv
   CLI::App app{"runner: declarative deep-learning experiments on oneDNN (CPU) and cuDNN (GPU)"};
   app.name("runner");
   app.set_version_flag("--version", fmt::format("runner {} ({})", runner_version(), git_commit()));

@@ -410,6 +410,7 @@ Experiment resolve_experiment(const ConfigDocument& doc) {
   e.backend.deterministic = backend.flag("deterministic", e.backend.deterministic);
   e.backend.cuda_graph = backend.flag("cuda_graph", e.backend.cuda_graph);
   e.backend.dataset_on_device = backend.flag("dataset_on_device", e.backend.dataset_on_device);
+  if (top.has("tags")) e.tags = top.raw("tags");  // the schema checked its values
   e.resolved = experiment_to_json(e);
   return e;
 }
