@@ -41,16 +41,27 @@ EpochProgress::EpochProgress(Console& console, int epochs, std::int64_t steps_pe
 
 void EpochProgress::start_epoch(int epoch) {
   state_.epoch = epoch + 1;
+  mark_step_ = -1;
   if (console_.shows_progress()) epoch_start_ = SteadyClock::now();
 }
 
 void EpochProgress::step(std::int64_t step, std::int64_t images_in_epoch) {
   if (!console_.progress_due()) return;
-  double seconds = seconds_since(epoch_start_);
+  auto now = SteadyClock::now();
   state_.step = step;
-  state_.images_per_second = seconds > 0 ? images_in_epoch / seconds : 0.0;
-  state_.eta_seconds = step > 0 ? seconds / double(step) * double(state_.steps - step) : -1.0;
   state_.loss = loss_;
+  if (mark_step_ < 0 || step <= mark_step_) {  // the first redraw: the epoch so far, no ETA yet
+    double seconds = std::chrono::duration<double>(now - epoch_start_).count();
+    state_.images_per_second = seconds > 0 ? images_in_epoch / seconds : 0.0;
+    state_.eta_seconds = -1;
+    mark_ = now;
+    mark_step_ = step;
+    mark_images_ = images_in_epoch;
+  } else {
+    double seconds = std::chrono::duration<double>(now - mark_).count();
+    state_.images_per_second = seconds > 0 ? (images_in_epoch - mark_images_) / seconds : 0.0;
+    state_.eta_seconds = seconds / double(step - mark_step_) * double(state_.steps - step);
+  }
   console_.progress(format_epoch_progress(state_));
 }
 

@@ -38,6 +38,10 @@ class EpochProgress {
   Console& console_;
   EpochProgressState state_;
   SteadyClock::time_point epoch_start_{};
+  // The first redraw of the epoch: rate and ETA count from it, so the first step's one-off
+  // costs (first touch of buffers, the loader starting) do not skew them.
+  SteadyClock::time_point mark_{};
+  std::int64_t mark_step_ = -1, mark_images_ = 0;
   double loss_ = -1;
 };
 

@@ -83,11 +83,15 @@ TEST(Progress, ATerminalShowsABarWithRateEtaAndLoss) {
       R"(epoch [12]/2 \[[#-]{20}\] +\d+/64  \d+ images/s  ETA (\d+:\d\d|\?)(  loss \d+\.\d{3})?)");
   auto lines = progress_lines(run.output);
   ASSERT_FALSE(lines.empty()) << run.output;
-  bool with_loss = false;
+  // The first redraw of an epoch has no ETA yet ("?"); later ones have.
+  const std::regex eta(R"(ETA \d+:\d\d)");
+  bool with_loss = false, with_eta = false;
   for (const auto& line : lines) {
     EXPECT_TRUE(std::regex_match(line, bar)) << "bar: " << line;
     with_loss = with_loss || line.find("  loss ") != std::string::npos;
+    with_eta = with_eta || std::regex_search(line, eta);
   }
+  EXPECT_TRUE(with_eta) << run.output;
   EXPECT_TRUE(with_loss) << run.output;
   // The log lines are still there, between the redraws.
   EXPECT_NE(run.output.find("[1,     8] loss: "), std::string::npos) << run.output;
