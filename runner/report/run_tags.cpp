@@ -3,33 +3,21 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cctype>
-
+#include "runner/config/tag_key.h"
 #include "runner/util/errors.h"
 
 namespace runner {
-namespace {
-
-// The same rule as schemas/experiment.schema.json's tags.propertyNames.
-bool valid_key(const std::string& key) {
-  return !key.empty() && key.size() <= 64 && std::all_of(key.begin(), key.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
-  });
-}
-
-}  // namespace
 
 nlohmann::json parse_tag_options(const std::vector<std::string>& options) {
   nlohmann::json tags = nlohmann::json::object();
   for (const std::string& option : options) {
     auto equals = option.find('=');
     std::string key = option.substr(0, equals);
-    if (equals == std::string::npos || !valid_key(key)) {
-      throw UserError(fmt::format(
-          "--tag: found '{}', expected key=value with a key of letters, digits, '_', '.' or '-' "
-          "(at most 64), e.g. --tag purpose=baseline",
-          option));
+    if (equals == std::string::npos || !is_tag_key(key)) {
+      throw UserError(
+          fmt::format("--tag: found '{}', expected key=value with {}, e.g. --tag "
+                      "purpose=baseline",
+                      option, kTagKeyRule));
     }
     tags[key] = option.substr(equals + 1);
   }

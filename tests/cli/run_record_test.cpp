@@ -116,6 +116,20 @@ TEST(RunRecord, AMalformedTagIsAUserErrorBeforeTheRun) {
   EXPECT_EQ(result.output.find("report: "), std::string::npos) << result.output;
 }
 
+TEST(RunRecord, ABadTagKeyInTheConfigNamesItsLine) {
+  TempDir tmp;
+  std::ifstream base(tiny_config());
+  std::string config((std::istreambuf_iterator<char>(base)), std::istreambuf_iterator<char>());
+  auto bad = tmp.write("bad.yaml", config + "tags:\n  purpose: x\n  \"a b\": 1\n");
+  CommandResult result = run_runner("validate " + bad.string());
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(
+      result.output.find(bad.string() + ":31:10: tags.a b: found the key 'a b', expected a key "
+                                        "of 1 to 64 letters, digits, '_', '.' or '-'"),
+      std::string::npos)
+      << result.output;
+}
+
 TEST(RunRecord, ReportOfARunFolderSummarisesItAndDrawsItsCurves) {
   TempDir tmp;
   TinyRun run = run_tiny("--quiet --output " + tmp.path().string());
