@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "runner/cli/report_folder.h"
+#include "runner/cli/run_output.h"
 #include "runner/report/read_report.h"
 
 namespace runner {
@@ -42,6 +43,7 @@ std::optional<std::filesystem::path> single_run_report(const std::filesystem::pa
 int report_run(const std::filesystem::path& report_file, Console& console) {
   json report = read_report_file(report_file);
   console.line(run_summary(report));
+  if (auto line = throughput_line(report); !line.empty()) console.line(line);
   run_plot_script("plot_run.py", report_file, console);
   console.result(fmt::format("plots: {}", (report_file.parent_path() / "plots").string()));
   return 0;
