@@ -29,6 +29,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 import yaml
 
+from load_checkpoint import load_model_state  # scripts/: the plain safetensors reader
+
 
 # ---- data -------------------------------------------------------------------------------------
 
@@ -364,26 +366,9 @@ def bench(config, seed, steps, warmup_steps):
             "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}
 
 
-def read_safetensors(path):
-    """The plain format: u64 header length, JSON header, raw little-endian tensors."""
-    data = open(path, "rb").read()
-    n = struct.unpack("<Q", data[:8])[0]
-    header = json.loads(data[8:8 + n])
-    tensors = {}
-    for name, entry in header.items():
-        if name == "__metadata__":
-            continue
-        begin, end = entry["data_offsets"]
-        dtype = {"F32": np.float32, "I64": np.int64}[entry["dtype"]]
-        values = np.frombuffer(data[8 + n + begin:8 + n + end], dtype=dtype)
-        tensors[name] = torch.from_numpy(values.reshape(entry["shape"]).copy())
-    return tensors
-
-
 def evaluate(config, checkpoint):
     net, _, (test_images, test_labels) = build(config)
-    tensors = read_safetensors(checkpoint)
-    state = {k: v for k, v in tensors.items() if not k.startswith("optimizer.")}
+    state = load_model_state(checkpoint)
     net.load_state_dict(state, strict=True)  # every parameter and buffer, nothing else
     return {"test_accuracy": accuracy(net, test_images, test_labels, config["dataset"]),
             "tensors": len(state)}

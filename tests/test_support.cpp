@@ -70,6 +70,12 @@ CommandResult run_runner(const std::string& arguments) {
 #endif
 }
 
+std::string report_path_in(const std::string& output) {
+  auto at = output.rfind("report: ");
+  if (at == std::string::npos) return "";
+  return output.substr(at + 8, output.find('\n', at) - at - 8);
+}
+
 std::string interrupted_after(const std::string& command, double seconds) {
   return "(start=$(date +%s); " + command + " & pid=$!; sleep " + std::to_string(seconds) +
          "; kill -INT $pid; for i in $(seq 100); do kill -0 $pid 2>/dev/null || break; "

@@ -39,6 +39,9 @@ std::string interrupted_after(const std::string& command, double seconds);
 // The number after "seconds=" in such output, or -1.
 int seconds_taken(const std::string& output);
 
+// The path on the last `report: <path>` line of a run's output, or "" when there is none.
+std::string report_path_in(const std::string& output);
+
 // The repository's root folder (for configs/ and schemas/).
 std::filesystem::path source_dir();
 

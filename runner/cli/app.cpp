@@ -17,6 +17,7 @@
 #include "runner/cli/slurm_launcher.h"
 #include "runner/report/environment.h"
 #include "runner/sweep/sweep_spec.h"
+#include "runner/util/command_line.h"
 #include "runner/util/errors.h"
 #include "runner/util/interrupt.h"
 
@@ -37,6 +38,12 @@ void add_config_options(CLI::App& command, SessionOptions& options, bool writes_
   }
   command.add_option("--output", options.output, "folder for run reports")->capture_default_str();
   command.add_flag("--quiet,-q", options.quiet, "print only warnings and the report path");
+}
+
+// --tag key=value, repeatable: labels the report carries (checked by parse_tag_options).
+void add_tag_option(CLI::App& command, std::vector<std::string>& tags) {
+  command.add_option("--tag", tags, "label the report: key=value (repeatable; adds to tags:)")
+      ->take_all();
 }
 
 // A whole number from `low` to `high`, checked on the text: CLI11 would otherwise clamp a
@@ -153,6 +160,8 @@ struct Commands {
   std::filesystem::path report_dir;
   bool report_quiet = false;
   ReproduceOptions reproduce;
+  CompareOptions compare;
+  CLI::App* compare_cmd = nullptr;
   CLI::App *run_cmd = nullptr, *validate_cmd = nullptr, *describe_cmd = nullptr,
            *eval_cmd = nullptr, *devices_cmd = nullptr, *bench_cmd = nullptr, *sweep_cmd = nullptr,
            *report_cmd = nullptr, *reproduce_cmd = nullptr, *sweep_status_cmd = nullptr;
@@ -163,6 +172,7 @@ void add_config_commands(CLI::App& app, Commands& c) {
   c.run_cmd = app.add_subcommand("run", "train and evaluate an experiment, write its report");
   add_config_options(*c.run_cmd, c.run);
   c.run_cmd->add_option("--resume", c.run.resume, "continue training from a checkpoint");
+  add_tag_option(*c.run_cmd, c.run.tags);
 
   c.validate_cmd = app.add_subcommand("validate", "check a config against the schema and shapes");
   add_config_options(*c.validate_cmd, c.validate, /*writes_report=*/false);
@@ -185,6 +195,7 @@ void add_devices_and_bench(CLI::App& app, Commands& c) {
   add_config_options(*c.bench_cmd, c.bench);
   add_benchmark_options(*c.bench_cmd, c.bench.benchmark.warmup_steps, c.bench.benchmark.steps,
                         c.bench.benchmark.profile_steps);
+  add_tag_option(*c.bench_cmd, c.bench.tags);
 }
 
 // The commands about reports: report, reproduce.
@@ -205,6 +216,15 @@ void add_report_commands(CLI::App& app, Commands& c) {
   c.reproduce_cmd->add_option("--output", c.reproduce.output, "folder for the rerun's report")
       ->capture_default_str();
   c.reproduce_cmd->add_flag("--quiet,-q", c.reproduce.quiet, "print only the comparison");
+
+  c.compare_cmd = app.add_subcommand(
+      "compare", "reports side by side: config and environment differences, metric deltas");
+  c.compare_cmd
+      ->add_option("reports", c.compare.paths,
+                   "two or more reports, run folders or folders of runs (repeats: same config "
+                   "up to the seed)")
+      ->required();
+  c.compare_cmd->add_flag("--json", c.compare.json, "print the comparison as JSON");
 }
 
 // The arguments CLI11 left over, in the order typed (it reports them reversed).
@@ -274,6 +294,7 @@ int dispatch(const Commands& c) {
   if (*c.sweep_status_cmd) return sweep_status_command(c.sweep_status);
   if (*c.report_cmd) return report_command(c.report_dir, c.report_quiet);
   if (*c.reproduce_cmd) return reproduce_command(c.reproduce);
+  if (*c.compare_cmd) return compare_command(c.compare);
   return 1;
 }
 
@@ -302,6 +323,7 @@ int dispatch_reporting_errors(const Commands& c) {
 }  // namespace
 
 int run_cli(int argc, char** argv) {
+  remember_command_line(argc, argv);  // the report's argv
   CLI::App app{"runner: declarative deep-learning experiments on oneDNN (CPU) and cuDNN (GPU)"};
   app.name("runner");
   app.set_version_flag("--version", fmt::format("runner {} ({})", runner_version(), git_commit()));

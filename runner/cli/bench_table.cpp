@@ -56,10 +56,10 @@ std::string bench_table(const nlohmann::json& report) {
   double images_per_second = step["images_per_second"].get<double>();
   double flops = report["model"]["flops_per_image"].get<double>();
   out += fmt::format(
-      "throughput: {:.0f} images/s (median step), {}FLOP/s achieved (3 x {}FLOP forward per "
-      "image), "
-      "CPU utilisation {:.0f} % of {} threads",
-      images_per_second, human_count(3 * flops * images_per_second), human_count(flops),
+      "throughput: {:.0f} images/s (median step), {:.0f} images/s (whole run), {}FLOP/s "
+      "achieved (3 x {}FLOP forward per image), CPU utilisation {:.0f} % of {} threads",
+      images_per_second, throughput["train_images_per_second"].get<double>(),
+      human_count(3 * flops * images_per_second), human_count(flops),
       100 * report["cpu"]["utilisation"].get<double>(), report["cpu"]["threads"].get<int>());
   return out;
 }

@@ -43,6 +43,11 @@ struct ReproduceOptions {
   bool quiet = false;
 };
 
+struct CompareOptions {
+  std::vector<std::filesystem::path> paths;  // reports, run folders or folders of runs
+  bool json = false;                         // the comparison as JSON, for scripts
+};
+
 int run_command(const RunOptions& options);
 int bench_command(const BenchOptions& options);
 int sweep_command(const SweepOptions& options);
@@ -50,6 +55,7 @@ int sweep_point_command(const SweepOptions& options);         // `--point K`
 int sweep_status_command(const SweepStatusOptions& options);  // `runner sweep status DIR`
 int report_command(const std::filesystem::path& dir, bool quiet);
 int reproduce_command(const ReproduceOptions& options);
+int compare_command(const CompareOptions& options);
 int validate_command(const SessionOptions& options);
 int describe_command(const SessionOptions& options);
 int eval_command(const SessionOptions& options, const std::filesystem::path& checkpoint);

@@ -9,12 +9,15 @@
 #include "runner/cli/run_output.h"
 #include "runner/graph/memory_estimate.h"
 #include "runner/report/benchmark_report.h"
+#include "runner/report/curves.h"
 #include "runner/report/environment.h"
 #include "runner/report/machine_load.h"
 #include "runner/report/report.h"
+#include "runner/report/run_tags.h"
 #include "runner/train/checkpoint.h"
 #include "runner/train/epoch_checkpoints.h"
 #include "runner/train/trainer.h"
+#include "runner/util/command_line.h"
 #include "runner/util/digest.h"
 #include "runner/util/errors.h"
 #include "runner/util/folders.h"
@@ -160,6 +163,7 @@ RunReport train_report(RunContext& c) {
   nlohmann::json report = c.head();
   report["status"] = status_name(outcome.status);
   report["epochs"] = epochs_json(outcome.epochs);
+  report["curves"] = curves_json(outcome);
   report["throughput"] = throughput_json(outcome, c.session.graph.flops_per_sample());
   report["step_time"] = step_time_json(outcome, experiment.training.batch_size);
   report["cpu"] = cpu_json(outcome, c.session.threads);
@@ -214,6 +218,7 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
   const MachineLoad load;
   if (auto busy = busy_warning(load.start(), load.cores()); !busy.empty())
     console.warning_once(kBusyWarningKey, busy);
+  nlohmann::json cli_tags = parse_tag_options(request.tags);  // a bad --tag stops before the run
   Session session = Session::prepare(request, console);
   if (request.print_layers) console.line(layer_table(session.graph));
   session.open(console);
@@ -243,6 +248,8 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
       {"estimate", memory_estimate_json(estimate)}};
   report["finished_at"] = timestamp_now();
   report["machine_load"] = load.json();
+  report["argv"] = command_line();
+  report["tags"] = merge_tags(experiment.tags, cli_tags);
   report.update(request.report_extra);
 
   ExperimentResult result;

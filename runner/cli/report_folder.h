@@ -16,4 +16,8 @@ nlohmann::json report_folder(const std::filesystem::path& dir, Console& console)
 // Python is missing or has no matplotlib, says so and why, and returns false.
 bool plot_folder(const std::filesystem::path& dir, Console& console);
 
+// The same for another script of scripts/ and its argument (scripts/plot_run.py REPORT).
+bool run_plot_script(const std::string& script_name, const std::filesystem::path& argument,
+                     Console& console);
+
 }  // namespace runner

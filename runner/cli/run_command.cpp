@@ -3,6 +3,7 @@
 
 #include "runner/cli/commands.h"
 #include "runner/cli/experiment_run.h"
+#include "runner/cli/run_output.h"
 
 namespace runner {
 
@@ -12,6 +13,7 @@ int run_command(const RunOptions& options) {
   static_cast<SessionOptions&>(request) = options;
   request.resume = options.resume;
   ExperimentResult result = run_experiment(request, console);
+  if (auto line = throughput_line(result.report); !line.empty()) console.line(line);
   console.result(fmt::format("report: {}", result.report_path.string()));
   return result.exit_code;
 }

@@ -18,6 +18,15 @@ void print_evaluation(Console& console, const Evaluation& evaluation,
   }
 }
 
+std::string throughput_line(const nlohmann::json& report) {
+  const auto median = nlohmann::json::json_pointer("/step_time/images_per_second");
+  const auto whole = nlohmann::json::json_pointer("/throughput/train_images_per_second");
+  if (!report.contains(median) || !report.contains(whole)) return "";
+  if (report.value(nlohmann::json::json_pointer("/step_time/steps"), 0) == 0) return "";
+  return fmt::format("throughput: {:.0f} images/s (median step), {:.0f} images/s (whole run)",
+                     report[median].get<double>(), report[whole].get<double>());
+}
+
 nlohmann::json report_head(const Session& session, const std::string& mode,
                            const std::filesystem::path& run_dir, const std::string& config_sha256,
                            const std::string& started_at) {

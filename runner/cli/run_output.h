@@ -15,6 +15,10 @@ namespace runner {
 void print_evaluation(Console& console, const Evaluation& evaluation,
                       const std::vector<std::string>& class_names);
 
+// "throughput: 21992 images/s (median step), 20517 images/s (whole run)": the figure summaries
+// use and the one that counts every stall, side by side; "" for a report without timed steps.
+std::string throughput_line(const nlohmann::json& report);
+
 // The fields every report starts with: mode, name, run id, resolved config and its hash, seed,
 // device, backend, environment, model, start time.
 nlohmann::json report_head(const Session& session, const std::string& mode,

@@ -21,6 +21,7 @@ struct SessionOptions {
   std::vector<std::string> overrides;
   std::filesystem::path output = "results";
   bool quiet = false;
+  std::vector<std::string> tags;  // --tag key=value (run, bench): the report's tags
 };
 
 struct Session {

@@ -177,6 +177,7 @@ struct Experiment {
   TrainingSpec training;
   CheckpointSpec checkpoint;
   BackendSpec backend;
+  nlohmann::json tags = nlohmann::json::object();  // `tags:`, labels the report carries
   nlohmann::json resolved;  // the full config after defaults and overrides, as run
 };
 

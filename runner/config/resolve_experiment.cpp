@@ -12,6 +12,7 @@
 #include "runner/config/load_config.h"
 #include "runner/config/resolved_json.h"
 #include "runner/config/schema_walk.h"
+#include "runner/config/tag_key.h"
 
 namespace runner {
 namespace {
@@ -384,6 +385,19 @@ CheckpointSpec read_checkpoint(const Fields& f) {
   return c;
 }
 
+// `tags:`: the schema checked the values; the keys are checked here, with their line.
+nlohmann::json read_tags(const Fields& top) {
+  if (!top.has("tags")) return nlohmann::json::object();
+  Fields tags = top.child("tags");
+  for (const auto& [key, value] : top.raw("tags").items()) {
+    if (!is_tag_key(key)) {
+      throw_user_error(tags.where(key),
+                       fmt::format("found the key '{}', expected {}", key, kTagKeyRule));
+    }
+  }
+  return top.raw("tags");
+}
+
 }  // namespace
 
 Experiment resolve_experiment(const ConfigDocument& doc) {
@@ -410,6 +424,7 @@ Experiment resolve_experiment(const ConfigDocument& doc) {
   e.backend.deterministic = backend.flag("deterministic", e.backend.deterministic);
   e.backend.cuda_graph = backend.flag("cuda_graph", e.backend.cuda_graph);
   e.backend.dataset_on_device = backend.flag("dataset_on_device", e.backend.dataset_on_device);
+  e.tags = read_tags(top);
   e.resolved = experiment_to_json(e);
   return e;
 }

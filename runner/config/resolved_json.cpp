@@ -113,7 +113,7 @@ nlohmann::json experiment_to_json(const Experiment& e) {
     layers.push_back(std::move(item));
   }
   const TrainingSpec& t = e.training;
-  return {
+  nlohmann::json out = {
       {"name", e.name},
       {"seed", e.seed},
       {"device", e.device},
@@ -142,6 +142,9 @@ nlohmann::json experiment_to_json(const Experiment& e) {
         {"cuda_graph", e.backend.cuda_graph},
         {"dataset_on_device", e.backend.dataset_on_device}}},
   };
+  // Only when given: configs without tags keep the hash they had before tags existed.
+  if (!e.tags.empty()) out["tags"] = e.tags;
+  return out;
 }
 
 }  // namespace runner

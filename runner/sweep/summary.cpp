@@ -161,11 +161,13 @@ json summary_row(const json& report, const std::string& report_path) {
       report.contains("status") ? status_name(report_status(report, report_path)) : "missing";
   row["error"] = at(report, "/error");
   row["mode"] = at(report, "/mode");
+  row["experiment"] = report.contains("name") ? report["name"] : at(report, "/config/name");
   row["device"] = report.contains("device") ? report["device"] : at(report, "/config/device");
   row["batch_size"] = at(report, "/config/training/batch_size");
   row["width"] = at(report, "/config/model/width");
   row["values"] = report.contains("sweep_point") ? report["sweep_point"]["values"] : json::object();
   row["images_per_second"] = at(report, "/step_time/images_per_second");
+  row["whole_run_images_per_second"] = at(report, "/throughput/train_images_per_second");
   row["step_time_median_seconds"] = at(report, "/step_time/median_seconds");
   row["step_time_p10_seconds"] = at(report, "/step_time/p10_seconds");
   row["step_time_p90_seconds"] = at(report, "/step_time/p90_seconds");
@@ -225,7 +227,10 @@ json summarize_folder(const std::filesystem::path& dir) {
   json rows = json::array();
   json unreadable = json::array();
   json manifest = read_json(dir / kSweepManifest);
-  std::string name = dir.filename().string();
+  // Named by its last folder, also when given as "results/" or ".".
+  std::filesystem::path normal = std::filesystem::absolute(dir).lexically_normal();
+  if (normal.filename().empty()) normal = normal.parent_path();
+  std::string name = normal.filename().string();
   if (manifest.is_object()) {
     name = manifest.value("name", name);
     for (const json& point : manifest["points"]) {

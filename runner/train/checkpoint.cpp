@@ -9,6 +9,7 @@
 
 #include "runner/train/safetensors.h"
 #include "runner/util/errors.h"
+#include "runner/util/json_paths.h"
 
 namespace runner {
 namespace {
@@ -66,22 +67,6 @@ nlohmann::json read_config(const std::filesystem::path& path,
     throw UserError(fmt::format("{}: metadata config: not the JSON of a config", path.string()));
   }
   return config;
-}
-
-// Leaf values by field path, for config_differences.
-void flatten(const nlohmann::json& value, const std::string& path,
-             std::map<std::string, std::string>& out) {
-  if (value.is_object() && !value.empty()) {
-    for (const auto& [key, child] : value.items()) {
-      flatten(child, path.empty() ? key : path + "." + key, out);
-    }
-  } else if (value.is_array() && !value.empty() && (value[0].is_object() || value[0].is_array())) {
-    for (std::size_t i = 0; i < value.size(); ++i) {
-      flatten(value[i], fmt::format("{}[{}]", path, i), out);
-    }
-  } else {
-    out[path] = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  }
 }
 
 // Batch norm's num_batches_tracked, which PyTorch's state_dict holds beside the running
@@ -188,9 +173,7 @@ CheckpointInfo load_checkpoint(const std::filesystem::path& path, Program& progr
 
 std::vector<std::string> config_differences(const nlohmann::json& saved,
                                             const nlohmann::json& current, std::size_t limit) {
-  std::map<std::string, std::string> a, b;
-  flatten(saved, "", a);
-  flatten(current, "", b);
+  std::map<std::string, std::string> a = flatten_json(saved), b = flatten_json(current);
   std::set<std::string> paths;
   for (const auto& [path, v] : a) paths.insert(path);
   for (const auto& [path, v] : b) paths.insert(path);

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "runner/train/epoch_progress.h"
 #include "runner/train/lr_schedule.h"
 #include "runner/train/step_times.h"
 #include "runner/train/stop_checks.h"
@@ -31,6 +32,7 @@ struct Loop {
   Program& program;
   TrainingFeed& feed;
   Console& console;
+  EpochProgress progress;
   TrainingOutcome& outcome;
   LearningRateSchedule schedule;
   std::int64_t run_step = 0;  // the next step's index in the whole run, resumed epochs included
@@ -69,6 +71,9 @@ bool log_running_loss(Loop& loop, int epoch, int step, EpochTotals& totals) {
   LossSum running = read_loss(loop);
   totals.loss += running;
   loop.console.line(fmt::format("[{}, {:5d}] loss: {:.3f}", epoch + 1, step, running.mean()));
+  loop.progress.loss(running.mean());
+  loop.outcome.loss_curve.push_back(
+      {loop.run_step, epoch + 1, running.mean(), totals.learning_rate});
   return !stop_if_diverged(loop.outcome, running.mean(),
                            fmt::format("in epoch {} at mini-batch {}", epoch + 1, step));
 }
@@ -76,6 +81,7 @@ bool log_running_loss(Loop& loop, int epoch, int step, EpochTotals& totals) {
 // The steps of `epoch` (0-based); stops early on Ctrl-C or a diverged loss (outcome.status).
 EpochTotals train_epoch(Loop& loop, int epoch) {
   loop.feed.start_epoch(epoch);
+  loop.progress.start_epoch(epoch);
   EpochTotals totals;
   auto epoch_start = SteadyClock::now();
   double epoch_cpu_start = process_cpu_seconds();
@@ -84,8 +90,7 @@ EpochTotals train_epoch(Loop& loop, int epoch) {
                             fmt::format("in epoch {} at mini-batch {}", epoch + 1, step)))
       break;
     if (!train_one_step(loop, totals)) break;
-    loop.console.progress(fmt::format("epoch {}/{}  {}/{}", epoch + 1, loop.spec.epochs, step,
-                                      loop.feed.batches_per_epoch()));
+    loop.progress.step(step, totals.images);
     if (step % loop.spec.log_every == 0 && !log_running_loss(loop, epoch, step, totals)) break;
   }
   totals.loss += read_loss(loop);
@@ -106,7 +111,8 @@ void record_epoch(Loop& loop, const Dataset& test, int epoch, const EpochTotals&
                      totals.seconds,
                      totals.seconds > 0 ? totals.images / totals.seconds : 0.0,
                      totals.loss.grad_norm_count > 0 ? totals.loss.grad_norm_mean() : -1.0,
-                     totals.learning_rate};
+                     totals.learning_rate,
+                     loop.run_step};
   loop.outcome.epochs.push_back(record);
   loop.outcome.final_evaluation = evaluation;
   loop.outcome.train_seconds += totals.seconds;
@@ -133,6 +139,7 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
             program,
             feed,
             console,
+            EpochProgress(console, spec.epochs, steps_per_epoch),
             outcome,
             LearningRateSchedule(spec.schedule, spec.optimizer.lr, steps_per_epoch, spec.epochs),
             plan.first_epoch * steps_per_epoch,

@@ -26,12 +26,22 @@ struct EpochRecord {
   double images_per_second = 0;
   double grad_norm_mean = -1;  // clip_grad_norm: the mean global gradient norm before clipping
   double learning_rate = 0;    // the lr of the epoch's last step (training.schedule)
+  std::int64_t step = 0;       // steps done in the whole run at the epoch's end
+};
+
+// The running loss at one log point (every training.log_every steps): the loss curve.
+struct LossPoint {
+  std::int64_t step = 0;  // steps done in the whole run, resumed epochs included
+  int epoch = 0;          // 1-based
+  double loss = 0;        // mean of the steps since the previous log point
+  double learning_rate = 0;
 };
 
 struct TrainingOutcome {
   RunStatus status = RunStatus::completed;  // completed | diverged | interrupted
   std::string error;                        // why, when not completed
   std::vector<EpochRecord> epochs;
+  std::vector<LossPoint> loss_curve;
   std::int64_t steps = 0;
   std::int64_t warmup_steps = 0;
   double train_images_per_second = 0;  // after the warm-up steps, data waits included

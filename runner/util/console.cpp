@@ -40,10 +40,19 @@ void Console::result(const std::string& text) {
   std::fflush(stdout);
 }
 
+namespace {
+constexpr auto kProgressInterval = std::chrono::milliseconds(200);
+}
+
+bool Console::progress_due() const {
+  if (!shows_progress()) return false;
+  return !progress_shown_ || std::chrono::steady_clock::now() - last_progress_ >= kProgressInterval;
+}
+
 void Console::progress(const std::string& text) {
-  if (quiet_ || !terminal_) return;
+  if (!shows_progress()) return;
   auto now = std::chrono::steady_clock::now();
-  if (progress_shown_ && now - last_progress_ < std::chrono::milliseconds(200)) return;
+  if (progress_shown_ && now - last_progress_ < kProgressInterval) return;
   last_progress_ = now;
   std::fprintf(stderr, "\r\033[K%s", text.c_str());
   std::fflush(stderr);

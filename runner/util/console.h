@@ -18,6 +18,10 @@ class Console {
   void result(const std::string& text);  // always shown (the final report line)
   // Redraws the progress line at most a few times a second; a no-op unless stderr is a TTY.
   void progress(const std::string& text);
+  // Whether a progress line is shown at all (a terminal, not quiet), and whether progress()
+  // would redraw now: callers skip formatting a line that would not be drawn.
+  bool shows_progress() const { return terminal_ && !quiet_; }
+  bool progress_due() const;
   void end_progress();
   bool quiet() const { return quiet_; }
 

@@ -1,0 +1,194 @@
+// Grouping reports into repeats and comparing the groups.
+#include "runner/cli/compare_reports.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "runner/util/json_paths.h"
+
+namespace runner {
+namespace {
+
+using nlohmann::json;
+
+// The figures compared, by name and where a report holds them.
+struct Metric {
+  const char* name;
+  const char* pointer;
+};
+constexpr Metric kMetrics[] = {
+    {"test_accuracy", "/metrics/test_accuracy"},
+    {"test_loss", "/metrics/test_loss"},
+    {"final_train_loss", ""},  // the last epoch's, or a benchmark's mean loss
+    {"median_step_images_per_second", "/step_time/images_per_second"},
+    {"whole_run_images_per_second", "/throughput/train_images_per_second"},
+    {"step_time_median_seconds", "/step_time/median_seconds"},
+    {"train_seconds", "/throughput/train_seconds"},
+    {"peak_rss_bytes", "/memory/peak_rss_bytes"},
+};
+
+std::optional<double> number_at(const json& report, const std::string& pointer) {
+  json::json_pointer p(pointer);
+  if (!report.contains(p) || !report[p].is_number()) return std::nullopt;
+  return report[p].get<double>();
+}
+
+std::optional<double> metric_value(const json& report, const Metric& metric) {
+  if (*metric.pointer) return number_at(report, metric.pointer);
+  const json& epochs = report.value("epochs", json::array());
+  if (!epochs.empty() && epochs.back().contains("train_loss"))
+    return number_at(epochs.back(), "/train_loss");
+  return number_at(report, "/benchmark/mean_loss");
+}
+
+// What repeats share: the mode and the config without its seed and tags.
+std::string repeat_key(const json& report) {
+  json config = report.value("config", json::object());
+  if (config.is_object()) {
+    config.erase("seed");
+    config.erase("tags");
+  }
+  return report.value("mode", "") + "\n" + config.dump();
+}
+
+// "A" ... "Z", then "G27", ...
+std::string group_label(std::size_t i) {
+  return i < 26 ? std::string(1, static_cast<char>('A' + i)) : fmt::format("G{}", i + 1);
+}
+
+json make_groups(const std::vector<LoadedReport>& reports) {
+  json groups = json::array();
+  std::map<std::string, std::size_t> by_key;
+  for (std::size_t r = 0; r < reports.size(); ++r) {
+    const json& report = reports[r].report;
+    auto [it, added] = by_key.emplace(repeat_key(report), groups.size());
+    if (added) {
+      groups.push_back({{"label", group_label(groups.size())},
+                        {"name", report.value("name", "")},
+                        {"mode", report.value("mode", "")},
+                        {"runs", 0},
+                        {"seeds", json::array()},
+                        {"reports", json::array()}});
+    }
+    json& group = groups[it->second];
+    group["runs"] = group["runs"].get<int>() + 1;
+    group["seeds"].push_back(report.value("seed", json()));
+    group["reports"].push_back(reports[r].path.string());
+    group["members"].push_back(r);  // removed before returning
+  }
+  return groups;
+}
+
+// The paths where the groups' flattened `what` differ; a group whose runs differ there shows
+// the distinct values joined by " | ".
+json differences(const std::vector<LoadedReport>& reports, const json& groups,
+                 const std::function<json(const json&)>& what) {
+  std::vector<std::map<std::string, std::string>> flat;
+  std::set<std::string> paths;
+  for (const auto& loaded : reports) {
+    flat.push_back(flatten_json(what(loaded.report)));
+    for (const auto& [path, value] : flat.back()) paths.insert(path);
+  }
+  json out = json::array();
+  for (const std::string& path : paths) {
+    json values = json::array();
+    std::set<std::string> seen_anywhere;
+    for (const json& group : groups) {
+      std::set<std::string> seen;
+      for (std::size_t r : group["members"]) {
+        auto it = flat[r].find(path);
+        seen.insert(it == flat[r].end() ? "(absent)" : it->second);
+      }
+      std::string joined;
+      for (const std::string& v : seen) joined += (joined.empty() ? "" : " | ") + v;
+      values.push_back(joined);
+      seen_anywhere.insert(seen.begin(), seen.end());
+    }
+    if (seen_anywhere.size() > 1) out.push_back({{"path", path}, {"values", values}});
+  }
+  return out;
+}
+
+json config_of(const json& report) {
+  json config = report.value("config", json::object());
+  if (config.is_object()) config.erase("seed");  // repeats differ there by design: see `seeds`
+  return config;
+}
+
+json environment_of(const json& report) {
+  json env = report.value("environment", json::object());
+  if (!env.is_object()) env = json::object();
+  for (const char* key : {"device", "backend"}) {
+    if (report.contains(key)) env[key] = report[key];
+  }
+  return env;
+}
+
+// n, mean and sample std (null for fewer than two values) of a metric over a group's runs.
+json statistics(const std::vector<LoadedReport>& reports, const json& group, const Metric& m) {
+  std::vector<double> values;
+  for (std::size_t r : group["members"]) {
+    if (auto v = metric_value(reports[r].report, m)) values.push_back(*v);
+  }
+  if (values.empty()) return {{"n", 0}, {"mean", nullptr}, {"std", nullptr}};
+  double mean = 0;
+  for (double v : values) mean += v / values.size();
+  json std_value = nullptr;
+  if (values.size() > 1) {
+    double sum = 0;
+    for (double v : values) sum += (v - mean) * (v - mean);
+    std_value = std::sqrt(sum / (values.size() - 1));
+  }
+  return {{"n", values.size()}, {"mean", mean}, {"std", std_value}};
+}
+
+json delta(const json& base, const json& other) {
+  if (!base["mean"].is_number() || !other["mean"].is_number()) return nullptr;
+  double d = other["mean"].get<double>() - base["mean"].get<double>();
+  double b = base["mean"].get<double>();
+  json noise = nullptr;
+  for (const json* s : {&base, &other}) {
+    if ((*s)["std"].is_number() &&
+        (noise.is_null() || (*s)["std"].get<double>() > noise.get<double>()))
+      noise = (*s)["std"];
+  }
+  json within = noise.is_null() ? json() : json(std::abs(d) < 2 * noise.get<double>());
+  return {{"delta", d},
+          {"relative", b != 0 ? json(d / std::abs(b)) : json()},
+          {"noise", noise},
+          {"within_noise", within}};
+}
+
+json metrics(const std::vector<LoadedReport>& reports, const json& groups) {
+  json out = json::array();
+  for (const Metric& m : kMetrics) {
+    json stats = json::array();
+    for (const json& group : groups) stats.push_back(statistics(reports, group, m));
+    bool any = false;
+    for (const json& s : stats) any = any || s["n"].get<int>() > 0;
+    if (!any) continue;
+    json deltas = json::array();
+    for (std::size_t g = 1; g < stats.size(); ++g) deltas.push_back(delta(stats[0], stats[g]));
+    out.push_back({{"metric", m.name}, {"groups", stats}, {"deltas", deltas}});
+  }
+  return out;
+}
+
+}  // namespace
+
+json compare_runs(const std::vector<LoadedReport>& reports) {
+  json groups = make_groups(reports);
+  json result = {{"groups", groups},
+                 {"config_differences", differences(reports, groups, config_of)},
+                 {"environment_differences", differences(reports, groups, environment_of)},
+                 {"metrics", metrics(reports, groups)}};
+  for (json& group : result["groups"]) group.erase("members");
+  return result;
+}
+
+}  // namespace runner

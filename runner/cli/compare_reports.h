@@ -1,0 +1,31 @@
+// `runner compare`: reports side by side. Reports whose configs agree up to the seed (and tags)
+// are repeats of one config, a group; groups are compared by their config and environment
+// differences and their metrics' means, with each delta judged against the repeats' spread.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace runner {
+
+struct LoadedReport {
+  std::filesystem::path path;
+  nlohmann::json report;
+};
+
+// The comparison as `runner compare --json` prints it:
+// {"groups": [{"label", "name", "mode", "runs", "seeds", "reports"}],
+//  "config_differences": [{"path", "values": [per group]}],
+//  "environment_differences": [{"path", "values": [per group; "a | b" when its runs differ]}],
+//  "metrics": [{"metric", "groups": [{"n", "mean", "std"}], "deltas": [per group after the
+//    first: {"delta", "relative", "noise", "within_noise"}]}]}
+// `noise` is the larger std of the two groups (null without repeats); within_noise is
+// |delta| < 2 noise, null when there is no noise to judge by.
+nlohmann::json compare_runs(const std::vector<LoadedReport>& reports);
+
+// The comparison as text for the terminal.
+std::string comparison_text(const nlohmann::json& comparison);
+
+}  // namespace runner

@@ -1,0 +1,13 @@
+// The process's command line, kept once by main's caller for the report's `argv`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace runner {
+
+void remember_command_line(int argc, char** argv);
+// As typed, program name first; empty when nothing was remembered (tests calling a command).
+const std::vector<std::string>& command_line();
+
+}  // namespace runner

@@ -1,0 +1,198 @@
+// What a run's report records beside its metrics: the loss curves, the throughputs by name,
+// the command line and tags; `runner report RUN` drawing its curves; and the checkpoint read
+// back by scripts/load_checkpoint.py.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "test_support.h"
+
+namespace runner::testing {
+namespace {
+
+using nlohmann::json;
+
+std::string tiny_config() {
+  return (source_dir() / "configs" / "tiny_synthetic.yaml").string();
+}
+
+struct TinyRun {
+  CommandResult result;
+  std::string report_path;
+  json report;
+};
+
+TinyRun run_tiny(const std::string& arguments) {
+  TinyRun run;
+  run.result = run_runner(tiny_config() + " " + arguments);
+  run.report_path = report_path_in(run.result.output);
+  std::ifstream in(run.report_path);
+  if (in) run.report = json::parse(in);
+  return run;
+}
+
+// The tutorial's log lines, "[epoch, step] loss: x", in order.
+std::vector<std::pair<int, double>> logged_losses(const std::string& output) {
+  std::vector<std::pair<int, double>> out;
+  const std::regex line(R"(\[(\d+), +(\d+)\] loss: (\d+\.\d+))");
+  for (std::sregex_iterator it(output.begin(), output.end(), line), end; it != end; ++it)
+    out.emplace_back(std::stoi((*it)[1]), std::stod((*it)[3]));
+  return out;
+}
+
+TEST(RunRecord, CurvesHoldTheLoggedLossesAndEachEpochsTestFigures) {
+  TempDir tmp;
+  TinyRun run = run_tiny("--output " + tmp.path().string());
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  const json& train = run.report["curves"]["train"];
+  auto logged = logged_losses(run.result.output);
+  // 64 steps per epoch, a log point every 8, two epochs.
+  ASSERT_EQ(train.size(), 16u) << run.report["curves"].dump();
+  ASSERT_EQ(logged.size(), 16u);
+  for (std::size_t i = 0; i < train.size(); ++i) {
+    EXPECT_EQ(train[i]["step"], 8 * (i + 1));
+    EXPECT_EQ(train[i]["epoch"], logged[i].first);
+    EXPECT_NEAR(train[i]["loss"].get<double>(), logged[i].second, 0.0005);
+    EXPECT_EQ(train[i]["lr"], 0.02);
+  }
+  const json& test = run.report["curves"]["test"];
+  ASSERT_EQ(test.size(), 2u);
+  for (std::size_t e = 0; e < 2; ++e) {
+    EXPECT_EQ(test[e]["epoch"], e + 1);
+    EXPECT_EQ(test[e]["step"], 64 * (e + 1));
+    EXPECT_EQ(test[e]["loss"], run.report["epochs"][e]["test_loss"]);
+    EXPECT_EQ(test[e]["accuracy"], run.report["epochs"][e]["test_accuracy"]);
+  }
+}
+
+TEST(RunRecord, ThroughputsAreNamedAndPrintedSideBySide) {
+  TempDir tmp;
+  TinyRun run = run_tiny("--output " + tmp.path().string());
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  const json& step = run.report["step_time"];
+  const json& whole = run.report["throughput"];
+  EXPECT_GT(step["median_step_images_per_second"].get<double>(), 0);
+  EXPECT_EQ(step["median_step_images_per_second"], step["images_per_second"]);
+  EXPECT_EQ(whole["whole_run_images_per_second"], whole["train_images_per_second"]);
+  std::string expected = fmt::format(
+      "throughput: {:.0f} images/s (median step), {:.0f} images/s (whole run)\n",
+      step["images_per_second"].get<double>(), whole["train_images_per_second"].get<double>());
+  EXPECT_NE(run.result.output.find(expected), std::string::npos) << run.result.output;
+}
+
+TEST(RunRecord, ReportKeepsTheCommandLineAndTheTagsOfConfigAndOptions) {
+  TempDir tmp;
+  std::ifstream base(tiny_config());
+  std::string config((std::istreambuf_iterator<char>(base)), std::istreambuf_iterator<char>());
+  auto tagged =
+      tmp.write("tagged.yaml", config + "tags: {team: vision, purpose: draft, round: 3}\n");
+  const std::string output = (tmp / "out").string();
+  CommandResult result = run_runner("run " + tagged.string() +
+                                    " --quiet --set training.epochs=1 --tag purpose=baseline "
+                                    "--tag note=a=b --output " +
+                                    output);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  std::ifstream in(report_path_in(result.output));
+  json report = json::parse(in);
+  EXPECT_EQ(report["tags"],
+            json({{"team", "vision"}, {"purpose", "baseline"}, {"round", 3}, {"note", "a=b"}}));
+  EXPECT_EQ(report["argv"],
+            json({RUNNER_BINARY, "run", tagged.string(), "--quiet", "--set", "training.epochs=1",
+                  "--tag", "purpose=baseline", "--tag", "note=a=b", "--output", output}));
+  EXPECT_EQ(report["config"]["tags"],
+            json({{"team", "vision"}, {"purpose", "draft"}, {"round", 3}}));
+}
+
+TEST(RunRecord, AMalformedTagIsAUserErrorBeforeTheRun) {
+  TempDir tmp;
+  CommandResult result =
+      run_runner(tiny_config() + " --tag novalue --output " + tmp.path().string());
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("--tag: found 'novalue', expected key=value"), std::string::npos)
+      << result.output;
+  EXPECT_EQ(result.output.find("report: "), std::string::npos) << result.output;
+}
+
+TEST(RunRecord, ABadTagKeyInTheConfigNamesItsLine) {
+  TempDir tmp;
+  std::ifstream base(tiny_config());
+  std::string config((std::istreambuf_iterator<char>(base)), std::istreambuf_iterator<char>());
+  auto bad = tmp.write("bad.yaml", config + "tags:\n  purpose: x\n  \"a b\": 1\n");
+  CommandResult result = run_runner("validate " + bad.string());
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(
+      result.output.find(bad.string() + ":31:10: tags.a b: found the key 'a b', expected a key "
+                                        "of 1 to 64 letters, digits, '_', '.' or '-'"),
+      std::string::npos)
+      << result.output;
+}
+
+TEST(RunRecord, ReportOfARunFolderSummarisesItAndDrawsItsCurves) {
+  TempDir tmp;
+  TinyRun run = run_tiny("--quiet --output " + tmp.path().string());
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  auto folder = std::filesystem::path(run.report_path).parent_path();
+  CommandResult report = run_runner("report " + folder.string());
+  ASSERT_EQ(report.exit_code, 0) << report.output;
+  EXPECT_NE(report.output.find("tiny_synthetic " + run.report["run_id"].get<std::string>() +
+                               ": train, completed; test accuracy "),
+            std::string::npos)
+      << report.output;
+  EXPECT_NE(report.output.find("2 epoch(s), 16 loss point(s)"), std::string::npos) << report.output;
+  if (run_command("/usr/bin/python3 -c 'import matplotlib'").exit_code != 0) {
+    EXPECT_NE(report.output.find("plots skipped"), std::string::npos) << report.output;
+    GTEST_SKIP() << "no matplotlib: the plots themselves are not checked";
+  }
+  for (const char* name : {"loss_steps.png", "accuracy_epochs.png", "loss_steps.svg"}) {
+    EXPECT_GT(std::filesystem::file_size(folder / "plots" / name), 1000u) << name;
+  }
+  EXPECT_NE(report.output.find("plots: " + (folder / "plots").string()), std::string::npos);
+}
+
+TEST(RunRecord, ReportSaysWhyPlotsAreSkippedWithoutPython) {
+  TempDir tmp;
+  TinyRun run = run_tiny("--quiet --set training.epochs=1 --output " + tmp.path().string());
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  CommandResult report = run_command("RUNNER_PYTHON=/nonexistent/python3 " +
+                                     std::string(RUNNER_BINARY) + " report " + run.report_path);
+  EXPECT_EQ(report.exit_code, 0) << report.output;
+  EXPECT_NE(report.output.find("plots skipped: /nonexistent/python3 not found"), std::string::npos)
+      << report.output;
+}
+
+// scripts/load_checkpoint.py: the README's loader where the safetensors package is missing.
+TEST(RunRecord, LoadCheckpointScriptReadsTheRunnersCheckpoint) {
+  if (run_command("/usr/bin/python3 -c 'import numpy, torch'").exit_code != 0) {
+    GTEST_SKIP() << "no /usr/bin/python3 with numpy and torch";
+  }
+  TempDir tmp;
+  TinyRun run =
+      run_tiny("--quiet --set training.epochs=1 --set checkpoint.path=n.safetensors --output " +
+               tmp.path().string());
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  const std::string checkpoint = run.report["checkpoint"]["path"].get<std::string>();
+  const std::string script = (source_dir() / "scripts" / "load_checkpoint.py").string();
+  CommandResult listing = run_command("/usr/bin/python3 " + script + " " + checkpoint);
+  ASSERT_EQ(listing.exit_code, 0) << listing.output;
+  EXPECT_NE(listing.output.find("conv1.weight float32 [4, 3, 3, 3]\n"), std::string::npos)
+      << listing.output;
+  EXPECT_NE(listing.output.find("optimizer.step int64 [1]\n"), std::string::npos);
+  EXPECT_NE(listing.output.find("metadata epochs_done: 1\n"), std::string::npos);
+  // As the README uses it: a state_dict without the optimizer, torch tensors of the right values.
+  auto use =
+      tmp.write("use.py",
+                "import sys\nsys.path.insert(0, sys.argv[1])\n"
+                "from load_checkpoint import load_model_state, load_file\n"
+                "s = load_model_state(sys.argv[2]); t = load_file(sys.argv[2])\n"
+                "print(len(s), sorted(s)[0], s['fc2.bias'].dtype, "
+                "int(t['optimizer.step'][0]), any(k.startswith('optimizer.') for k in s))\n");
+  CommandResult used = run_command("/usr/bin/python3 " + use.string() + " " +
+                                   (source_dir() / "scripts").string() + " " + checkpoint);
+  EXPECT_EQ(used.output, "8 conv1.bias torch.float32 64 False\n");
+}
+
+}  // namespace
+}  // namespace runner::testing
