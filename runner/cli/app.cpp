@@ -121,6 +121,7 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& o) {
   command->add_option("--gpus", o.gpus,
                       "with --jobs: the GPUs to hand out, one running GPU point each, e.g. 0,1 "
                       "(default: every usable GPU)");
+  add_tag_option(*command, o.tags);
   command->add_flag("--fail-fast", o.fail_fast, "stop at the first point that does not complete");
   command->add_flag("--force", o.force, "rerun every point, also those already done");
   command->add_flag("--dry-run", o.dry_run, "print the plan and stop");

@@ -24,7 +24,8 @@ struct SweepOptions {
   LauncherOptions launcher;    // where the points run (--launcher slurm and its resources)
   std::filesystem::path file;  // a sweep file, or a config varied by --grid/--zip
   std::vector<std::string> grid, zip, overrides;
-  std::string mode;  // "" keeps the sweep file's (benchmark by default)
+  std::vector<std::string> tags;  // --tag key=value: every point report's tags
+  std::string mode;               // "" keeps the sweep file's (benchmark by default)
   int warmup_steps = -1, steps = -1, profile_steps = -1;  // -1 keeps the sweep file's
   std::int64_t seed = -1;                                 // >= 0: every point's seed
   int repeats = 0;   // > 0: runs of every point (seeds seed, seed+1, ...); 0 keeps the file's

@@ -7,6 +7,7 @@
 #include "runner/report/environment.h"
 #include "runner/report/machine_load.h"
 #include "runner/report/report.h"
+#include "runner/report/run_tags.h"
 #include "runner/util/errors.h"
 #include "runner/util/interrupt.h"
 
@@ -39,6 +40,10 @@ PointRun record_point(const PlannedPoint& planned, const SweepSpec& spec,
                            {"finished_at", timestamp_now()},
                            {"machine_load", MachineLoad().json()}};
   if (planned.config.is_object()) report["config"] = planned.config;
+  const nlohmann::json config_tags = planned.config.is_object() && planned.config.contains("tags")
+                                         ? planned.config["tags"]
+                                         : nlohmann::json::object();
+  report["tags"] = merge_tags(config_tags, parse_tag_options(spec.tags));
   write_report(sweep_dir / planned.point.id, report);
   return PointRun{status, report};
 }
@@ -57,6 +62,7 @@ PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
   ExperimentRequest request;
   request.config = base_config;
   request.overrides = point.overrides;
+  request.tags = spec.tags;
   request.quiet = !verbose;
   request.mode = spec.mode == "train" ? RunMode::train : RunMode::benchmark;
   request.benchmark = spec.benchmark;

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "runner/config/load_config.h"
+#include "runner/report/run_tags.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
 
@@ -37,6 +38,8 @@ SweepSpec sweep_spec(const SweepOptions& options) {
   for (const auto& text : options.grid) set_axis(spec.grid, parse_axis(text, "--grid"));
   for (const auto& text : options.zip) set_axis(spec.zip, parse_axis(text, "--zip"));
   spec.overrides.insert(spec.overrides.end(), options.overrides.begin(), options.overrides.end());
+  spec.tags = options.tags;
+  parse_tag_options(spec.tags);  // a bad --tag stops the sweep before any point runs
   if (!options.mode.empty()) spec.mode = options.mode;
   if (options.warmup_steps >= 0) spec.benchmark.warmup_steps = options.warmup_steps;
   if (options.steps >= 0) spec.benchmark.steps = options.steps;

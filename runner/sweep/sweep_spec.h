@@ -28,6 +28,7 @@ struct SweepSpec {
   std::optional<std::uint64_t> seed;  // every point's seed; else each point its own
   int repeats = 1;  // > 1: each point runs with seeds base, base+1, ... (a `seed` axis, added last)
   std::vector<std::string> overrides;  // PATH=VALUE for every point, before the axes
+  std::vector<std::string> tags;       // --tag key=value: on every point's report (over tags:)
   std::vector<SweepAxis> grid;         // the cartesian product, the last axis varying fastest
   std::vector<SweepAxis> zip;          // equally long, varying together (one more grid axis)
   std::filesystem::path output = "results/sweeps";
