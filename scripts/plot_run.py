@@ -41,6 +41,15 @@ def empty_note(ax, text):
     ax.set_yticks([])
 
 
+def line_with_band(ax, xs, ys, spread=None, **style):
+    """A line, with y ± spread shaded when a spread is given (the std over a sweep's repeats)."""
+    (line,) = ax.plot(xs, ys, **style)
+    if spread is not None and any(s > 0 for s in spread):
+        ax.fill_between(xs, [y - s for y, s in zip(ys, spread)], [y + s for y, s in zip(ys, spread)],
+                        alpha=0.2, color=line.get_color(), linewidth=0)
+    return line
+
+
 def save(fig, folder, name):
     os.makedirs(folder, exist_ok=True)
     for ext in ("png", "svg"):
@@ -55,7 +64,7 @@ def save(fig, folder, name):
 def loss_steps(report, train, test, folder):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     if train:
-        ax.plot([p["step"] for p in train], [p["loss"] for p in train], label="training loss")
+        line_with_band(ax, [p["step"] for p in train], [p["loss"] for p in train], label="training loss")
         with_steps = [p for p in test if "step" in p]
         if with_steps:
             ax.plot([p["step"] for p in with_steps], [p["loss"] for p in with_steps], "o",
@@ -80,7 +89,7 @@ def accuracy_epochs(report, test, folder):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     if test:
         epochs = [p["epoch"] for p in test]
-        ax.plot(epochs, [100 * p["accuracy"] for p in test], "o-")
+        line_with_band(ax, epochs, [100 * p["accuracy"] for p in test], marker="o")
         ax.set_xlabel("epoch")
         ax.set_ylabel("test accuracy (%)")
         ax.set_xticks(epochs if len(epochs) <= 20 else ax.get_xticks())

@@ -2,7 +2,8 @@
 """Plots of a sweep's summary.json (written by `runner sweep` and `runner report`).
 
 Usage: plot_sweep.py SWEEP_DIR
-  -> SWEEP_DIR/plots/{throughput,speedup,utilisation,accuracy,loss_epochs}.{png,svg}
+  -> SWEEP_DIR/plots/{throughput,speedup,utilisation,accuracy,loss_epochs,loss_steps,
+                      accuracy_epochs}.{png,svg}
 
 Each marker is a point group: the mean over its completed runs (its repeats, one seed each), with
 error bars: the standard deviation over the runs for accuracy, utilisation and speedup, and for
@@ -10,13 +11,17 @@ throughput the images per second at the 10th and 90th percentile of the step tim
 the runs' percentiles). The x axis is the swept axis (training.batch_size first, then
 model.width, then the first other numeric axis); every other swept axis makes a line of its own,
 named in the legend. `loss_epochs` draws each point group's training and test loss per epoch
-(mean over the repeats, std shaded). A plot without data (no GPU points, a benchmark sweep) still
+(mean over the repeats, std shaded). `loss_steps` and `accuracy_epochs` draw, a line per point
+group, the training loss at each log point against the step and the test accuracy after each epoch
+(the rows' `curves`, as scripts/plot_run.py draws one run's; mean over the repeats at each step or
+epoch, std shaded when a group has more than one run). A plot without data (no GPU points, a benchmark sweep) still
 gets written, saying why it is empty, so a report always has the same figures. Summaries of older
 runners (no `groups`, no `axes`) are drawn with each completed row as a group of one.
 """
 import json
 import math
 import os
+import statistics
 import sys
 from collections import defaultdict
 
@@ -25,6 +30,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib import ticker  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plot_run  # noqa: E402  (one run's curves: the sweep's curve plots draw theirs the same way)
 
 FIGURES = ("images_per_second", "step_time_p10_seconds", "step_time_p90_seconds", "cpu_utilisation",
            "gpu_utilisation", "speedup_over_cpu", "test_accuracy", "test_loss", "final_loss")
@@ -47,7 +55,7 @@ def group_of_one(row):
     return {
         "id": row["id"], "values": {k: v for k, v in (row.get("values") or {}).items() if k != "seed"},
         "device": row.get("device"), "batch_size": row.get("batch_size"), "width": row.get("width"),
-        "runs": 1, "completed": 1 if completed else 0,
+        "runs": 1, "completed": 1 if completed else 0, "points": [row["id"]],
         "stats": {f: one_run_stats(row.get(f) if completed else None) for f in FIGURES},
         "epochs": [{"epoch": e["epoch"], "train_loss": one_run_stats(e.get("train_loss")),
                     "test_loss": one_run_stats(e.get("test_loss"))} for e in row.get("epoch_losses") or []],
@@ -279,6 +287,60 @@ def loss_epochs(summary, sweep_dir, groups):
     save(fig, sweep_dir, "loss_epochs")
 
 
+def mean_curve(runs, x, y, scale=1.0):
+    """(xs, means, stds, most runs at one x) of `y` against `x` over the runs' points: the mean and
+    the sample std at each x over the runs that reach it."""
+    by_x = defaultdict(list)
+    for run in runs:
+        for p in run:
+            if is_number(p.get(x)) and is_number(p.get(y)):
+                by_x[p[x]].append(scale * p[y])
+    xs = sorted(by_x)
+    means = [statistics.fmean(by_x[v]) for v in xs]
+    stds = [statistics.stdev(by_x[v]) if len(by_x[v]) > 1 else 0.0 for v in xs]
+    return xs, means, stds, max((len(v) for v in by_x.values()), default=0)
+
+
+def group_curves(summary, groups, part):
+    """Per point group with curves: (group, each completed run's `curves[part]`)."""
+    rows = {r["id"]: r for r in summary["points"]
+            if r.get("status") == "completed" and isinstance(r.get("curves"), dict)}
+    out = []
+    for g in groups:
+        runs = [rows[i]["curves"].get(part) or [] for i in g.get("points", []) if i in rows]
+        if any(runs):
+            out.append((g, runs))
+    return out
+
+
+NO_CURVES = ("no loss curves in the summary: the points were benchmarks, not trained\n"
+             "(run a sweep with --mode train), or the summary is older than curves\n"
+             "(run `runner report` on the folder again)")
+
+
+def curve_figure(summary, sweep_dir, groups, name, part, x, y, scale, title, xlabel, ylabel):
+    """A line per point group: `y` against `x` from the rows' curves[part], mean over the group's
+    repeats with the std shaded."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    drawn = group_curves(summary, groups, part)
+    for g, runs in drawn:
+        xs, means, stds, n = mean_curve(runs, x, y, scale)
+        label = f"{g['id']} (mean of {n} runs)" if n > 1 else g["id"]
+        plot_run.line_with_band(ax, xs, means, stds, marker="o" if x == "epoch" else None,
+                                markersize=4, label=label)
+    if drawn:
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        if x == "epoch":
+            ax.xaxis.set_major_locator(ticker.MaxNLocator(integer=True))
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8, ncol=2 if len(drawn) > 8 else 1)
+    else:
+        plot_run.empty_note(ax, NO_CURVES)
+    ax.set_title(f"{title} ({summary['sweep']})")
+    save(fig, sweep_dir, name)
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -304,6 +366,12 @@ def main():
            "no test accuracy: the points were benchmarks, not trained\n"
            "(run a sweep with mode: train, e.g. configs/sweeps/width.yaml)", style=accuracy_range)
     loss_epochs(summary, sweep_dir, groups)
+    curve_figure(summary, sweep_dir, groups, "loss_steps", "train", "step", "loss", 1.0,
+                 "Training loss per step", "step",
+                 "training loss (mean over repeats, std shaded)")
+    curve_figure(summary, sweep_dir, groups, "accuracy_epochs", "test", "epoch", "accuracy", 100.0,
+                 "Test accuracy per epoch", "epoch",
+                 "test accuracy (%, mean over repeats, std shaded)")
 
 
 if __name__ == "__main__":

@@ -196,6 +196,8 @@ json summary_row(const json& report, const std::string& report_path) {
   row["finished_at"] = at(report, "/finished_at");
   add_load(row, report);
   row["epoch_losses"] = epoch_losses(report);
+  // The loss per step and accuracy per epoch, for the sweep's curve plots (train mode only).
+  if (report.contains("curves") && report["curves"].is_object()) row["curves"] = report["curves"];
   row["report"] = report_path;
   return row;
 }

@@ -65,6 +65,11 @@ TEST(SweepRepeats, EachPointRunsOncePerSeedAndTheSummaryGroupsTheRuns) {
     EXPECT_EQ(read_json(dir / ids[i] / "report.json")["seed"], i % 2);
   }
   EXPECT_NE(rows[0]["final_loss"], rows[1]["final_loss"]) << "the seeds made no difference";
+  for (std::size_t i = 0; i < 4; ++i) {  // each row carries its report's curves, for the plots
+    EXPECT_EQ(rows[i]["curves"], read_json(dir / ids[i] / "report.json")["curves"]) << ids[i];
+    EXPECT_EQ(rows[i]["curves"]["test"].size(), 2u) << ids[i];
+    EXPECT_FALSE(rows[i]["curves"]["train"].empty()) << ids[i];
+  }
 
   const json& groups = summary["groups"];
   ASSERT_EQ(groups.size(), 2u);
@@ -104,9 +109,20 @@ TEST(SweepRepeats, EachPointRunsOncePerSeedAndTheSummaryGroupsTheRuns) {
   EXPECT_EQ(read_json(dir / "summary.json")["groups"][0]["runs"], 3);
 
   if (!has_matplotlib()) GTEST_SKIP() << "/usr/bin/python3 has no matplotlib: plots not checked";
-  for (const char* plot : {"throughput", "speedup", "utilisation", "accuracy", "loss_epochs"}) {
-    auto file = dir / "plots" / (std::string(plot) + ".png");
-    EXPECT_TRUE(std::filesystem::exists(file) && std::filesystem::file_size(file) > 1000) << file;
+  for (const char* plot : {"throughput", "speedup", "utilisation", "accuracy", "loss_epochs",
+                           "loss_steps", "accuracy_epochs"}) {
+    for (const char* ext : {".png", ".svg"}) {
+      auto file = dir / "plots" / (std::string(plot) + ext);
+      EXPECT_TRUE(std::filesystem::exists(file) && std::filesystem::file_size(file) > 1000) << file;
+    }
+  }
+  // A line per point group, named with its runs in the legend (matplotlib keeps the text as an
+  // SVG comment).
+  for (const char* plot : {"loss_steps.svg", "accuracy_epochs.svg"}) {
+    std::string svg = read_file(dir / "plots" / plot);
+    EXPECT_NE(svg.find("batch_size=16 (mean of 3 runs)"), std::string::npos) << plot;
+    EXPECT_NE(svg.find("batch_size=32 (mean of 3 runs)"), std::string::npos) << plot;
+    EXPECT_EQ(svg.find("no loss curves"), std::string::npos) << plot;
   }
 }
 
@@ -152,7 +168,8 @@ TEST(PlotScript, DrawsASummaryOfAnOlderRunnerWithoutGroupsOrAxes) {
       run_command("/usr/bin/python3 " + (source_dir() / "scripts" / "plot_sweep.py").string() +
                   " " + tmp.path().string());
   ASSERT_EQ(result.exit_code, 0) << result.output;
-  for (const char* plot : {"throughput", "speedup", "utilisation", "accuracy", "loss_epochs"}) {
+  for (const char* plot : {"throughput", "speedup", "utilisation", "accuracy", "loss_epochs",
+                           "loss_steps", "accuracy_epochs"}) {
     for (const char* ext : {".png", ".svg"}) {
       auto file = tmp / "plots" / (std::string(plot) + ext);
       EXPECT_TRUE(std::filesystem::exists(file) && std::filesystem::file_size(file) > 1000) << file;
