@@ -313,7 +313,7 @@ def group_curves(summary, groups, part):
     return out
 
 
-NO_CURVES = ("no loss curves in the summary: the points were benchmarks, not trained\n"
+NO_CURVES = ("no curves in the summary: the points were benchmarks, not trained\n"
              "(run a sweep with --mode train), or the summary is older than curves\n"
              "(run `runner report` on the folder again)")
 

@@ -202,10 +202,13 @@ void add_devices_and_bench(CLI::App& app, Commands& c) {
 // The commands about reports: report, reproduce.
 void add_report_commands(CLI::App& app, Commands& c) {
   c.report_cmd =
-      app.add_subcommand("report", "summarise a sweep folder: table, summary files, plots");
+      app.add_subcommand("report",
+                         "summarise a sweep folder (table, summary files, plots) or one run (its "
+                         "figures and curves)");
   c.report_cmd
       ->add_option("dir", c.report_dir,
-                   "a sweep folder (results/sweeps/<name>) or any folder of reports")
+                   "a sweep folder (results/sweeps/<name>), any folder of reports, or one run's "
+                   "folder or report.json")
       ->required();
   c.report_cmd->add_flag("--quiet,-q", c.report_quiet, "print only warnings and the summary path");
 

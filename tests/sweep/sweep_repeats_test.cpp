@@ -122,7 +122,7 @@ TEST(SweepRepeats, EachPointRunsOncePerSeedAndTheSummaryGroupsTheRuns) {
     std::string svg = read_file(dir / "plots" / plot);
     EXPECT_NE(svg.find("batch_size=16 (mean of 3 runs)"), std::string::npos) << plot;
     EXPECT_NE(svg.find("batch_size=32 (mean of 3 runs)"), std::string::npos) << plot;
-    EXPECT_EQ(svg.find("no loss curves"), std::string::npos) << plot;
+    EXPECT_EQ(svg.find("no curves in the summary"), std::string::npos) << plot;
   }
 }
 
