@@ -156,6 +156,9 @@ RunReport train_report(RunContext& c) {
                     plan.first_epoch, experiment.training.epochs));
     outcome.final_evaluation =
         evaluate(c.program, c.session.data.test, experiment.training.eval_batch_size);
+    // The run folder holds the state it evaluated, as a trained run's does (and the reload
+    // check below reads it).
+    if (checkpoints) checkpoints->epoch_done(c.program, plan.first_epoch);
   } else {
     outcome = train(experiment, c.program, c.session.data, c.console, plan);
   }

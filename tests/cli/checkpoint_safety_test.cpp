@@ -54,6 +54,20 @@ TEST(CheckpointSafety, ResumingAFinishedRunEvaluatesTheCheckpoint) {
   EXPECT_EQ(report["metrics"]["test_accuracy"], done.report["metrics"]["test_accuracy"]);
   EXPECT_EQ(report["resumed_from"]["epochs_done"], 1);
   EXPECT_EQ(report["resumed_from"]["sha256"].get<std::string>().size(), 64u);
+
+  // With checkpoint.path set (as the shipped configs have), the new run folder gets the state it
+  // evaluated, which reloads to the same accuracy.
+  auto again = run_runner(tiny_config() +
+                          " --set training.epochs=1 --set checkpoint.path=c.safetensors --resume " +
+                          done.checkpoint + " --output " + tmp.path().string());
+  ASSERT_EQ(again.exit_code, 0) << again.output;
+  nlohmann::json with_path = report_of(again);
+  EXPECT_EQ(with_path["metrics"]["test_accuracy"], done.report["metrics"]["test_accuracy"]);
+  ASSERT_TRUE(with_path["checkpoint"].is_object()) << with_path;
+  EXPECT_NE(with_path["checkpoint"]["path"], done.checkpoint);
+  EXPECT_EQ(with_path["checkpoint"]["epochs_done"], 1);
+  EXPECT_EQ(with_path["checkpoint"]["reload_matches"], true);
+  EXPECT_TRUE(std::filesystem::exists(with_path["checkpoint"]["path"].get<std::string>()));
 }
 
 TEST(CheckpointSafety, ForgedMetadataAndForeignTensorsAreRefused) {
