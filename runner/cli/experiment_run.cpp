@@ -14,6 +14,7 @@
 #include "runner/report/machine_load.h"
 #include "runner/report/report.h"
 #include "runner/report/run_tags.h"
+#include "runner/sweep/slurm_script.h"
 #include "runner/train/checkpoint.h"
 #include "runner/train/epoch_checkpoints.h"
 #include "runner/train/trainer.h"
@@ -104,11 +105,13 @@ nlohmann::json finish_checkpoints(RunContext& c, EpochCheckpoints* checkpoints,
     block["error"] = checkpoints->error();
     c.console.warning(fmt::format("checkpoint not saved: {}", checkpoints->error()));
   } else if (checkpoints->saved_epochs() >= 0 && outcome.status != RunStatus::completed) {
-    c.console.warning(
-        fmt::format("checkpoint: {} holds epoch {}; continue with: runner run {} "
-                    "--resume {}",
-                    checkpoints->path().string(), checkpoints->saved_epochs(),
-                    c.session.experiment.source_file, checkpoints->path().string()));
+    // The command that continues it keeps the run's --set overrides: without them the resumed
+    // config would differ (other epochs, other data).
+    std::string command = "runner run " + shell_quote(c.session.experiment.source_file);
+    for (const std::string& set : c.request.overrides) command += " --set " + shell_quote(set);
+    c.console.warning(fmt::format("checkpoint: {} holds epoch {}; continue with: {} --resume {}",
+                                  checkpoints->path().string(), checkpoints->saved_epochs(),
+                                  command, shell_quote(checkpoints->path().string())));
   }
   return block;
 }
