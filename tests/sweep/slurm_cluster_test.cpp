@@ -160,7 +160,8 @@ TEST(SlurmCluster, QueuedPointsAreNotResubmittedAndCancelledOnesFail) {
   EXPECT_EQ(waited.exit_code, 1) << "no point completed\n" << waited.output;
   EXPECT_NE(waited.output.find("4 points: 4 failed"), std::string::npos) << waited.output;
   EXPECT_NE(waited.output.find("Slurm: CANCELLED; no report"), std::string::npos) << waited.output;
-  for (const json& row : read_json(dir / "summary.json")["points"])
+  const json summary = read_json(dir / "summary.json");  // kept: the loop reads into it
+  for (const json& row : summary["points"])
     EXPECT_EQ(row["status"], "missing") << "no report was written: " << row.dump();
 
   // A dry run would submit all four again, and changes nothing.
