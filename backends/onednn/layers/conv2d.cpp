@@ -11,9 +11,9 @@ constexpr auto kWinograd = dnnl::algorithm::convolution_winograd;
 
 // oneDNN's Winograd F(4x4, 3x3) needs about half the multiplications of the direct method for a
 // 3x3, stride-1 convolution. In training on AVX-512 it beats the direct kernels from 32 input and
-// output channels on (ResNet-8's 32 and 64 channel layers: a third less time each), ties at 16
-// and loses badly on the few channels of an image input. oneDNN 2.6 cannot lay out plain
-// weights for its inference Winograd kernel, so evaluation nets stay direct.
+// output channels on (ResNet-8's 32 and 64 channel layers: a third less time each), is 5 %
+// slower at 16 and far slower on the few channels of an image input. oneDNN 2.6 cannot lay out
+// plain weights for its inference Winograd kernel, so evaluation nets stay direct.
 bool prefers_winograd(const Node& node) {
   const LayerAttrs& a = node.attrs;
   const auto in_channels = node.params[0].dims[1];
@@ -22,17 +22,17 @@ bool prefers_winograd(const Node& node) {
          in_channels >= 32 && a.out_channels % 16 == 0 && a.out_channels >= 32;
 }
 
-// The primitive descriptor `build(algorithm, given_layouts)` makes with the first algorithm that
-// has an optimised implementation (see prefer_given_layouts), else the direct method's.
+// The primitive descriptor `build(algorithm, given_layouts)` makes with Winograd when `winograd`
+// and oneDNN has an optimised implementation of it for these shapes, else with the direct method
+// (see prefer_given_layouts for the layouts).
 template <typename PrimitiveDesc, typename Build>
-PrimitiveDesc first_optimised(const std::vector<dnnl::algorithm>& algorithms, Build build) {
-  for (auto algorithm : algorithms) {
-    if (algorithm == kDirect) break;
+PrimitiveDesc winograd_or_direct(bool winograd, Build build) {
+  if (winograd) {
     try {
       auto pd =
-          prefer_given_layouts<PrimitiveDesc>([&](bool given) { return build(algorithm, given); });
+          prefer_given_layouts<PrimitiveDesc>([&](bool given) { return build(kWinograd, given); });
       if (!is_reference(pd)) return pd;
-    } catch (const dnnl::error&) {  // no implementation of this algorithm for these shapes
+    } catch (const dnnl::error&) {  // no implementation of Winograd for these shapes
     }
   }
   return prefer_given_layouts<PrimitiveDesc>([&](bool given) { return build(kDirect, given); });
@@ -82,11 +82,12 @@ class Conv2d : public OnednnLayer {
                                                            const dnnl::memory::dims& src_dims) {
     const LayerAttrs& a = node.attrs;
     auto dims = ctx.dims_of(node.output);
-    algorithms_ = prefers_winograd(node) && ctx.training ? std::vector{kWinograd, kDirect}
-                                                         : std::vector{kDirect};
+    winograd_ = prefers_winograd(node) && ctx.training;
+    const std::vector algorithms =
+        winograd_ ? std::vector{kWinograd, kDirect} : std::vector{kDirect};
     dnnl::convolution_forward::primitive_desc fallback;
     bool fallback_fused = false;
-    for (auto algorithm : algorithms_) {
+    for (auto algorithm : algorithms) {
       for (auto dst_md : {BuildContext::activation_desc(dims), BuildContext::any(dims)}) {
         for (bool fuse : {ctx.fuse_relu, false}) {
           auto src = BuildContext::any(src_dims), weights = BuildContext::any(weight_dims_);
@@ -120,8 +121,8 @@ class Conv2d : public OnednnLayer {
   void backward_weights(BuildContext& ctx, const Node& node, const dnnl::memory& output_grad) {
     const LayerAttrs& a = node.attrs;
     const ParamSpec& weight = node.params[0];
-    auto pd = first_optimised<dnnl::convolution_backward_weights::primitive_desc>(
-        algorithms_, [&](dnnl::algorithm algorithm, bool given) {
+    auto pd = winograd_or_direct<dnnl::convolution_backward_weights::primitive_desc>(
+        winograd_, [&](dnnl::algorithm algorithm, bool given) {
           auto src = given ? src_.get_desc() : BuildContext::any(src_.get_desc().dims());
           auto diff_dst =
               given ? output_grad.get_desc() : BuildContext::any(output_grad.get_desc().dims());
@@ -154,8 +155,8 @@ class Conv2d : public OnednnLayer {
   void backward_data(BuildContext& ctx, const Node& node, const dnnl::memory& output_grad,
                      const dnnl::memory& input_grad) {
     const ParamSpec& weight = node.params[0];
-    auto pd = first_optimised<dnnl::convolution_backward_data::primitive_desc>(
-        algorithms_, [&](dnnl::algorithm algorithm, bool given) {
+    auto pd = winograd_or_direct<dnnl::convolution_backward_data::primitive_desc>(
+        winograd_, [&](dnnl::algorithm algorithm, bool given) {
           auto diff_src =
               given ? input_grad.get_desc() : BuildContext::any(input_grad.get_desc().dims());
           auto diff_dst =
@@ -187,8 +188,8 @@ class Conv2d : public OnednnLayer {
   }
 
   dnnl::memory::dims strides_, dilates_, padding_, weight_dims_;
-  bool relu_fused_ = false;                  // the ReLU runs as a post-op of the convolution
-  std::vector<dnnl::algorithm> algorithms_;  // to try, in order
+  bool relu_fused_ = false;  // the ReLU runs as a post-op of the convolution
+  bool winograd_ = false;    // Winograd is tried first, in every pass
   dnnl::convolution_forward::primitive_desc forward_pd_;
   dnnl::memory src_;
 };
