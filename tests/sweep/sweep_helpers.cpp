@@ -5,6 +5,7 @@
 
 #include "runner/config/schema_check.h"
 #include "runner/config/schema_file.h"
+#include "runner/util/files.h"
 #include "test_support.h"
 
 namespace runner::testing {
@@ -13,6 +14,9 @@ std::string tiny_config() {
   return (source_dir() / "configs" / "tiny_synthetic.yaml").string();
 }
 
+namespace {
+
+// Every line of `text` indented by two spaces (a config embedded in a sweep file's `config:`).
 std::string indented(const std::string& text) {
   std::string out;
   for (std::size_t start = 0; start < text.size();) {
@@ -22,6 +26,14 @@ std::string indented(const std::string& text) {
     start = end + 1;
   }
   return out;
+}
+
+}  // namespace
+
+std::string embedded_config_sweep() {
+  return "name: w\nmode: train\nset: [training.epochs=1]\nsweep:\n  grid:\n"
+         "    model.width: [0.5, 1]\nconfig:\n" +
+         indented(read_file(tiny_config()));
 }
 
 nlohmann::json read_json(const std::filesystem::path& path) {

@@ -12,8 +12,8 @@ namespace runner::testing {
 // configs/tiny_synthetic.yaml: 3x16x16 synthetic data, a two-conv net; runs in milliseconds.
 std::string tiny_config();
 
-// Every line of `text` indented by two spaces (a config embedded in a sweep file's `config:`).
-std::string indented(const std::string& text);
+// Sweep file `w`: one epoch of train mode, model.width 0.5 and 1, the tiny config embedded.
+std::string embedded_config_sweep();
 
 // The parsed file, or null when it is missing or not JSON.
 nlohmann::json read_json(const std::filesystem::path& path);

@@ -57,10 +57,7 @@ TEST(SweepPoint, ADonePointIsSkippedUnlessForced) {
 
 TEST(SweepPoint, ASweepFileWithAnEmbeddedConfigRunsPointByPoint) {
   TempDir tmp;
-  auto file = tmp.write("w.yaml",
-                        "name: w\nmode: train\nset: [training.epochs=1]\nsweep:\n  grid:\n"
-                        "    model.width: [0.5, 1]\nconfig:\n" +
-                            indented(read_file(tiny_config())));
+  auto file = tmp.write("w.yaml", embedded_config_sweep());
   std::string args = "sweep " + file.string() + " -q --output " + tmp.path().string();
   for (const char* k : {"2", "1"}) {
     auto point = run_runner(args + " --point " + k);

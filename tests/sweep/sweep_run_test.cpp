@@ -167,10 +167,7 @@ TEST(Sweep, ThePlanWarnsOfPointsThatWillNotFitAndDryRunRunsNothing) {
 
 TEST(Sweep, ASweepFileWithAnEmbeddedConfigRunsInTrainMode) {
   TempDir tmp;
-  auto file = tmp.write("w.yaml",
-                        "name: w\nmode: train\nset: [training.epochs=1]\nsweep:\n  grid:\n"
-                        "    model.width: [0.5, 1]\nconfig:\n" +
-                            indented(read_file(tiny_config())));
+  auto file = tmp.write("w.yaml", embedded_config_sweep());
   auto result = run_runner("sweep " + file.string() + " --quiet --output " + tmp.path().string());
   ASSERT_EQ(result.exit_code, 0) << result.output;
   json rows = read_json(tmp / "w" / "summary.json")["points"];
