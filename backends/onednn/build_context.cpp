@@ -7,9 +7,55 @@
 
 namespace runner::onednn {
 
+namespace {
+
+// Per dimension, the offset each index adds to an element's offset; empty for a layout that is
+// not a plain blocking with at most one inner block per dimension (those are never viewed).
+std::vector<std::vector<dnnl_dim_t>> offsets_per_dim(const dnnl_memory_desc_t& md) {
+  const auto& blocking = md.format_desc.blocking;
+  if (md.format_kind != dnnl_blocked || md.offset0 != 0 || md.extra.flags != 0) return {};
+  std::vector<std::vector<dnnl_dim_t>> offsets(md.ndims);
+  for (int d = 0; d < md.ndims; ++d) {
+    if (md.padded_dims[d] != md.dims[d]) return {};
+    dnnl_dim_t block = 1, inner_stride = 0;
+    for (int k = 0; k < blocking.inner_nblks; ++k) {
+      if (blocking.inner_idxs[k] != d) continue;
+      if (block != 1) return {};
+      block = blocking.inner_blks[k];
+      inner_stride = 1;
+      for (int j = k + 1; j < blocking.inner_nblks; ++j) inner_stride *= blocking.inner_blks[j];
+    }
+    for (dnnl_dim_t i = 0; i < md.dims[d]; ++i) {
+      offsets[d].push_back(i / block * blocking.strides[d] + i % block * inner_stride);
+    }
+  }
+  return offsets;
+}
+
+bool same_bytes(const dnnl::memory::desc& a, const dnnl::memory::desc& b) {
+  if (a.data_type() != b.data_type() || a.dims() != b.dims()) return false;
+  const auto offsets = offsets_per_dim(a.data);
+  return !offsets.empty() && offsets == offsets_per_dim(b.data);
+}
+
+}  // namespace
+
+dnnl::memory BuildContext::view_as(const dnnl::memory& from, const dnnl::memory::desc& want) const {
+  if (from.get_desc() == want) return from;
+  if (same_bytes(from.get_desc(), want)) return dnnl::memory(want, engine, from.get_data_handle());
+  return {};
+}
+
+dnnl::memory BuildContext::blocked_view(const dnnl::memory& from) const {
+  const auto dims = from.get_desc().dims();
+  if (dims.size() != 4) return from;
+  dnnl::memory view = view_as(from, dnnl::memory::desc(dims, dt::f32, tag::aBcd16b));
+  return view ? view : from;
+}
+
 dnnl::memory BuildContext::in_layout(const dnnl::memory& from, const dnnl::memory::desc& want,
                                      StepList& steps, const std::string& label) const {
-  if (from.get_desc() == want) return from;
+  if (dnnl::memory view = view_as(from, want)) return view;
   dnnl::memory to = allocate(want);
   copy(from, to, steps, label);
   return to;

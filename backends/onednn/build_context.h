@@ -54,8 +54,16 @@ struct BuildContext {
     return training ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference;
   }
   dnnl::memory allocate(const dnnl::memory::desc& md) const { return dnnl::memory(md, engine); }
-  // `from` in layout `want`: `from` itself when the layouts match, else a new memory filled by
-  // a reorder appended to `steps`.
+  // `from`'s buffer described by `want`: `from` itself when the descriptors are equal, a second
+  // memory over the same bytes when both layouts put every element at the same offset (16
+  // channels in blocks of 16 are channels-last), else an empty memory.
+  dnnl::memory view_as(const dnnl::memory& from, const dnnl::memory::desc& want) const;
+  // `from` described in 16-channel blocks where those are its bytes (16 channels, channels-last):
+  // the layout oneDNN 2.6's batch norms and element-wise kernels are fastest on (a third faster
+  // than channels-last at 16 channels); else `from`.
+  dnnl::memory blocked_view(const dnnl::memory& from) const;
+  // `from` in layout `want`: view_as(from, want) when it is not empty, else a new memory filled
+  // by a reorder appended to `steps`.
   dnnl::memory in_layout(const dnnl::memory& from, const dnnl::memory::desc& want, StepList& steps,
                          const std::string& label) const;
   // Copies `from` into `to` (any layouts) with a reorder appended to `steps`.

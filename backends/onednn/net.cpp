@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <numeric>
+
 #include "runner/graph/backward_plan.h"
 
 namespace runner::onednn {
@@ -59,27 +61,57 @@ void add_gradient_sum(BuildContext& ctx, const dnnl::memory& target,
   ctx.backward->add(label, dnnl::sum(pd), args);
 }
 
+// Per gradient buffer, the buffer whose memory it uses. Buffers that always hold the same values
+// share one: a relu moved after its pool or into its batch norm passes its output's gradient
+// straight on, and an add's input gradients are its output gradient (where the layouts agree),
+// so the add has nothing to copy.
+std::vector<int> memory_owners(const Graph& graph, const BackwardPlan& plan, const ReluPlan& relus,
+                               const std::vector<dnnl::memory>& outputs) {
+  std::vector<int> owner(plan.buffer_shape_of.size());
+  std::iota(owner.begin(), owner.end(), 0);
+  auto root = [&](int b) {
+    while (owner[b] != b) b = owner[b];
+    return b;
+  };
+  auto join = [&](int a, int b) { owner[root(a)] = root(b); };
+  for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+    const auto& inputs = graph.nodes[i].inputs;
+    const int input = inputs.empty() ? kDataInput : inputs[0];
+    const bool passes_through = relus.placement[i] == ReluPlacement::after_pool ||
+                                relus.placement[i] == ReluPlacement::in_input;
+    if (passes_through && plan.output_gradient[i] != kNoGradient && input != kDataInput &&
+        plan.output_gradient[input] != kNoGradient) {
+      join(plan.output_gradient[i], plan.output_gradient[input]);
+    }
+  }
+  for (const BackwardStep& step : plan.steps) {
+    const Node& node = graph.nodes[step.node];
+    if (node.type != "add") continue;
+    for (std::size_t k = 0; k < node.inputs.size(); ++k) {
+      const int target = step.input_gradients[k];
+      if (target != kNoGradient &&
+          outputs[node.inputs[k]].get_desc() == outputs[step.node].get_desc()) {
+        join(target, plan.output_gradient[step.node]);
+      }
+    }
+  }
+  for (int& b : owner) b = root(b);
+  return owner;
+}
+
 // Runs the graph's backward plan (runner/graph/backward_plan.h). Buffers take their node
-// output's layout; a relu moved after its pool or into its batch norm passes its output's
-// gradient straight on, so its own gradient buffer is its input's.
+// output's layout and share memory as memory_owners says.
 void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
                     const std::vector<dnnl::memory>& outputs, const ReluPlan& relus) {
   const BackwardPlan plan = plan_backward(graph);
+  const std::vector<int> owner = memory_owners(graph, plan, relus, outputs);
   std::vector<dnnl::memory> buffers(plan.buffer_shape_of.size());
   for (std::size_t b = 0; b < buffers.size(); ++b) {
-    const int node = plan.buffer_shape_of[b];
-    const auto& inputs = graph.nodes[node].inputs;
-    const int input = inputs.empty() ? kDataInput : inputs[0];
-    const bool own = plan.output_gradient[node] == static_cast<int>(b);
-    const bool passes_through = relus.placement[node] == ReluPlacement::after_pool ||
-                                relus.placement[node] == ReluPlacement::in_input;
-    if (own && passes_through && input != kDataInput &&
-        plan.output_gradient[input] != kNoGradient) {
-      buffers[b] = buffers[plan.output_gradient[input]];
-    } else {
-      buffers[b] = ctx.allocate(outputs[node].get_desc());
+    if (owner[b] == static_cast<int>(b)) {
+      buffers[b] = ctx.allocate(outputs[plan.buffer_shape_of[b]].get_desc());
     }
   }
+  for (std::size_t b = 0; b < buffers.size(); ++b) buffers[b] = buffers[owner[b]];
   auto buffer = [&](int id) { return id == kNoGradient ? dnnl::memory() : buffers[id]; };
   net.logits_grad = buffer(plan.output_gradient.back());
 
@@ -124,7 +156,7 @@ std::unique_ptr<Net> build_net(const Graph& graph, const dnnl::engine& engine, i
     ctx.fuse_relu = relus.fuse[i];
     ctx.relu_placement = relus.placement[i];
     net->layers.push_back(layer_factories().make(node.type));
-    outputs.push_back(net->layers.back()->forward(ctx, node, inputs));
+    outputs.push_back(ctx.blocked_view(net->layers.back()->forward(ctx, node, inputs)));
   }
   net->logits = outputs.back();  // plain (N, classes): the graph ends in a flat layer
   if (training) build_backward(graph, *net, ctx, outputs, relus);

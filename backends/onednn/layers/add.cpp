@@ -1,6 +1,7 @@
 // add on oneDNN: a binary add of two inputs (a sum primitive for more) in the first input's
 // layout, with the ReLU after it fused in where the net builder moves it here (`fuse_relu`); its
-// gradient is copied to every input.
+// gradient is every input's, which the net builder gives the same memory where the layouts agree
+// (net.cpp's memory_owners); the others get a copy.
 #include "backends/onednn/build_context.h"
 
 namespace runner::onednn {
@@ -37,7 +38,9 @@ class Add : public OnednnLayer {
   void backward(BuildContext& ctx, const Node& node, const dnnl::memory& output_grad,
                 const std::vector<dnnl::memory>& input_grads) override {
     for (const auto& grad : input_grads) {
-      if (grad) ctx.copy(output_grad, grad, *ctx.backward, node.name + " backward");
+      if (grad && grad.get_data_handle() != output_grad.get_data_handle()) {
+        ctx.copy(output_grad, grad, *ctx.backward, node.name + " backward");
+      }
     }
   }
 };

@@ -73,8 +73,10 @@ class BatchNorm : public OnednnLayer {
     dnnl::batch_normalization_backward::primitive_desc pd(desc, ctx.engine, forward_pd_);
     // The layer's own parameters need the data gradient computed even when its input does not;
     // where the input's gradient has another layout, a reorder follows.
-    const bool direct = input_grads[0] && input_grads[0].get_desc() == pd.diff_src_desc();
-    dnnl::memory diff_src = direct ? input_grads[0] : ctx.allocate(pd.diff_src_desc());
+    dnnl::memory diff_src =
+        input_grads[0] ? ctx.view_as(input_grads[0], pd.diff_src_desc()) : dnnl::memory();
+    const bool direct = static_cast<bool>(diff_src);
+    if (!direct) diff_src = ctx.allocate(pd.diff_src_desc());
     std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, src_},
                                                   {DNNL_ARG_MEAN, mean_},
                                                   {DNNL_ARG_VARIANCE, variance_},

@@ -1,6 +1,8 @@
 // conv2d on oneDNN: direct convolution (grouped, dilated), or Winograd where it is faster; image
 // outputs channels-last or in the primitive's blocked layout (BuildContext::activation_desc), an
 // optional fused ReLU.
+#include <algorithm>
+
 #include "backends/onednn/build_context.h"
 
 namespace runner::onednn {
@@ -9,17 +11,28 @@ namespace {
 constexpr auto kDirect = dnnl::algorithm::convolution_direct;
 constexpr auto kWinograd = dnnl::algorithm::convolution_winograd;
 
-// oneDNN's Winograd F(4x4, 3x3) needs about half the multiplications of the direct method for a
-// 3x3, stride-1 convolution. In training on AVX-512 it beats the direct kernels from 32 input and
-// output channels on (ResNet-8's 32 and 64 channel layers: a third less time each), is 5 %
-// slower at 16 and far slower on the few channels of an image input. oneDNN 2.6 cannot lay out
-// plain weights for its inference Winograd kernel, so evaluation nets stay direct.
-bool prefers_winograd(const Node& node) {
+// The passes that try oneDNN's Winograd F(4x4, 3x3) first: it needs about half the
+// multiplications of the direct method for a 3x3, stride-1 convolution. Measured in training on
+// AVX-512 (2 threads, batch 128): from 32 input and output channels on it makes every pass about
+// half as long; at 16 channels only the weight gradient gains (a third less time), the forward
+// pass and the data gradient lose (a third more); on an image's few channels it is far slower.
+// oneDNN 2.6 cannot lay out plain weights for its inference Winograd kernel, so evaluation nets
+// stay direct.
+struct WinogradPasses {
+  bool forward = false;
+  bool backward_data = false;
+  bool backward_weights = false;
+};
+
+WinogradPasses winograd_passes(const Node& node, bool training) {
   const LayerAttrs& a = node.attrs;
-  const auto in_channels = node.params[0].dims[1];
-  return a.kernel_h == 3 && a.kernel_w == 3 && a.stride_h == 1 && a.stride_w == 1 &&
-         a.dilation_h == 1 && a.dilation_w == 1 && a.groups == 1 && in_channels % 16 == 0 &&
-         in_channels >= 32 && a.out_channels % 16 == 0 && a.out_channels >= 32;
+  const auto channels = std::min<std::int64_t>(node.params[0].dims[1], a.out_channels);
+  const bool shape = a.kernel_h == 3 && a.kernel_w == 3 && a.stride_h == 1 && a.stride_w == 1 &&
+                     a.dilation_h == 1 && a.dilation_w == 1 && a.groups == 1 &&
+                     node.params[0].dims[1] % 16 == 0 && a.out_channels % 16 == 0;
+  if (!training || !shape || channels < 16) return {};
+  const bool wide = channels >= 32;
+  return {wide, wide, true};
 }
 
 // The primitive descriptor `build(algorithm, given_layouts)` makes with Winograd when `winograd`
@@ -73,31 +86,29 @@ class Conv2d : public OnednnLayer {
   }
 
  private:
-  // The first of: channels-last output with the ReLU as a post-op, without it, then the same
-  // with the primitive's own output layout, that has an optimised implementation (oneDNN 2.6
-  // has no post-ops in some channels-last training kernels); Winograd before the direct method
-  // where it is preferred. The backward passes then try the forward pass's algorithm first.
+  // The first of: the layouts of layout_candidates, the ReLU as a post-op, then without it (oneDNN
+  // 2.6 has no post-ops in some channels-last training kernels), that has an optimised
+  // implementation; Winograd before the direct method where it is preferred. The backward passes
+  // then try the forward pass's algorithm first.
   dnnl::convolution_forward::primitive_desc choose_forward(const BuildContext& ctx,
                                                            const Node& node,
                                                            const dnnl::memory::dims& src_dims) {
     const LayerAttrs& a = node.attrs;
-    auto dims = ctx.dims_of(node.output);
-    winograd_ = prefers_winograd(node) && ctx.training;
+    winograd_ = winograd_passes(node, ctx.training);
     const std::vector algorithms =
-        winograd_ ? std::vector{kWinograd, kDirect} : std::vector{kDirect};
+        winograd_.forward ? std::vector{kWinograd, kDirect} : std::vector{kDirect};
     dnnl::convolution_forward::primitive_desc fallback;
     bool fallback_fused = false;
     for (auto algorithm : algorithms) {
-      for (auto dst_md : {BuildContext::activation_desc(dims), BuildContext::any(dims)}) {
+      for (const auto& [src, dst] : layout_candidates(src_dims, ctx.dims_of(node.output))) {
         for (bool fuse : {ctx.fuse_relu, false}) {
-          auto src = BuildContext::any(src_dims), weights = BuildContext::any(weight_dims_);
+          auto weights = BuildContext::any(weight_dims_);
           auto desc =
-              a.bias
-                  ? dnnl::convolution_forward::desc(ctx.forward_kind(), algorithm, src, weights,
-                                                    BuildContext::any({a.out_channels}), dst_md,
-                                                    strides_, dilates_, padding_, padding_)
-                  : dnnl::convolution_forward::desc(ctx.forward_kind(), algorithm, src, weights,
-                                                    dst_md, strides_, dilates_, padding_, padding_);
+              a.bias ? dnnl::convolution_forward::desc(ctx.forward_kind(), algorithm, src, weights,
+                                                       BuildContext::any({a.out_channels}), dst,
+                                                       strides_, dilates_, padding_, padding_)
+                     : dnnl::convolution_forward::desc(ctx.forward_kind(), algorithm, src, weights,
+                                                       dst, strides_, dilates_, padding_, padding_);
           auto attr = fuse ? ctx.output_attr() : dnnl::primitive_attr();
           try {
             dnnl::convolution_forward::primitive_desc pd(desc, attr, ctx.engine);
@@ -118,11 +129,27 @@ class Conv2d : public OnednnLayer {
     return fallback;
   }
 
+  // The (input, output) layouts to try, best first: the output channels-last where
+  // BuildContext::activation_desc says, else the primitive's choice. With 16 input and output
+  // channels, both channels-last: oneDNN 2.6's channels-last (brgemm) forward kernel is a fifth
+  // faster there than its blocked one, and the bytes are those of one 16-channel block, so no
+  // reorder follows (measured on AVX-512; slower with other channel counts).
+  static std::vector<std::pair<dnnl::memory::desc, dnnl::memory::desc>> layout_candidates(
+      const dnnl::memory::dims& src, const dnnl::memory::dims& dst) {
+    using Desc = dnnl::memory::desc;
+    if (src[1] == 16 && dst[1] == 16) {
+      return {{Desc(src, dt::f32, tag::acdb), Desc(dst, dt::f32, tag::acdb)},
+              {BuildContext::any(src), BuildContext::any(dst)}};
+    }
+    return {{BuildContext::any(src), BuildContext::activation_desc(dst)},
+            {BuildContext::any(src), BuildContext::any(dst)}};
+  }
+
   void backward_weights(BuildContext& ctx, const Node& node, const dnnl::memory& output_grad) {
     const LayerAttrs& a = node.attrs;
     const ParamSpec& weight = node.params[0];
     auto pd = winograd_or_direct<dnnl::convolution_backward_weights::primitive_desc>(
-        winograd_, [&](dnnl::algorithm algorithm, bool given) {
+        winograd_.backward_weights, [&](dnnl::algorithm algorithm, bool given) {
           auto src = given ? src_.get_desc() : BuildContext::any(src_.get_desc().dims());
           auto diff_dst =
               given ? output_grad.get_desc() : BuildContext::any(output_grad.get_desc().dims());
@@ -156,7 +183,7 @@ class Conv2d : public OnednnLayer {
                      const dnnl::memory& input_grad) {
     const ParamSpec& weight = node.params[0];
     auto pd = winograd_or_direct<dnnl::convolution_backward_data::primitive_desc>(
-        winograd_, [&](dnnl::algorithm algorithm, bool given) {
+        winograd_.backward_data, [&](dnnl::algorithm algorithm, bool given) {
           auto diff_src =
               given ? input_grad.get_desc() : BuildContext::any(input_grad.get_desc().dims());
           auto diff_dst =
@@ -168,8 +195,9 @@ class Conv2d : public OnednnLayer {
         });
     dnnl::memory diff_dst =
         ctx.in_layout(output_grad, pd.diff_dst_desc(), *ctx.backward, node.name + " grad layout");
-    bool same_layout = pd.diff_src_desc() == input_grad.get_desc();
-    dnnl::memory diff_src = same_layout ? input_grad : ctx.allocate(pd.diff_src_desc());
+    dnnl::memory diff_src = ctx.view_as(input_grad, pd.diff_src_desc());
+    const bool same_layout = static_cast<bool>(diff_src);
+    if (!same_layout) diff_src = ctx.allocate(pd.diff_src_desc());
     ctx.backward->add(
         node.name + " backward data", dnnl::convolution_backward_data(pd),
         {{DNNL_ARG_DIFF_DST, diff_dst},
@@ -189,7 +217,7 @@ class Conv2d : public OnednnLayer {
 
   dnnl::memory::dims strides_, dilates_, padding_, weight_dims_;
   bool relu_fused_ = false;  // the ReLU runs as a post-op of the convolution
-  bool winograd_ = false;    // Winograd is tried first, in every pass
+  WinogradPasses winograd_;
   dnnl::convolution_forward::primitive_desc forward_pd_;
   dnnl::memory src_;
 };

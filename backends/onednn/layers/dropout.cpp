@@ -46,8 +46,9 @@ class Dropout : public OnednnLayer {
   void backward(BuildContext& ctx, const Node& node, const dnnl::memory& output_grad,
                 const std::vector<dnnl::memory>& input_grads) override {
     if (!input_grads[0]) return;
-    const bool direct = input_grads[0].get_desc() == plain_;
-    dnnl::memory dx = direct ? input_grads[0] : ctx.allocate(plain_);
+    dnnl::memory dx = ctx.view_as(input_grads[0], plain_);
+    const bool direct = static_cast<bool>(dx);
+    if (!direct) dx = ctx.allocate(plain_);
     ctx.backward->add(node.name + " backward", [dy = output_grad, dx, factors = factors_] {
       const float* g = data(dy);
       float* out = data(dx);
