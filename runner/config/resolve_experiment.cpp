@@ -296,6 +296,12 @@ OptimizerSpec read_optimizer(const Fields& f) {
     if (kind == "norm") o.decay_exclude_norm = true;
   }
   o.nesterov = f.flag("nesterov", o.nesterov);
+  if (o.nesterov && (o.momentum == 0 || o.dampening != 0)) {  // PyTorch's SGD refuses them too
+    throw_user_error(f.where("nesterov"),
+                     fmt::format("Nesterov momentum with momentum {} and dampening {}",
+                                 o.momentum, o.dampening),
+                     "expected a momentum above 0 and a dampening of 0");
+  }
   o.beta1 = f.number("beta1", o.beta1);
   o.beta2 = f.number("beta2", o.beta2);
   o.eps = f.number("eps", o.eps);

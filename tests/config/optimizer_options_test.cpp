@@ -99,5 +99,22 @@ TEST(OptimizerOptions, BadValuesNameTheFieldAndWhatWasExpected) {
   EXPECT_NE(negative.find("training.clip_grad_norm: found -1"), std::string::npos) << negative;
 }
 
+// As PyTorch's SGD: Nesterov needs a momentum and no dampening (else it would silently be plain
+// SGD, or a different method).
+TEST(OptimizerOptions, NesterovNeedsMomentumAndNoDampening) {
+  for (const char* optimizer : {"{type: sgd, lr: 0.1, nesterov: true}",
+                                "{type: sgd, lr: 0.1, momentum: 0.9, dampening: 0.1, "
+                                "nesterov: true}"}) {
+    const std::string error = load_error({std::string("training.optimizer=") + optimizer});
+    EXPECT_NE(error.find("training.optimizer.nesterov: Nesterov momentum with momentum"),
+              std::string::npos)
+        << error;
+    EXPECT_NE(error.find("expected a momentum above 0 and a dampening of 0"), std::string::npos)
+        << error;
+  }
+  EXPECT_EQ(load_error({"training.optimizer={type: sgd, lr: 0.1, momentum: 0.9, nesterov: true}"}),
+            "");
+}
+
 }  // namespace
 }  // namespace runner

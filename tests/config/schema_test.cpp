@@ -64,7 +64,7 @@ const char* every_kind =
     "  batch_size: 8\n"
     "  eval_batch_size: 100\n"
     "  loss: cross_entropy\n"
-    "  optimizer: {type: sgd, lr: 0.1, momentum: 0.9, dampening: 0.1, weight_decay: 0.0005, "
+    "  optimizer: {type: sgd, lr: 0.1, momentum: 0.9, dampening: 0, weight_decay: 0.0005, "
     "nesterov: true}\n"
     "  log_every: 10\n"
     "  threads: 4\n"
