@@ -130,6 +130,11 @@ class Program {
   // The learning rate of the training steps from the next one on (a schedule sets it before
   // each step); until then the optimizer's configured lr.
   virtual void set_learning_rate(double lr) = 0;
+  // The momentum of the training steps from the next one on: SGD's momentum, or Adam's and
+  // AdamW's beta1 (a one_cycle schedule with cycle_momentum sets it before each step); until
+  // then the optimizer's configured one. Needs an optimizer with momentum (the config reader
+  // refuses cycle_momentum otherwise).
+  virtual void set_momentum(double momentum) = 0;
   // train_step, timed per step (each layer's forward and backward, the loss, the update), for
   // `runner bench`; each step waits for completion, so it is slower than train_step.
   virtual void profile_train_step(const TrainBatch& batch, std::vector<StepTiming>& timings) = 0;

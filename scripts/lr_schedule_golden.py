@@ -4,6 +4,9 @@ PyTorch's schedulers (torch.optim.lr_scheduler), for each training.schedule type
 supports, so that tests/train/lr_schedule_test.cpp checks runner/train/lr_schedule.cpp against
 PyTorch without torch at test time.
 
+With cycle_momentum, the momentum of every step too (SGD's momentum, or Adam's beta1), under an
+optimizer of that type ("optimizer" in the case).
+
 Run with a Python that has torch: /usr/bin/python3 scripts/lr_schedule_golden.py.
 How each config maps onto PyTorch (runner/train/lr_schedule.h): step and multistep are stepped
 once per epoch, cosine and one_cycle once per training step; a warm-up is LinearLR(start_factor,
@@ -28,7 +31,43 @@ CASES = {
     "one_cycle": (0.1, 10, 5, {"type": "one_cycle"}),
     "one_cycle_settings": (0.3, 7, 3, {"type": "one_cycle", "pct_start": 0.25, "div_factor": 10,
                                        "final_div_factor": 100}),
+    "one_cycle_momentum": (0.1, 10, 5, {"type": "one_cycle", "cycle_momentum": True}),
+    "one_cycle_beta1_warmup": (0.01, 6, 4, {"type": "one_cycle", "cycle_momentum": True,
+                                            "pct_start": 0.4, "base_momentum": 0.8,
+                                            "max_momentum": 0.9,
+                                            "warmup": {"epochs": 0.5, "start_factor": 0.3}}),
 }
+ADAM_CASES = {"one_cycle_beta1_warmup"}
+
+
+def momentum_optimizer(name, lr):
+    params = [torch.nn.Parameter(torch.zeros(1))]
+    if name in ADAM_CASES:
+        return torch.optim.Adam(params, lr=lr)
+    return torch.optim.SGD(params, lr=lr, momentum=0.9)
+
+
+def group_momentum(opt):
+    group = opt.param_groups[0]
+    return group["betas"][0] if "betas" in group else group["momentum"]
+
+
+def per_step_momenta(name, lr, steps_per_epoch, epochs, spec):
+    """The momentum of each step under OneCycleLR(cycle_momentum=True)."""
+    total = steps_per_epoch * epochs
+    opt = momentum_optimizer(name, lr)
+    s = lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=total,
+                                pct_start=spec.get("pct_start", 0.3),
+                                base_momentum=spec.get("base_momentum", 0.85),
+                                max_momentum=spec.get("max_momentum", 0.95),
+                                anneal_strategy="cos", cycle_momentum=True, three_phase=False)
+    momenta = []
+    for step in range(total):
+        momenta.append(group_momentum(opt))
+        opt.step()
+        if step + 1 < total:
+            s.step()
+    return momenta
 
 
 def optimizer(lr):
@@ -97,9 +136,12 @@ def main():
     for name, (lr, steps_per_epoch, epochs, spec) in CASES.items():
         lrs = scheduled(lr, steps_per_epoch, epochs, spec)
         factors = warmup_factors(steps_per_epoch, epochs, spec.get("warmup"))
-        cases.append({"name": name, "lr": lr, "steps_per_epoch": steps_per_epoch,
-                      "epochs": epochs, "schedule": spec,
-                      "lrs": [a * b for a, b in zip(lrs, factors)]})
+        case = {"name": name, "lr": lr, "steps_per_epoch": steps_per_epoch, "epochs": epochs,
+                "schedule": spec, "lrs": [a * b for a, b in zip(lrs, factors)]}
+        if spec.get("cycle_momentum"):
+            case["optimizer"] = "adam" if name in ADAM_CASES else "sgd"
+            case["momenta"] = per_step_momenta(name, lr, steps_per_epoch, epochs, spec)
+        cases.append(case)
     out = os.path.join(os.path.dirname(__file__), "..", "tests", "train", "lr_schedule_golden.json")
     with open(out, "w") as f:
         json.dump({"torch_version": torch.__version__, "cases": cases}, f, indent=1)

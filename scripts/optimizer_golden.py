@@ -2,7 +2,8 @@
 """Writes tests/backends/optimizer_golden.json: PyTorch's parameters and optimizer state after
 each of a few training steps of a tiny model (flatten + linear) under each optimizer
 configuration the runner supports (SGD, Adam, AdamW; weight_decay_exclude as parameter groups;
-training.clip_grad_norm as torch.nn.utils.clip_grad_norm_, with the norm it returned), so that
+training.clip_grad_norm as torch.nn.utils.clip_grad_norm_, with the norm it returned; a momentum
+or beta1 changed before each step, as one_cycle's cycle_momentum does), so that
 tests/backends/optimizer_golden_test.cpp can check the CPU backend against PyTorch without torch
 at test time.
 
@@ -59,6 +60,23 @@ CLIP_CASES = {
     "sgd_clip_not_reached": (1000.0, {"type": "sgd", "lr": 0.1}),
 }
 
+# name -> the momentum (SGD) or beta1 (Adam, AdamW) set before each step, and the optimizer.
+MOMENTUM_CASES = {
+    "sgd_nesterov_momentum_per_step": ([0.95, 0.85, 0.5, 0.9],
+                                       {"type": "sgd", "lr": 0.1, "momentum": 0.9,
+                                        "nesterov": True, "weight_decay": 0.05}),
+    "adamw_beta1_per_step": ([0.95, 0.85, 0.7, 0.9],
+                             {"type": "adamw", "lr": 0.02, "weight_decay": 0.2}),
+}
+
+
+def set_momentum(optimizer, momentum):
+    for group in optimizer.param_groups:
+        if "betas" in group:
+            group["betas"] = (momentum, group["betas"][1])
+        else:
+            group["momentum"] = momentum
+
 
 def param_groups(spec, named):
     """weight_decay_exclude: bias puts the *.bias parameters in a group without decay (this model
@@ -99,9 +117,10 @@ def as_list(tensor):
     return values.tolist()
 
 
-def train(spec, initial, batches, dtype, clip_grad_norm=None):
+def train(spec, initial, batches, dtype, clip_grad_norm=None, momenta=None):
     """The parameters and optimizer state (runner's names) after each step, and with
-    clip_grad_norm the gradients' global norm before clipping at each step."""
+    clip_grad_norm the gradients' global norm before clipping at each step; with momenta, each
+    step's momentum (or beta1) is set before it."""
     weight = torch.tensor(initial["fc.weight"], dtype=dtype).requires_grad_()
     bias = torch.tensor(initial["fc.bias"], dtype=dtype).requires_grad_()
     named = {"fc.weight": weight, "fc.bias": bias}
@@ -110,7 +129,9 @@ def train(spec, initial, batches, dtype, clip_grad_norm=None):
     for group in optimizer.param_groups:
         group["foreach"] = False
     after, norms = [], []
-    for images, labels in batches:
+    for step, (images, labels) in enumerate(batches):
+        if momenta is not None:
+            set_momentum(optimizer, momenta[step])
         optimizer.zero_grad()
         logits = normalized(images, dtype).flatten(1) @ weight.T + bias
         F.cross_entropy(logits, torch.from_numpy(labels).long()).backward()
@@ -153,16 +174,19 @@ def main():
                     for images, labels in batches],
         "cases": [],
     }
-    cases = [(name, None, spec) for name, spec in CASES.items()]
-    cases += [(name, clip, spec) for name, (clip, spec) in CLIP_CASES.items()]
-    for name, clip, spec in cases:
-        steps32, norms = train(spec, initial, batches, torch.float32, clip)
-        steps64, _ = train(spec, initial, batches, torch.float64, clip)
+    cases = [(name, None, spec, None) for name, spec in CASES.items()]
+    cases += [(name, clip, spec, None) for name, (clip, spec) in CLIP_CASES.items()]
+    cases += [(name, None, spec, momenta) for name, (momenta, spec) in MOMENTUM_CASES.items()]
+    for name, clip, spec, momenta in cases:
+        steps32, norms = train(spec, initial, batches, torch.float32, clip, momenta)
+        steps64, _ = train(spec, initial, batches, torch.float64, clip, momenta)
         case = {"name": name, "optimizer": spec,
                 "float64_max_difference": max_difference(steps32, steps64), "steps": steps32}
         if clip is not None:
             case["clip_grad_norm"] = clip
             case["grad_norms"] = norms
+        if momenta is not None:
+            case["momenta"] = momenta
         golden["cases"].append(case)
     path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "tests", "backends",

@@ -235,6 +235,26 @@ def optimizer_for(net, spec):
                eps=spec.get("eps", 1e-8))
 
 
+def one_cycle(schedule, step, total_steps, start, turn, end):
+    """OneCycleLR's two cosine phases (three_phase False): start -> turn until step
+    pct_start * T - 1, then turn -> end at step T - 1."""
+    def anneal(a, b, pct):
+        return b + (a - b) / 2.0 * (math.cos(math.pi * pct) + 1)
+    rise_end = schedule.get("pct_start", 0.3) * total_steps - 1
+    if step <= rise_end:
+        return anneal(start, turn, step / rise_end) if rise_end > 0 else start
+    return anneal(turn, end, (step - rise_end) / (total_steps - 1 - rise_end))
+
+
+def scheduled_momentum(schedule, step, total_steps):
+    """one_cycle with cycle_momentum: the step's momentum (Adam's beta1), else None."""
+    schedule = schedule or {}
+    if schedule.get("type") != "one_cycle" or not schedule.get("cycle_momentum", False):
+        return None
+    top, low = schedule.get("max_momentum", 0.95), schedule.get("base_momentum", 0.85)
+    return one_cycle(schedule, min(step, total_steps - 1), total_steps, top, low, top)
+
+
 def lr_factor(schedule, step, steps_per_epoch, total_steps, base_lr):
     """The multiplier of the base lr at step `step` (0-based over the run), as the runner's README
     gives it: the schedule's rate times, during warm-up, f + (1 - f) * s / W."""
@@ -250,6 +270,10 @@ def lr_factor(schedule, step, steps_per_epoch, total_steps, base_lr):
         factor = schedule.get("gamma", 0.1) ** sum(epoch >= m for m in schedule["milestones"])
     elif kind == "constant":
         factor = 1.0
+    elif kind == "one_cycle":
+        initial = 1.0 / schedule.get("div_factor", 25.0)
+        factor = one_cycle(schedule, min(step, total_steps - 1), total_steps, initial, 1.0,
+                           initial / schedule.get("final_div_factor", 1e4))
     else:
         raise SystemExit(f"schedule {kind}: not supported by this script")
     warmup = schedule.get("warmup")
@@ -307,6 +331,13 @@ class Recipe:
                            self.total_steps, self.base_lrs[0])
         for g, lr in zip(self.optimizer.param_groups, self.base_lrs):
             g["lr"] = lr * factor
+        momentum = scheduled_momentum(self.training.get("schedule"), step, self.total_steps)
+        if momentum is not None:
+            for g in self.optimizer.param_groups:
+                if "betas" in g:
+                    g["betas"] = (momentum, g["betas"][1])
+                else:
+                    g["momentum"] = momentum
         self.optimizer.zero_grad()
         loss = F.cross_entropy(self.net(x), self.labels[rows],
                                label_smoothing=self.training.get("label_smoothing", 0.0))

@@ -51,6 +51,10 @@ class Optimizer {
   std::int64_t step() const { return step_; }
   void set_step(std::int64_t step) { step_ = step; }
   void set_learning_rate(double lr) { spec_.lr = lr; }
+  // SGD's momentum, or Adam's beta1 (Program::set_momentum).
+  void set_momentum(double momentum) {
+    (spec_.adam_family() ? spec_.beta1 : spec_.momentum) = momentum;
+  }
   // Updates `value` (n floats of `param`) from `grad` times `grad_scale` (clip_factor, 1 without
   // clipping), using the state buffers (state_names().size() of them).
   void update(const ParamSpec& param, float* value, const float* grad, float* const* state,

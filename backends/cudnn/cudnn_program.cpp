@@ -76,6 +76,8 @@ CudnnProgram::CudnnProgram(int device, const Graph& graph, const CompileOptions&
   CUDA_CHECK(cudaDeviceSynchronize());  // the zeroing and constant copies above are done
   learning_rate_ = std::nan("");        // unlike any lr: the copy is made
   set_learning_rate(options.optimizer.lr);
+  copy_to_scalars(offsetof(kernels::StepScalars, momentum), options.optimizer.momentum);
+  copy_to_scalars(offsetof(kernels::StepScalars, beta1), options.optimizer.beta1);
 }
 
 CudnnProgram::~CudnnProgram() {
@@ -166,9 +168,7 @@ void CudnnProgram::build_train_steps(const Net& net, StepList& steps) {
   // current one for Adam's bias correction and SGD's first-step rule; so does clipping's factor.
   const OptimizerSpec& spec = options_.optimizer;
   kernels::OptimizerConstants constants;
-  constants.beta1 = spec.beta1;
   constants.beta2 = spec.beta2;
-  constants.momentum = static_cast<float>(spec.momentum);
   constants.one_minus_dampening = static_cast<float>(1 - spec.dampening);
   kernels::StepScalars* scalars = scalars_;
   steps.add("optimizer update",
@@ -402,13 +402,22 @@ void CudnnProgram::load_optimizer_state(const std::vector<HostTensor>& tensors) 
 
 void CudnnProgram::set_learning_rate(double lr) {
   if (lr == learning_rate_) return;  // a constant lr costs no copy per step
-  select_device();
   learning_rate_ = lr;
-  auto* field = reinterpret_cast<double*>(reinterpret_cast<char*>(scalars_) +
-                                          offsetof(kernels::StepScalars, lr));
-  // From pageable memory: staged before the call returns, so the next call may change it.
-  CUDA_CHECK(cudaMemcpyAsync(field, &learning_rate_, sizeof(double), cudaMemcpyHostToDevice,
-                             handles_.stream()));
+  copy_to_scalars(offsetof(kernels::StepScalars, lr), lr);
+}
+
+void CudnnProgram::set_momentum(double momentum) {
+  copy_to_scalars(options_.optimizer.adam_family() ? offsetof(kernels::StepScalars, beta1)
+                                                   : offsetof(kernels::StepScalars, momentum),
+                  momentum);
+}
+
+void CudnnProgram::copy_to_scalars(std::size_t offset, double value) {
+  select_device();
+  auto* field = reinterpret_cast<double*>(reinterpret_cast<char*>(scalars_) + offset);
+  // From pageable memory: staged before the call returns, so `value` may go.
+  CUDA_CHECK(
+      cudaMemcpyAsync(field, &value, sizeof(double), cudaMemcpyHostToDevice, handles_.stream()));
 }
 
 ProgramFacts CudnnProgram::facts() const {

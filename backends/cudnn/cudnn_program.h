@@ -37,6 +37,7 @@ class CudnnProgram : public Program {
   // Copied to the device on the compute stream, where the next step's kernels (eager or a
   // replayed graph) read it: graphs capture the lr's address, not its value.
   void set_learning_rate(double lr) override;
+  void set_momentum(double momentum) override;
 
   // The algorithm of each convolution pass ("conv1 forward: IMPLICIT_PRECOMP_GEMM"), the
   // device memory this program holds and whether it holds the training set.
@@ -44,6 +45,8 @@ class CudnnProgram : public Program {
 
  private:
   void check_batch(const Net& net, const TrainBatch& batch) const;
+  // Copies `value` into the device's StepScalars at `offset` (on the compute stream).
+  void copy_to_scalars(std::size_t offset, double value);
   // The training slot the next step uses (the slots are made on the first step, when it is
   // known whether batches come as rows of a held set), and the evaluation slot.
   BatchSlot& next_train_slot();

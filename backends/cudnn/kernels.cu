@@ -109,7 +109,8 @@ __global__ void softmax_cross_entropy_kernel(const float* logits, const std::int
 __global__ void begin_step_kernel(StepScalars* s, OptimizerConstants c) {
   s->step += 1;
   s->grad_scale = 1.f;  // until clip_gradients_kernel says otherwise
-  s->factors = optimizer_math::step_factors(s->step, s->lr, c.beta1, c.beta2, c.momentum,
+  s->factors = optimizer_math::step_factors(s->step, s->lr, s->beta1, c.beta2,
+                                            static_cast<float>(s->momentum),
                                             c.one_minus_dampening);
 }
 
@@ -117,6 +118,7 @@ __global__ void sgd_kernel(float* value, const float* grad, float* buffer, std::
                            SgdSettings s, const StepScalars* scalars) {
   const optimizer_math::StepFactors f = scalars->factors;
   s.lr = static_cast<float>(scalars->lr);  // the host's rounding (host_math.cpp)
+  s.momentum = static_cast<float>(scalars->momentum);
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
     optimizer_math::sgd_step(value[i], grad[i] * scalars->grad_scale, buffer ? buffer + i : nullptr,
@@ -127,6 +129,7 @@ __global__ void sgd_kernel(float* value, const float* grad, float* buffer, std::
 __global__ void adam_kernel(float* value, const float* grad, float* m, float* v, std::size_t n,
                             AdamSettings s, double decoupled_decay, const StepScalars* scalars) {
   const optimizer_math::StepFactors f = scalars->factors;
+  s.beta1 = static_cast<float>(scalars->beta1);
   if (decoupled_decay != 0) s.keep = static_cast<float>(1 - scalars->lr * decoupled_decay);
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {

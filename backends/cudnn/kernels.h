@@ -48,27 +48,31 @@ void softmax_cross_entropy(const float* logits, const std::int32_t* labels, cons
 struct StepScalars {
   long long step;                       // optimizer steps taken, this one included
   double lr;                            // the learning rate, set from the host between steps
+  double momentum, beta1;               // SGD's and Adam's, set from the host (one_cycle cycles
+                                        // the one its optimizer has)
   optimizer_math::StepFactors factors;  // what follows from it (backends/common/optimizer_math.h)
   float grad_scale;                     // clip_grad_norm's factor for this step's gradients
   double grad_norm_sum;                 // global gradient norms (before clipping), summed
 };
 
 struct OptimizerConstants {
-  double beta1 = 0, beta2 = 0;
-  float momentum = 0, one_minus_dampening = 1;
+  double beta2 = 0;
+  float one_minus_dampening = 1;
 };
 
 // Increments scalars->step and recomputes the per-step scalars from it (grad_scale back to 1).
 void begin_step(StepScalars* scalars, OptimizerConstants constants, cudaStream_t stream);
 
 using SgdSettings = optimizer_math::Sgd;
-// buffer: the momentum buffer, or null without momentum. The lr is scalars->lr, not s.lr.
+// buffer: the momentum buffer, or null without momentum. The lr and momentum are scalars->lr
+// and scalars->momentum, not s's.
 void sgd_update(float* value, const float* grad, float* buffer, std::size_t n, SgdSettings s,
                 const StepScalars* scalars, cudaStream_t stream);
 
 using AdamSettings = optimizer_math::Adam;
 // `decoupled_decay`: AdamW's weight decay (0 for Adam), whose factor s.keep = 1 - lr * decay
-// follows the step's learning rate (training.schedule), as on the host.
+// follows the step's learning rate (training.schedule), as on the host. beta1 is
+// scalars->beta1, not s.beta1.
 void adam_update(float* value, const float* grad, float* exp_avg, float* exp_avg_sq, std::size_t n,
                  AdamSettings s, double decoupled_decay, const StepScalars* scalars,
                  cudaStream_t stream);

@@ -24,6 +24,7 @@ class OnednnProgram : public Program {
   std::vector<HostTensor> optimizer_state() const override;
   void load_optimizer_state(const std::vector<HostTensor>& tensors) override;
   void set_learning_rate(double lr) override { optimizer_.set_learning_rate(lr); }
+  void set_momentum(double momentum) override { optimizer_.set_momentum(momentum); }
 
   void profile_train_step(const TrainBatch& batch, std::vector<StepTiming>& timings) override;
 

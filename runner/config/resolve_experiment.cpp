@@ -297,10 +297,10 @@ OptimizerSpec read_optimizer(const Fields& f) {
   }
   o.nesterov = f.flag("nesterov", o.nesterov);
   if (o.nesterov && (o.momentum == 0 || o.dampening != 0)) {  // PyTorch's SGD refuses them too
-    throw_user_error(f.where("nesterov"),
-                     fmt::format("Nesterov momentum with momentum {} and dampening {}",
-                                 o.momentum, o.dampening),
-                     "expected a momentum above 0 and a dampening of 0");
+    throw_user_error(
+        f.where("nesterov"),
+        fmt::format("Nesterov momentum with momentum {} and dampening {}", o.momentum, o.dampening),
+        "expected a momentum above 0 and a dampening of 0");
   }
   o.beta1 = f.number("beta1", o.beta1);
   o.beta2 = f.number("beta2", o.beta2);
@@ -334,6 +334,9 @@ ScheduleSpec read_schedule(const Fields& f) {
   s.pct_start = f.number("pct_start", s.pct_start);
   s.div_factor = f.number("div_factor", s.div_factor);
   s.final_div_factor = f.number("final_div_factor", s.final_div_factor);
+  s.cycle_momentum = f.flag("cycle_momentum", s.cycle_momentum);
+  s.base_momentum = f.number("base_momentum", s.base_momentum);
+  s.max_momentum = f.number("max_momentum", s.max_momentum);
   Fields warmup = f.child("warmup");
   s.warmup_epochs = warmup.number("epochs", s.warmup_epochs);
   s.warmup_start_factor = warmup.number("start_factor", s.warmup_start_factor);
@@ -350,6 +353,12 @@ TrainingSpec read_training(const Fields& f) {
   t.optimizer = read_optimizer(f.child("optimizer"));
   t.clip_grad_norm = f.number("clip_grad_norm", t.clip_grad_norm);
   t.schedule = read_schedule(f.child("schedule"));
+  if (t.schedule.cycle_momentum && !t.optimizer.adam_family() && t.optimizer.momentum == 0) {
+    throw_user_error(f.child("schedule").where("cycle_momentum"),
+                     "cycle_momentum with an sgd optimizer without momentum",
+                     "expected training.optimizer.momentum above 0 (the schedule then replaces "
+                     "it), or adam or adamw (whose beta1 it cycles)");
+  }
   t.log_every = f.integer("log_every", t.log_every);
   t.threads = f.integer("threads", t.threads);
   return t;

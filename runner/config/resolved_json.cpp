@@ -92,6 +92,11 @@ nlohmann::json schedule_json(const ScheduleSpec& s) {
       out["pct_start"] = s.pct_start;
       out["div_factor"] = s.div_factor;
       out["final_div_factor"] = s.final_div_factor;
+      if (s.cycle_momentum) {  // absent otherwise: the configs written before it keep their hash
+        out["cycle_momentum"] = true;
+        out["base_momentum"] = s.base_momentum;
+        out["max_momentum"] = s.max_momentum;
+      }
       break;
   }
   if (s.warmup_epochs > 0) {

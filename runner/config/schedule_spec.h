@@ -23,6 +23,9 @@ struct ScheduleSpec {
   double pct_start = 0.3;            // one_cycle: the share of the steps spent rising
   double div_factor = 25;            // one_cycle: the first lr is lr / div_factor
   double final_div_factor = 1e4;     // one_cycle: the last lr is the first / final_div_factor
+  bool cycle_momentum = false;       // one_cycle: the momentum (Adam's beta1) moves against the lr
+  double base_momentum = 0.85;       // one_cycle: its value at the lr's peak
+  double max_momentum = 0.95;        // one_cycle: its value at the start and the end
   double warmup_epochs = 0;          // optional linear warm-up, may be fractional; 0: none
   double warmup_start_factor = 0.1;  // the warm-up's first factor on the scheduled lr
 };

@@ -40,6 +40,7 @@ nlohmann::json epochs_json(const std::vector<EpochRecord>& epochs) {
                             {"images_per_second", e.images_per_second},
                             {"learning_rate", e.learning_rate}};
     if (e.grad_norm_mean >= 0) epoch["grad_norm_mean"] = e.grad_norm_mean;
+    if (e.momentum) epoch["momentum"] = *e.momentum;
     out.push_back(std::move(epoch));
   }
   return out;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "runner/train/apply_schedule.h"
 #include "runner/train/lr_schedule.h"
 #include "runner/train/step_times.h"
 #include "runner/train/stop_checks.h"
@@ -83,7 +84,7 @@ struct Bench {
 
 // The next batch, with the learning rate of its step in the run.
 TrainBatch next_batch(Bench& b) {
-  b.program.set_learning_rate(b.schedule.at(b.out.run.steps));
+  apply_schedule(b.schedule, b.out.run.steps, b.program);
   return b.stream.next();
 }
 

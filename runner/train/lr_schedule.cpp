@@ -51,23 +51,30 @@ double LearningRateSchedule::scheduled(std::int64_t step) const {
                                 (1 + std::cos(kPi * static_cast<double>(step) /
                                               static_cast<double>(total_steps_))) /
                                 2;
-    case ScheduleType::one_cycle:
-      return one_cycle(step);
+    case ScheduleType::one_cycle: {
+      const double initial = lr_ / spec_.div_factor;
+      return one_cycle(step, initial, lr_, initial / spec_.final_div_factor);
+    }
   }
   return lr_;
 }
 
-// Two phases as in OneCycleLR.get_lr: rising from initial to max until step pct_start * T - 1,
-// then falling to the minimum at step T - 1 (pct_start < 1, so the fall is never empty). A rise
-// that ends at step 0 stays at initial there (PyTorch divides 0 by 0).
-double LearningRateSchedule::one_cycle(std::int64_t step) const {
-  const double initial = lr_ / spec_.div_factor;
-  const double minimum = initial / spec_.final_div_factor;
+std::optional<double> LearningRateSchedule::momentum(std::int64_t step) const {
+  if (spec_.type != ScheduleType::one_cycle || !spec_.cycle_momentum) return std::nullopt;
+  step = std::clamp<std::int64_t>(step, 0, total_steps_ - 1);
+  return one_cycle(step, spec_.max_momentum, spec_.base_momentum, spec_.max_momentum);
+}
+
+// Two phases as in OneCycleLR.get_lr: from `start` to `turn` until step pct_start * T - 1, then
+// to `end` at step T - 1 (pct_start < 1, so the second phase is never empty). A first phase that
+// ends at step 0 stays at `start` there (PyTorch divides 0 by 0).
+double LearningRateSchedule::one_cycle(std::int64_t step, double start, double turn,
+                                       double end) const {
   const double s = static_cast<double>(step);
   const double rise_end = spec_.pct_start * static_cast<double>(total_steps_) - 1;
   const double fall_end = static_cast<double>(total_steps_) - 1;
-  if (s <= rise_end) return rise_end > 0 ? anneal_cos(initial, lr_, s / rise_end) : initial;
-  return anneal_cos(lr_, minimum, (s - rise_end) / (fall_end - rise_end));
+  if (s <= rise_end) return rise_end > 0 ? anneal_cos(start, turn, s / rise_end) : start;
+  return anneal_cos(turn, end, (s - rise_end) / (fall_end - rise_end));
 }
 
 }  // namespace runner

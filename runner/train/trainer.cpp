@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "runner/train/apply_schedule.h"
 #include "runner/train/epoch_progress.h"
 #include "runner/train/lr_schedule.h"
 #include "runner/train/step_times.h"
@@ -24,6 +25,7 @@ struct EpochTotals {
   std::int64_t images = 0;
   double seconds = 0;        // training only, evaluation excluded
   double learning_rate = 0;  // of its last step
+  std::optional<double> momentum;
 };
 
 // The state the epochs share.
@@ -53,8 +55,9 @@ bool train_one_step(Loop& loop, EpochTotals& totals) {
   TrainBatch batch;
   auto step_start = SteadyClock::now();
   if (!loop.feed.next(batch)) return false;
-  totals.learning_rate = loop.schedule.at(loop.run_step++);
-  loop.program.set_learning_rate(totals.learning_rate);
+  const StepSchedule scheduled = apply_schedule(loop.schedule, loop.run_step++, loop.program);
+  totals.learning_rate = scheduled.learning_rate;
+  totals.momentum = scheduled.momentum;
   loop.program.train_step(batch);
   double step_seconds = seconds_since(step_start);
   ++loop.outcome.steps;
@@ -112,6 +115,7 @@ void record_epoch(Loop& loop, const Dataset& test, int epoch, const EpochTotals&
                      totals.seconds > 0 ? totals.images / totals.seconds : 0.0,
                      totals.loss.grad_norm_count > 0 ? totals.loss.grad_norm_mean() : -1.0,
                      totals.learning_rate,
+                     totals.momentum,
                      loop.run_step};
   loop.outcome.epochs.push_back(record);
   loop.outcome.final_evaluation = evaluation;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,9 +25,10 @@ struct EpochRecord {
   double test_accuracy = 0;
   double seconds = 0;  // training time of the epoch, evaluation excluded
   double images_per_second = 0;
-  double grad_norm_mean = -1;  // clip_grad_norm: the mean global gradient norm before clipping
-  double learning_rate = 0;    // the lr of the epoch's last step (training.schedule)
-  std::int64_t step = 0;       // steps done in the whole run at the epoch's end
+  double grad_norm_mean = -1;      // clip_grad_norm: the mean global gradient norm before clipping
+  double learning_rate = 0;        // the lr of the epoch's last step (training.schedule)
+  std::optional<double> momentum;  // its momentum, where the schedule cycles it
+  std::int64_t step = 0;           // steps done in the whole run at the epoch's end
 };
 
 // The running loss at one log point (every training.log_every steps): the loss curve.

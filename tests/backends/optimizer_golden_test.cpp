@@ -1,7 +1,7 @@
 // The CPU backend's optimizers against PyTorch: a tiny model (flatten + linear) trained a few
 // steps under each SGD, Adam and AdamW configuration (weight_decay_exclude, clip_grad_norm
-// included) must leave the parameters and optimizer state that torch.optim leaves, and report
-// the gradient norms clip_grad_norm_ returned. The numbers are in optimizer_golden.json, written by
+// included, and a momentum or beta1 changed before each step) must leave the parameters and
+// optimizer state that torch.optim leaves, and report the gradient norms clip_grad_norm_ returned. The numbers are in optimizer_golden.json, written by
 // scripts/optimizer_golden.py, so no torch is needed here.
 #include <gtest/gtest.h>
 
@@ -106,7 +106,7 @@ TEST(OptimizerGolden, CpuBackendStepsAsPyTorch) {
   const Shape shape{input.at("channels").get<int>(), input.at("height").get<int>(),
                     input.at("width").get<int>()};
   const Graph graph = build_graph(model, shape, classes);
-  ASSERT_GE(golden.at("cases").size(), 19u);
+  ASSERT_GE(golden.at("cases").size(), 21u);
   for (const json& c : golden.at("cases")) {
     SCOPED_TRACE(c.at("name").get<std::string>());
     auto program = compile(golden, graph, c);
@@ -117,6 +117,7 @@ TEST(OptimizerGolden, CpuBackendStepsAsPyTorch) {
       const json& batch = golden.at("batches")[s];
       const auto images = batch.at("images").get<std::vector<std::uint8_t>>();
       const auto labels = batch.at("labels").get<std::vector<std::int32_t>>();
+      if (c.contains("momenta")) program->set_momentum(c.at("momenta")[s].get<double>());
       program->train_step(images.data(), labels.data(), static_cast<int>(labels.size()));
       std::vector<HostTensor> actual = program->parameters();
       for (HostTensor& t : program->optimizer_state()) actual.push_back(std::move(t));

@@ -143,6 +143,7 @@ struct TrainingCase {
   OptimizerSpec optimizer;
   bool cuda_graph = true;
   double clip_grad_norm = 0;
+  bool momentum_per_step = false;  // set_momentum before each step, as cycle_momentum does
 };
 void PrintTo(const TrainingCase& c, std::ostream* os) {
   *os << c.name;
@@ -185,6 +186,8 @@ std::vector<TrainingCase> training_cases() {
       {"adamw_exclude_bias_graph", adamw_without_bias_decay(), true},
       {"adamw_clip_graph", adam(1e-3, 0.01, OptimizerType::adamw), true, 0.05},
       {"sgd_clip_eager", sgd(0.01, 0.9, 0, 0, false), false, 0.05},
+      {"sgd_nesterov_cycled_momentum_graph", sgd(0.01, 0.9, 0, 5e-4, true), true, 0, true},
+      {"adamw_cycled_beta1_graph", adam(1e-3, 0.01, OptimizerType::adamw), true, 0, true},
   };
 }
 
@@ -216,9 +219,10 @@ struct TrainingRun {
 };
 
 // Ten steps on fixed random batches; the last batch is short (5 of 8), as an epoch's end is.
+// With momentum_per_step, each step's momentum (or beta1) is set before it, falling from 0.95.
 TrainingRun train(Backend& backend, const Graph& graph, const OptimizerSpec& optimizer,
                   bool cuda_graph, bool deterministic = false, int steps = kSteps,
-                  double clip_grad_norm = 0) {
+                  double clip_grad_norm = 0, bool momentum_per_step = false) {
   CompileOptions options = options_for(graph, kTrainBatch, 16);
   options.optimizer = optimizer;
   options.clip_grad_norm = clip_grad_norm;
@@ -234,6 +238,7 @@ TrainingRun train(Backend& backend, const Graph& graph, const OptimizerSpec& opt
     std::vector<std::int32_t> labels(count);
     for (auto& b : images) b = static_cast<std::uint8_t>(random.below(256));
     for (auto& l : labels) l = static_cast<std::int32_t>(random.below(10));
+    if (momentum_per_step) program->set_momentum(0.95 - 0.02 * step);
     program->train_step(images.data(), labels.data(), count);
     const LossSum taken = program->take_loss();
     run.losses.push_back(taken.mean());
@@ -289,9 +294,10 @@ TEST_P(TrainingParity, TenLenetStepsMatchOnednn) {
   const TrainingCase& c = GetParam();
   const Graph graph = lenet();
   onednn::OnednnBackend cpu;
-  TrainingRun expected = train(cpu, graph, c.optimizer, true, false, kSteps, c.clip_grad_norm);
-  TrainingRun actual =
-      train(*gpu, graph, c.optimizer, c.cuda_graph, false, kSteps, c.clip_grad_norm);
+  TrainingRun expected =
+      train(cpu, graph, c.optimizer, true, false, kSteps, c.clip_grad_norm, c.momentum_per_step);
+  TrainingRun actual = train(*gpu, graph, c.optimizer, c.cuda_graph, false, kSteps,
+                             c.clip_grad_norm, c.momentum_per_step);
   expect_same_training(graph, expected, actual);
   ASSERT_EQ(actual.grad_norms.size(), expected.grad_norms.size());
   EXPECT_EQ(actual.grad_norms.size(), c.clip_grad_norm > 0 ? std::size_t{kSteps} : 0u);

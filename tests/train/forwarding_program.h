@@ -1,5 +1,6 @@
 // A Program that passes every call to another (a real CPU program) and records the learning
-// rates it is given; tests derive from it to observe or change the calls they care about.
+// rates and momenta it is given; tests derive from it to observe or change the calls they care
+// about.
 #pragma once
 
 #include <memory>
@@ -22,6 +23,10 @@ class ForwardingProgram : public Program {
     learning_rates.push_back(lr);
     inner_->set_learning_rate(lr);
   }
+  void set_momentum(double momentum) override {
+    momenta.push_back(momentum);
+    inner_->set_momentum(momentum);
+  }
   void predict(const std::uint8_t* images, int count, float* logits) override {
     inner_->predict(images, count, logits);
   }
@@ -33,6 +38,7 @@ class ForwardingProgram : public Program {
   }
 
   std::vector<double> learning_rates;  // each set_learning_rate, in order
+  std::vector<double> momenta;         // each set_momentum, in order
 
  protected:
   std::unique_ptr<Program> inner_;

@@ -16,15 +16,19 @@ namespace {
 
 using nlohmann::json;
 
-// A config with `schedule` and the optimizer's `lr`, validated and resolved.
-Experiment experiment_with(const json& schedule, double lr) {
+// A config with `schedule` and an optimizer of `type` ("sgd" with momentum 0.9 where
+// `momentum`) with `lr`, validated and resolved.
+Experiment experiment_with(const json& schedule, double lr, const std::string& type = "sgd",
+                           bool momentum = false) {
+  json optimizer = {{"type", type}, {"lr", lr}};
+  if (momentum && type == "sgd") optimizer["momentum"] = 0.9;
   ConfigDocument doc;
   doc.file = "golden.yaml";
   doc.source_map = SourceMap(doc.file);
   doc.json = {{"name", "golden"},
               {"dataset", {{"name", "synthetic"}}},
               {"model", {{"layers", {{{"name", "fc"}, {"type", "linear"}, {"out_features", 2}}}}}},
-              {"training", {{"optimizer", {{"type", "sgd"}, {"lr", lr}}}, {"schedule", schedule}}}};
+              {"training", {{"optimizer", optimizer}, {"schedule", schedule}}}};
   validate_config(doc);
   return resolve_experiment(doc);
 }
@@ -38,7 +42,8 @@ TEST(LearningRateSchedule, EveryStepMatchesPyTorch) {
   const json cases = golden()["cases"];
   ASSERT_GE(cases.size(), 8u);
   for (const json& c : cases) {
-    const Experiment e = experiment_with(c["schedule"], c["lr"]);
+    const Experiment e =
+        experiment_with(c["schedule"], c["lr"], c.value("optimizer", "sgd"), c.contains("momenta"));
     LearningRateSchedule schedule(e.training.schedule, c["lr"], c["steps_per_epoch"], c["epochs"]);
     const json& expected = c["lrs"];
     ASSERT_EQ(expected.size(), c["steps_per_epoch"].get<std::size_t>() * c["epochs"].get<int>());
@@ -49,7 +54,36 @@ TEST(LearningRateSchedule, EveryStepMatchesPyTorch) {
     }
     // PyTorch's schedulers update the lr recursively: a few roundings away from a closed form.
     EXPECT_LT(worst, 1e-9) << c["name"] << ": largest relative difference " << worst;
+    if (!c.contains("momenta")) {
+      EXPECT_FALSE(schedule.momentum(0).has_value()) << c["name"];
+      continue;
+    }
+    for (std::size_t s = 0; s < expected.size(); ++s) {
+      const auto got = schedule.momentum(static_cast<std::int64_t>(s));
+      ASSERT_TRUE(got.has_value()) << c["name"];
+      EXPECT_NEAR(*got, c["momenta"][s].get<double>(), 1e-12) << c["name"] << " step " << s;
+    }
   }
+}
+
+TEST(LearningRateSchedule, CycledMomentumNeedsAnOptimizerWithMomentum) {
+  const json schedule = {{"type", "one_cycle"}, {"cycle_momentum", true}};
+  try {
+    experiment_with(schedule, 0.1);
+    FAIL() << "cycle_momentum was accepted for SGD without momentum";
+  } catch (const UserError& error) {
+    EXPECT_NE(std::string(error.what()).find("training.schedule.cycle_momentum"), std::string::npos)
+        << error.what();
+    EXPECT_NE(std::string(error.what()).find("expected training.optimizer.momentum above 0"),
+              std::string::npos)
+        << error.what();
+  }
+  EXPECT_NO_THROW(experiment_with(schedule, 0.1, "sgd", true));
+  EXPECT_NO_THROW(experiment_with(schedule, 0.1, "adamw"));
+  EXPECT_THROW(experiment_with({{"type", "cosine"}, {"cycle_momentum", true}}, 0.1, "adam"),
+               UserError);  // one_cycle's key only
+  EXPECT_THROW(experiment_with({{"type", "one_cycle"}, {"base_momentum", 0}}, 0.1, "adam"),
+               UserError);
 }
 
 TEST(LearningRateSchedule, ConstantWithoutWarmupIsTheOptimizersLr) {
@@ -79,6 +113,11 @@ TEST(LearningRateSchedule, TheResolvedConfigHoldsTheScheduleWithItsDefaults) {
                   {"warmup", {{"epochs", 0.5}, {"start_factor", 0.1}}}}));
   EXPECT_EQ(experiment_with({{"type", "constant"}}, 0.1).resolved["training"]["schedule"],
             json({{"type", "constant"}}));
+  const Experiment cycled =
+      experiment_with({{"type", "one_cycle"}, {"cycle_momentum", true}}, 0.1, "adam");
+  EXPECT_EQ(cycled.resolved["training"]["schedule"]["cycle_momentum"], true);
+  EXPECT_EQ(cycled.resolved["training"]["schedule"]["base_momentum"], 0.85);
+  EXPECT_EQ(cycled.resolved["training"]["schedule"]["max_momentum"], 0.95);
 }
 
 TEST(LearningRateSchedule, FieldsOfAnotherTypeAreRefused) {

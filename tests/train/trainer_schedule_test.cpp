@@ -1,6 +1,9 @@
-// The trainer under training.schedule: each step gets the schedule's learning rate, each epoch
-// records its last step's, and a run resumed after an epoch continues the schedule there.
+// The trainer under training.schedule: each step gets the schedule's learning rate (and cycled
+// momentum), each epoch records its last step's, and a run resumed after an epoch continues the
+// schedule there.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "forwarding_program.h"
 #include "runner/config/load_config.h"
@@ -12,16 +15,25 @@
 namespace runner {
 namespace {
 
-// A CPU program that records every learning rate it is given.
+// A CPU program that records every learning rate and momentum it is given.
 using LrRecordingProgram = testing::ForwardingProgram;
 
-// tiny_synthetic (1024 images in batches of 16: 64 steps an epoch) under a cosine schedule with
-// a warm-up of one and a half epochs, over three epochs.
+const std::vector<std::string> kCosineWithWarmup = {"training.schedule.type=cosine",
+                                                    "training.schedule.min_lr=0.001",
+                                                    "training.schedule.warmup.epochs=1.5"};
+
+// tiny_synthetic (1024 images in batches of 16: 64 steps an epoch) over three epochs, by default
+// under a cosine schedule with a warm-up of one and a half epochs.
 struct ScheduledRun {
-  Experiment experiment =
-      load_experiment(testing::source_dir() / "configs" / "tiny_synthetic.yaml",
-                      {"training.epochs=3", "training.schedule.type=cosine",
-                       "training.schedule.min_lr=0.001", "training.schedule.warmup.epochs=1.5"});
+  explicit ScheduledRun(std::vector<std::string> schedule = kCosineWithWarmup)
+      : experiment(load_experiment(testing::source_dir() / "configs" / "tiny_synthetic.yaml",
+                                   with_epochs(std::move(schedule)))) {}
+  static std::vector<std::string> with_epochs(std::vector<std::string> overrides) {
+    overrides.push_back("training.epochs=3");
+    return overrides;
+  }
+
+  Experiment experiment;
   DatasetSplits data = load_dataset(experiment.dataset);
   std::unique_ptr<Backend> backend = make_backend("cpu", nullptr);
 
@@ -53,7 +65,28 @@ TEST(TrainerSchedule, EachStepGetsTheSchedulesRateAndEpochsRecordTheirLast) {
   ASSERT_EQ(outcome.epochs.size(), 3u);
   for (int e = 0; e < 3; ++e) {
     EXPECT_EQ(outcome.epochs[e].learning_rate, schedule.at((e + 1) * per_epoch - 1));
+    EXPECT_FALSE(outcome.epochs[e].momentum.has_value());
   }
+  EXPECT_TRUE(program.momenta.empty());  // the optimizer's momentum stays
+}
+
+TEST(TrainerSchedule, OneCycleWithCycleMomentumSetsEachStepsMomentum) {
+  ScheduledRun run({"training.optimizer.momentum=0.9", "training.schedule.type=one_cycle",
+                    "training.schedule.cycle_momentum=true"});
+  LrRecordingProgram program = run.program();
+  Console quiet(true);
+  TrainingOutcome outcome = train(run.experiment, program, run.data, quiet);
+  ASSERT_EQ(outcome.status, RunStatus::completed) << outcome.error;
+  const std::int64_t per_epoch = 64;
+  LearningRateSchedule schedule(run.experiment.training.schedule, 0.02, per_epoch, 3);
+  ASSERT_EQ(program.momenta.size(), 3u * per_epoch);
+  for (std::size_t s = 0; s < program.momenta.size(); ++s) {
+    ASSERT_EQ(program.momenta[s], schedule.momentum(static_cast<std::int64_t>(s))) << "step " << s;
+  }
+  EXPECT_EQ(program.momenta.front(), 0.95);  // max_momentum, down to base_momentum and back
+  EXPECT_NEAR(*std::min_element(program.momenta.begin(), program.momenta.end()), 0.85, 1e-3);
+  ASSERT_EQ(outcome.epochs.size(), 3u);
+  EXPECT_EQ(outcome.epochs[2].momentum, program.momenta.back());
 }
 
 TEST(TrainerSchedule, AResumedRunContinuesTheScheduleWhereItStopped) {
