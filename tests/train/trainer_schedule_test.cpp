@@ -47,16 +47,25 @@ struct ScheduledRun {
     options.normalize = experiment.dataset.normalize;
     return LrRecordingProgram(backend->compile(graph, options));
   }
+  // The run's schedule, 64 steps an epoch.
+  LearningRateSchedule schedule() const {
+    return {experiment.training.schedule, experiment.training.optimizer.lr, kStepsPerEpoch, 3};
+  }
+  // The three epochs from `plan.first_epoch` on, on `program`.
+  TrainingOutcome train_on(LrRecordingProgram& program, const TrainingPlan& plan = {}) const {
+    Console quiet(true);
+    return train(experiment, program, data, quiet, plan);
+  }
+  static constexpr std::int64_t kStepsPerEpoch = 64;
 };
 
 TEST(TrainerSchedule, EachStepGetsTheSchedulesRateAndEpochsRecordTheirLast) {
   ScheduledRun run;
   LrRecordingProgram program = run.program();
-  Console quiet(true);
-  TrainingOutcome outcome = train(run.experiment, program, run.data, quiet);
+  TrainingOutcome outcome = run.train_on(program);
   ASSERT_EQ(outcome.status, RunStatus::completed) << outcome.error;
-  const std::int64_t per_epoch = 64;
-  LearningRateSchedule schedule(run.experiment.training.schedule, 0.02, per_epoch, 3);
+  const std::int64_t per_epoch = ScheduledRun::kStepsPerEpoch;
+  const LearningRateSchedule schedule = run.schedule();
   ASSERT_EQ(program.learning_rates.size(), 3u * per_epoch);
   for (std::size_t s = 0; s < program.learning_rates.size(); ++s) {
     ASSERT_EQ(program.learning_rates[s], schedule.at(static_cast<std::int64_t>(s))) << "step " << s;
@@ -74,12 +83,10 @@ TEST(TrainerSchedule, OneCycleWithCycleMomentumSetsEachStepsMomentum) {
   ScheduledRun run({"training.optimizer.momentum=0.9", "training.schedule.type=one_cycle",
                     "training.schedule.cycle_momentum=true"});
   LrRecordingProgram program = run.program();
-  Console quiet(true);
-  TrainingOutcome outcome = train(run.experiment, program, run.data, quiet);
+  TrainingOutcome outcome = run.train_on(program);
   ASSERT_EQ(outcome.status, RunStatus::completed) << outcome.error;
-  const std::int64_t per_epoch = 64;
-  LearningRateSchedule schedule(run.experiment.training.schedule, 0.02, per_epoch, 3);
-  ASSERT_EQ(program.momenta.size(), 3u * per_epoch);
+  const LearningRateSchedule schedule = run.schedule();
+  ASSERT_EQ(program.momenta.size(), 3u * ScheduledRun::kStepsPerEpoch);
   for (std::size_t s = 0; s < program.momenta.size(); ++s) {
     ASSERT_EQ(program.momenta[s], schedule.momentum(static_cast<std::int64_t>(s))) << "step " << s;
   }
@@ -92,13 +99,12 @@ TEST(TrainerSchedule, OneCycleWithCycleMomentumSetsEachStepsMomentum) {
 TEST(TrainerSchedule, AResumedRunContinuesTheScheduleWhereItStopped) {
   ScheduledRun run;
   LrRecordingProgram straight = run.program();
-  Console quiet(true);
-  train(run.experiment, straight, run.data, quiet);
+  run.train_on(straight);
   LrRecordingProgram resumed = run.program();
   TrainingPlan plan;
   plan.first_epoch = 1;  // as after loading a checkpoint of epoch 1 (in the warm-up still)
-  train(run.experiment, resumed, run.data, quiet, plan);
-  const std::vector<double> rest(straight.learning_rates.begin() + 64,
+  run.train_on(resumed, plan);
+  const std::vector<double> rest(straight.learning_rates.begin() + ScheduledRun::kStepsPerEpoch,
                                  straight.learning_rates.end());
   EXPECT_EQ(resumed.learning_rates, rest);
 }
