@@ -110,8 +110,7 @@ __global__ void begin_step_kernel(StepScalars* s, OptimizerConstants c) {
   s->step += 1;
   s->grad_scale = 1.f;  // until clip_gradients_kernel says otherwise
   s->factors = optimizer_math::step_factors(s->step, s->lr, s->beta1, c.beta2,
-                                            static_cast<float>(s->momentum),
-                                            c.one_minus_dampening);
+                                            static_cast<float>(s->momentum), c.one_minus_dampening);
 }
 
 __global__ void sgd_kernel(float* value, const float* grad, float* buffer, std::size_t n,

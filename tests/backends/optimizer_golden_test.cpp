@@ -1,8 +1,9 @@
 // The CPU backend's optimizers against PyTorch: a tiny model (flatten + linear) trained a few
 // steps under each SGD, Adam and AdamW configuration (weight_decay_exclude, clip_grad_norm
 // included, and a momentum or beta1 changed before each step) must leave the parameters and
-// optimizer state that torch.optim leaves, and report the gradient norms clip_grad_norm_ returned. The numbers are in optimizer_golden.json, written by
-// scripts/optimizer_golden.py, so no torch is needed here.
+// optimizer state that torch.optim leaves, and report the gradient norms clip_grad_norm_
+// returned. The numbers are in optimizer_golden.json, written by scripts/optimizer_golden.py, so
+// no torch is needed here.
 #include <gtest/gtest.h>
 
 #include <algorithm>
