@@ -5,44 +5,17 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include <array>
-#include <cstdio>
 #include <ctime>
 
 #include "backends/onednn/onednn_backend.h"
 
 namespace runner {
-namespace {
-
-std::string command_output(const std::string& command) {
-  std::string out;
-  FILE* pipe = ::popen((command + " 2>/dev/null").c_str(), "r");
-  if (!pipe) return out;
-  std::array<char, 256> buffer{};
-  while (std::fgets(buffer.data(), buffer.size(), pipe)) out += buffer.data();
-  ::pclose(pipe);
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  return out;
-}
-
-std::string git(const std::string& arguments) {
-  return command_output(fmt::format("git -C '{}' {}", RUNNER_SOURCE_DIR, arguments));
-}
-
-}  // namespace
 
 std::string runner_version() {
   return RUNNER_VERSION;
 }
 
-std::string git_commit() {
-  std::string commit = git("rev-parse --short=12 HEAD");
-  return commit.empty() ? RUNNER_GIT_COMMIT : commit;
-}
-
-bool git_tree_dirty() {
-  return !git("status --porcelain --untracked-files=no").empty();
-}
+// git_commit() and git_tree_dirty() are generated at build time (cmake/build_commit.cmake).
 
 std::string timestamp_now() {
   std::time_t now = std::time(nullptr);

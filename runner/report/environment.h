@@ -10,7 +10,8 @@ namespace runner {
 
 nlohmann::json environment_json(const DeviceInfo& device, int threads);
 std::string runner_version();
-// The git commit of the source tree the runner was built from, and whether it has changes.
+// The git commit this binary was built from (read at build time, "unknown" outside a git
+// checkout), and whether that tree had uncommitted changes then.
 std::string git_commit();
 bool git_tree_dirty();
 // Local time as ISO 8601 with offset, e.g. 2026-11-22T10:15:30+0000.
