@@ -1,9 +1,11 @@
 // conv2d on oneDNN: direct convolution (grouped, dilated), or Winograd where it is faster; image
 // outputs channels-last or in the primitive's blocked layout (BuildContext::activation_desc), an
-// optional fused ReLU.
+// optional fused ReLU. 16 channels in and out, 3x3, stride 1, on AVX-512: the own Winograd
+// kernels of conv2d_winograd16.h instead.
 #include <algorithm>
 
 #include "backends/onednn/build_context.h"
+#include "backends/onednn/layers/conv2d_winograd16.h"
 
 namespace runner::onednn {
 namespace {
@@ -55,6 +57,10 @@ class Conv2d : public OnednnLayer {
  public:
   dnnl::memory forward(BuildContext& ctx, const Node& node,
                        const std::vector<dnnl::memory>& inputs) override {
+    if (winograd16_applies(node, inputs[0].get_desc().dims())) {
+      own_ = make_winograd16_conv();
+      return own_->forward(ctx, node, inputs);
+    }
     const LayerAttrs& a = node.attrs;
     const ParamSpec& weight = node.params[0];
     strides_ = {a.stride_h, a.stride_w};
@@ -81,6 +87,7 @@ class Conv2d : public OnednnLayer {
 
   void backward(BuildContext& ctx, const Node& node, const dnnl::memory& output_grad,
                 const std::vector<dnnl::memory>& input_grads) override {
+    if (own_) return own_->backward(ctx, node, output_grad, input_grads);
     backward_weights(ctx, node, output_grad);
     if (input_grads[0]) backward_data(ctx, node, output_grad, input_grads[0]);
   }
@@ -220,6 +227,7 @@ class Conv2d : public OnednnLayer {
   WinogradPasses winograd_;
   dnnl::convolution_forward::primitive_desc forward_pd_;
   dnnl::memory src_;
+  std::unique_ptr<OnednnLayer> own_;  // the own kernels' layer, where they apply
 };
 
 }  // namespace
