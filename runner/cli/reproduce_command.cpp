@@ -99,6 +99,12 @@ int reproduce_command(const ReproduceOptions& options) {
     ::setenv("OMP_NUM_THREADS",
              std::to_string(original["environment"]["threads"].get<int>()).c_str(), 1);
   }
+  // The same convolution kernels: the oneDNN backend's own 16-channel Winograd kernels round
+  // differently from oneDNN's (backends/onednn/winograd16.h); a run made without them reruns
+  // without them.
+  const std::string own_kernels =
+      original.value(nlohmann::json::json_pointer("/environment/own_kernels"), std::string());
+  if (own_kernels.rfind("none", 0) == 0) ::setenv("RUNNER_OWN_KERNELS", "0", 1);
   console.line(fmt::format("reproducing {} (run {}, seed {}, {} mode)", options.report.string(),
                            original.value("run_id", "?"), original.value("seed", 0),
                            original["mode"].get<std::string>()));
@@ -111,6 +117,14 @@ int reproduce_command(const ReproduceOptions& options) {
   if (!changed_files.empty()) {
     console.result("the data differs from the original run's:");
     for (const auto& line : changed_files) console.result("  " + line);
+  }
+  const std::string rerun_kernels =
+      rerun.report.value(nlohmann::json::json_pointer("/environment/own_kernels"), std::string());
+  if (!own_kernels.empty() && rerun_kernels != own_kernels) {
+    console.result(
+        fmt::format("the original ran the own kernels '{}', this machine '{}': the last "
+                    "bits may differ",
+                    own_kernels, rerun_kernels));
   }
   std::string device = original.value("device", "");
   console.result(fmt::format("{}: {} (rerun report: {})", same ? "reproduced" : "NOT reproduced",
