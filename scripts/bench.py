@@ -27,13 +27,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_runner(args, workload, batch, width, steps):
+def run_runner(args, workload, batch, width, steps, own_kernels=True):
+    """own_kernels False: RUNNER_OWN_KERNELS=0, oneDNN for every layer (what the own kernels add)."""
     command = [str(args.runner), "bench", str(workload["config"]), "--quiet", "--output",
                str(args.scratch), "--steps", str(steps), "--warmup-steps", "20",
                "--profile-steps", "0", "--set", f"training.batch_size={batch}",
                "--set", f"model.width={width}", "--set", f"device={args.device}",
                "--set", f"training.threads={args.threads}"]
-    out = subprocess.run(command, capture_output=True, text=True)
+    env = {**os.environ, **({} if own_kernels else {"RUNNER_OWN_KERNELS": "0"})}
+    out = subprocess.run(command, capture_output=True, text=True, env=env)
     if out.returncode != 0:
         return {"error": (out.stdout + out.stderr).strip().splitlines()[-1:]}
     report = json.loads(Path(out.stdout.strip().splitlines()[-1].removeprefix("report: ")).read_text())
@@ -101,23 +103,30 @@ def default_math(point):
     return f"{d['images_per_second']:,.0f} | {point['ratio_to_default_math']:.2f}x"
 
 
+def onednn_only(point):
+    """The runner's images/s without its own kernels (resnet8 on the CPU), else empty."""
+    r = point.get("runner_onednn_only")
+    return f"{r['images_per_second']:,.0f}" if r and "error" not in r else ""
+
+
 def markdown(result):
     rows = ["| workload | device | width | batch | runner img/s | PyTorch img/s (FP32) | ratio | runner step ms p10/p50/p90 "
             "| PyTorch step ms p10/p50/p90 | runner peak MB | PyTorch peak MB | of attainable FP32 "
-            "| mean loss runner / PyTorch | PyTorch img/s (its defaults: TF32) | ratio to defaults |",
-            "|" + "---|" * 15]
+            "| mean loss runner / PyTorch | PyTorch img/s (its defaults: TF32) | ratio to defaults "
+            "| runner img/s, oneDNN only (RUNNER_OWN_KERNELS=0) |",
+            "|" + "---|" * 16]
     ms = lambda m: "/".join(f"{1e3 * m[k]:.2f}" for k in ("step_seconds_p10", "step_seconds_p50", "step_seconds_p90"))
     for p in result["points"]:
         r, t = p["runner"], p["pytorch"]
         if "error" in r or "error" in t:
-            rows.append(f"| {p.get('workload', 'lenet')} | {p['device']} | {p['width']} | {p['batch_size']} | {r.get('error', '')} | {t.get('error', '')} |" + " |" * 9)
+            rows.append(f"| {p.get('workload', 'lenet')} | {p['device']} | {p['width']} | {p['batch_size']} | {r.get('error', '')} | {t.get('error', '')} |" + " |" * 10)
             continue
         peak = result["attainable_flops_per_second"]
         fraction = f"{100 * r['achieved_flops_per_second'] / peak:.1f} %" if peak else "n/a"
         rows.append(f"| {p.get('workload', 'lenet')} | {p['device']} | {p['width']} | {p['batch_size']} | {r['images_per_second']:,.0f} "
                     f"| {t['images_per_second']:,.0f} | {p['ratio']:.2f}x | {ms(r)} | {ms(t)} "
                     f"| {r['peak_rss_bytes'] / 2**20:.0f} | {t['peak_rss_bytes'] / 2**20:.0f} | {fraction} "
-                    f"| {r['mean_loss']:.3f} / {t['mean_loss']:.3f} | {default_math(p)} |")
+                    f"| {r['mean_loss']:.3f} / {t['mean_loss']:.3f} | {default_math(p)} | {onednn_only(p)} |")
     return "\n".join(rows) + "\n"
 
 
@@ -126,14 +135,20 @@ def measure(args, workload, batch, width):
     steps = max(20, args.images // batch)
     runner, torch = {"error": ["not run"]}, {"error": ["not run"]}
     torch_default = {"error": ["not run"]}
+    # The own kernels (16-channel Winograd convolutions) matter to the ResNet on the CPU.
+    runner_plain = {"error": ["not run"]} if workload["name"] == "resnet8" and args.device == "cpu" else None
     for repeat in range(args.repeats):  # runner, PyTorch, runner, PyTorch, ...
         runner = better(runner, run_runner(args, workload, batch, width, steps))
         torch = better(torch, run_pytorch(args, workload, batch, width, steps))
+        if runner_plain is not None:
+            runner_plain = better(runner_plain, run_runner(args, workload, batch, width, steps, False))
         if args.device != "cpu":  # TF32 exists only on the GPU
             torch_default = better(torch_default,
                                    run_pytorch(args, workload, batch, width, steps, "default"))
     point = {"workload": workload["name"], "device": args.device, "width": width,
              "batch_size": batch, "runner": runner, "pytorch": torch}
+    if runner_plain is not None:
+        point["runner_onednn_only"] = runner_plain
     if "error" not in runner and "error" not in torch:
         point["ratio"] = runner["images_per_second"] / torch["images_per_second"]
     if args.device != "cpu":
