@@ -156,6 +156,25 @@ TEST(ShippedConfigs, Resnet8FashionMnistAndTheBenchWorkloadShareTheCifarNetAndRe
   EXPECT_EQ(fashion.dataset.normalize.mean, std::vector<float>({0.2860f}));
 }
 
+// Batch norm, dropout, a residual join, the recipe's warm-up and cosine, label smoothing and
+// augmentation on small generated images: the configuration the resume tests run.
+TEST(ShippedConfigs, TinyResnetSyntheticHasEveryPartOfTheRecipe) {
+  Experiment e = load_experiment(config_path("tiny_resnet_synthetic.yaml"), {});
+  EXPECT_EQ(e.dataset.name, "synthetic");
+  EXPECT_EQ(e.device, "cpu");
+  std::vector<std::string> types;
+  for (const LayerSpec& layer : e.model.layers) types.push_back(layer.type);
+  for (const char* kind : {"batch_norm2d", "dropout", "add", "global_avg_pool2d"}) {
+    EXPECT_NE(std::find(types.begin(), types.end(), kind), types.end()) << kind;
+  }
+  EXPECT_EQ(e.training.schedule.type, ScheduleType::cosine);
+  EXPECT_GT(e.training.schedule.warmup_epochs, 0);
+  EXPECT_GT(e.training.label_smoothing, 0);
+  EXPECT_EQ(e.dataset.augment.size(), 2u);
+  // Its epochs end with a short batch, which batch norm trains whole.
+  EXPECT_NE(e.dataset.synthetic.train_count % e.training.batch_size, 0);
+}
+
 TEST(ShippedConfigs, TheAdamVariantIsTheFashionMnistConfigWithAdam) {
   ::unsetenv("FASHION_MNIST_ROOT");
   Experiment base = load_experiment(config_path("lenet_fashion_mnist.yaml"), {});
