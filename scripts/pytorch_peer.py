@@ -50,16 +50,28 @@ def find(root, stem):
     raise SystemExit(f"{root}: no {stem}[.gz]")
 
 
+# dataset.root when the config gives none, as runner/config/resolve_experiment.cpp has them.
+DEFAULT_ROOTS = {"cifar10": "data/cifar-10-batches-bin",
+                 "fashion_mnist": "/usr/share/datasets/fashion-mnist", "mnist": "data/mnist"}
+
+
 def load_split(dataset, train):
-    name, root = dataset["name"], dataset.get("root", "data")
+    """The split as the runner reads it: dataset.root is the folder holding the files themselves
+    (CIFAR-10's data_batch_1.bin .. data_batch_5.bin and test_batch.bin; the IDX files, plain
+    or .gz), a relative root taken from the working folder."""
+    name = dataset["name"]
+    root = dataset.get("root", DEFAULT_ROOTS.get(name, ""))
     if name in ("fashion_mnist", "mnist"):
         prefix = "train" if train else "t10k"
         images = read_idx(find(root, f"{prefix}-images-idx3-ubyte"))[:, None, :, :]
         labels = read_idx(find(root, f"{prefix}-labels-idx1-ubyte"))
     elif name == "cifar10":
-        base = os.path.join(root, "cifar-10-batches-bin")
         files = [f"data_batch_{i}.bin" for i in range(1, 6)] if train else ["test_batch.bin"]
-        raw = np.concatenate([np.fromfile(os.path.join(base, f), dtype=np.uint8) for f in files])
+        for f in files:
+            if not os.path.isfile(os.path.join(root, f)):
+                raise SystemExit(f"{os.path.join(root, f)}: not found; dataset.root is the folder "
+                                 "holding data_batch_1.bin .. data_batch_5.bin and test_batch.bin")
+        raw = np.concatenate([np.fromfile(os.path.join(root, f), dtype=np.uint8) for f in files])
         raw = raw.reshape(-1, 3073)
         images, labels = raw[:, 1:].reshape(-1, 3, 32, 32), raw[:, 0]
     elif name == "synthetic":
@@ -215,7 +227,8 @@ def initialise(net, model):
 # ---- recipe -----------------------------------------------------------------------------------
 
 def optimizer_for(net, spec):
-    kind = spec["type"]
+    """The config's optimizer with the runner's defaults for the keys it leaves out."""
+    kind = spec.get("type", "sgd")
     decay = spec.get("weight_decay", 0.01 if kind == "adamw" else 0.0)
     exclude = set(spec.get("weight_decay_exclude", []))
     norms = {n for n, k, _, _ in net.plan if k == "batch_norm2d"}
@@ -225,7 +238,7 @@ def optimizer_for(net, spec):
         skip = ("bias" in exclude and field == "bias") or ("norm" in exclude and layer in norms)
         (excluded if skip else plain).append(p)
     groups = [{"params": plain, "weight_decay": decay}, {"params": excluded, "weight_decay": 0}]
-    lr = spec.get("lr", 0.001 if kind in ("adam", "adamw") else 0.01)
+    lr = spec.get("lr", 0.001)  # the runner's default for every optimizer (OptimizerSpec)
     if kind == "sgd":
         return torch.optim.SGD(groups, lr=lr, momentum=spec.get("momentum", 0),
                                dampening=spec.get("dampening", 0),
@@ -285,7 +298,7 @@ def lr_factor(schedule, step, steps_per_epoch, total_steps, base_lr):
     return factor
 
 
-def accuracy(net, images, labels, dataset, batch=1000):
+def accuracy(net, images, labels, dataset, batch):
     net.eval()
     correct = 0
     with torch.no_grad():
@@ -293,6 +306,10 @@ def accuracy(net, images, labels, dataset, batch=1000):
             logits = net(normalise(images[i:i + batch], dataset))
             correct += (logits.argmax(1) == labels[i:i + batch]).sum().item()
     return correct / len(labels)
+
+
+def eval_batch(config):
+    return config.get("training", {}).get("eval_batch_size", 1000)
 
 
 def build(config):
@@ -311,7 +328,7 @@ class Recipe:
     def __init__(self, config, net, images, labels, seed):
         self.dataset, self.training = config["dataset"], config["training"]
         self.net, self.images, self.labels = net, images, labels
-        self.optimizer = optimizer_for(net, self.training["optimizer"])
+        self.optimizer = optimizer_for(net, self.training.get("optimizer", {}))
         self.base_lrs = [g["lr"] for g in self.optimizer.param_groups]
         self.batch = self.training.get("batch_size", 4)
         self.epochs = self.training.get("epochs", 1)
@@ -363,7 +380,8 @@ def train(config, seed):
             step += 1
     seconds = time.perf_counter() - start
     return {"seed": seed, "epochs": recipe.epochs,
-            "test_accuracy": accuracy(net, test_images, test_labels, config["dataset"]),
+            "test_accuracy": accuracy(net, test_images, test_labels, config["dataset"],
+                                      eval_batch(config)),
             "train_seconds": seconds, "images_per_second": recipe.epochs * len(labels) / seconds,
             "threads": torch.get_num_threads()}
 
@@ -401,7 +419,8 @@ def evaluate(config, checkpoint):
     net, _, (test_images, test_labels) = build(config)
     state = load_model_state(checkpoint)
     net.load_state_dict(state, strict=True)  # every parameter and buffer, nothing else
-    return {"test_accuracy": accuracy(net, test_images, test_labels, config["dataset"]),
+    return {"test_accuracy": accuracy(net, test_images, test_labels, config["dataset"],
+                                      eval_batch(config)),
             "tensors": len(state)}
 
 

@@ -14,6 +14,7 @@
 #include "runner/data/dataset_geometry.h"
 #include "runner/data/dataset_size.h"
 #include "runner/data/fingerprint.h"
+#include "runner/graph/training_batches.h"
 #include "runner/util/process_stats.h"
 
 namespace runner {
@@ -52,6 +53,10 @@ Session Session::prepare(const SessionOptions& options, Console& console) {
   session.experiment = load_experiment(options.config, options.overrides);
   DatasetGeometry geometry = dataset_geometry(session.experiment.dataset);
   session.graph = build_graph(session.experiment.model, geometry.image, geometry.classes);
+  // The training images as the files' headers (or the official sizes) say; checked again with
+  // the images loaded.
+  check_training_batches(session.graph, session.experiment.training.batch_size,
+                         planned_dataset_records(session.experiment.dataset).train);
   check_layer_support(session.graph, session.experiment.device);
   check_host_memory(session.experiment, session.graph, physical_memory_bytes());
   console.line(fmt::format("config: {} (valid), experiment '{}', seed {}", options.config.string(),
@@ -70,6 +75,8 @@ void Session::open(Console& console) {
                            device.backend, threads));
   data = load_dataset_or_say_its_size(experiment);
   check_data_fits_model(data, graph);
+  check_training_batches(graph, experiment.training.batch_size,
+                         static_cast<std::int64_t>(data.train.size()));
   auto files = fingerprint_files(data.files);
   check_known_dataset(experiment.dataset, files);
   data_fingerprint = data_json(experiment.dataset, files);

@@ -1,16 +1,19 @@
-// batch_norm2d on the CPU backend against PyTorch's BatchNorm2d: the running statistics after
-// three training steps and an evaluation output with them. The numbers were printed by
-// scripts/batch_norm_golden.py (same images: bytes (i * 37 + step * 11) % 256).
+// batch_norm2d on the CPU backend against PyTorch's BatchNorm2d: the running statistics and the
+// checkpoint's num_batches_tracked after three training steps, and an evaluation output with
+// them. The numbers were printed by scripts/batch_norm_golden.py (same images: bytes
+// (i * 37 + step * 11) % 256).
 #include <gtest/gtest.h>
 
 #include "backends/onednn/onednn_backend.h"
 #include "layer_cases.h"
+#include "runner/train/checkpoint.h"
 
 namespace runner::testing {
 namespace {
 
 const std::vector<double> kRunningMean = {-0.0100225882353, 0.0185807058824, -0.0187134117647};
 const std::vector<double> kRunningVar = {0.574807968609, 0.558858836653, 0.563355641751};
+const std::int64_t kBatchesTracked = 3;
 const std::vector<double> kEvalFirstImage = {-0.96436984656, -0.581610000262, -0.198850153965,
                                              0.183909692332, 0.56666953863};
 
@@ -49,6 +52,12 @@ TEST(BatchNormGolden, RunningStatisticsAndEvaluationMatchPyTorch) {
     EXPECT_NEAR(mean.values[c], kRunningMean[c], 1e-6) << "channel " << c;
     EXPECT_NEAR(var.values[c], kRunningVar[c], 1e-6) << "channel " << c;
   }
+  // The checkpoint holds PyTorch's num_batches_tracked beside them: an int64 scalar.
+  const Checkpoint checkpoint = make_checkpoint(*program, Experiment{}, 0, "");
+  const HostTensor& tracked = named(checkpoint.tensors, "bn.num_batches_tracked");
+  EXPECT_EQ(tracked.dtype, TensorDtype::i64);
+  EXPECT_TRUE(tracked.dims.empty());
+  EXPECT_EQ(tracked.integers, std::vector<std::int64_t>{kBatchesTracked});
   // The classifier made to read the first values of the batch-norm output: an identity, with
   // batch norm's own weight and bias back at 1 and 0 (PyTorch's layer was not trained).
   for (HostTensor& t : tensors) {

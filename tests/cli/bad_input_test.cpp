@@ -52,6 +52,16 @@ std::string layers(const std::string& body) {
                  body);
 }
 
+// Batch norm on the 1x1 maps a global average pool leaves.
+const char* kBatchNormAfterPooling =
+    R"(    - {name: conv1, type: conv2d, out_channels: 4, kernel: 3}
+    - {name: relu1, type: relu}
+    - {name: pool, type: global_avg_pool2d}
+    - {name: bn, type: batch_norm2d}
+    - {name: flat, type: flatten}
+    - {name: fc, type: linear, out_features: 4}
+)";
+
 std::vector<BadInput> cases() {
   const std::string run = "run {config} --output {tmp}/out";
   return {
@@ -181,6 +191,27 @@ std::vector<BadInput> cases() {
        kBase,
        "validate {config} --set training.optimizer.lr=.nan",
        {"training.optimizer.lr: found .nan, expected a finite number"}},
+      // Batch norm after global pooling sees one value per channel and image: a batch of one
+      // image gives it a single value, which PyTorch refuses in training.
+      {"batch_norm_on_one_value_per_channel",
+       replace(layers(kBatchNormAfterPooling), "batch_size: 8", "batch_size: 1"),
+       run,
+       {"config.yaml:12:7: model.layers[3]: bn (batch_norm2d): training.batch_size 1 gives it "
+        "batches of 1 image, and its input 4x1x1 then has 1 value per channel in training, "
+        "expected more than 1",
+        "Expected more than 1 value per channel when training"}},
+      {"batch_norm_on_a_last_batch_of_one",
+       replace(layers(kBatchNormAfterPooling), "train_count: 32", "train_count: 33"),
+       "validate {config}",
+       {"model.layers[3]: bn (batch_norm2d): the 33 training images in batches of "
+        "training.batch_size 8 end with a batch of 1 image",
+        "(one that does not divide 32), or change dataset.train_limit"}},
+      {"batch_norm_on_a_last_batch_of_one_after_train_limit",
+       replace(replace(layers(kBatchNormAfterPooling), "train_count: 32", "train_count: 64"),
+               "name: synthetic\n", "name: synthetic\n  train_limit: 17\n"),
+       "validate {config}",
+       {"the 17 training images in batches of training.batch_size 8 end with a batch of 1 "
+        "image"}},
   };
 }
 

@@ -1,9 +1,16 @@
-// The configs under configs/ load, validate and resolve, with defaults filled in.
+// The configs under configs/ load, validate and resolve, with defaults filled in, and build
+// their graphs; every one of them is a seed of the fuzzer's corpus.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 #include "runner/config/load_config.h"
+#include "runner/data/dataset_geometry.h"
+#include "runner/graph/graph.h"
 #include "test_support.h"
 
 namespace runner {
@@ -11,6 +18,28 @@ namespace {
 
 std::filesystem::path config_path(const std::string& name) {
   return testing::source_dir() / "configs" / name;
+}
+
+// Every experiment config under configs/, as paths relative to it, listed from the folder (so a
+// new config is tested without being named here). configs/sweeps/ holds sweep files, which
+// tests/sweep reads.
+std::vector<std::string> shipped_experiment_configs() {
+  const std::filesystem::path root = testing::source_dir() / "configs";
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".yaml") continue;
+    const std::string relative = entry.path().lexically_relative(root).generic_string();
+    if (relative.rfind("sweeps/", 0) != 0) names.push_back(relative);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string file_bytes(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
 }
 
 class ShippedConfig : public ::testing::TestWithParam<std::string> {};
@@ -26,10 +55,125 @@ TEST_P(ShippedConfig, LoadsAndItsResolvedJsonValidatesAgain) {
   EXPECT_EQ(twice.resolved, e.resolved);
 }
 
-INSTANTIATE_TEST_SUITE_P(Configs, ShippedConfig,
-                         ::testing::Values("lenet_cifar.yaml", "lenet_fashion_mnist.yaml",
-                                           "resnet_tiny.yaml", "tiny_synthetic.yaml",
-                                           "variants/lenet_fashion_mnist_adam.yaml"));
+TEST_P(ShippedConfig, BuildsItsGraphForItsDataset) {
+  Experiment e = load_experiment(config_path(GetParam()), {});
+  const DatasetGeometry geometry = dataset_geometry(e.dataset);
+  Graph graph = build_graph(e.model, geometry.image, geometry.classes);
+  EXPECT_EQ(graph.output().output, (Shape{geometry.classes, 1, 1, true}));
+  EXPECT_GT(graph.parameter_count(), 0);
+}
+
+// The fuzzer starts from every shipped config (tests/fuzz/make_seeds.py copies them).
+TEST_P(ShippedConfig, IsASeedOfTheFuzzCorpus) {
+  const std::string bytes = file_bytes(config_path(GetParam()));
+  bool found = false;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(testing::source_dir() / "tests" / "fuzz" / "corpus")) {
+    found = found || file_bytes(entry.path()) == bytes;
+  }
+  EXPECT_TRUE(found) << "configs/" << GetParam()
+                     << " is not in tests/fuzz/corpus: run tests/fuzz/make_seeds.py";
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, ShippedConfig, ::testing::ValuesIn(shipped_experiment_configs()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param.substr(0, info.param.size() - 5);
+                           std::replace_if(
+                               name.begin(), name.end(),
+                               [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); },
+                               '_');
+                           return name;
+                         });
+
+TEST(ShippedConfigs, AreListedFromTheFolder) {
+  const std::vector<std::string> names = shipped_experiment_configs();
+  for (const char* expected :
+       {"lenet_cifar.yaml", "lenet_fashion_mnist.yaml", "resnet8_cifar.yaml",
+        "resnet8_fashion_mnist.yaml", "resnet_tiny.yaml", "tiny_resnet_synthetic.yaml",
+        "tiny_synthetic.yaml", "bench/lenet_cifar_synthetic.yaml",
+        "bench/resnet8_cifar_synthetic.yaml", "variants/lenet_fashion_mnist_adam.yaml"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
+  }
+  for (const std::string& name : names) EXPECT_NE(name.rfind("sweeps/", 0), 0u) << name;
+}
+
+// ResNet-8 (He et al.'s CIFAR ResNet, one basic block per stage) and the recipe of the issue:
+// Nesterov SGD lr 0.1, weight decay 5e-4, batch 128, one epoch of warm-up from 0 then cosine
+// to 0, label smoothing 0.1, random crop from a 4-pixel pad and flips.
+void expect_resnet8_recipe(const Experiment& e) {
+  const TrainingSpec& t = e.training;
+  EXPECT_EQ(t.batch_size, 128);
+  EXPECT_EQ(t.epochs, 20);
+  EXPECT_DOUBLE_EQ(t.label_smoothing, 0.1);
+  EXPECT_EQ(t.optimizer.type, OptimizerType::sgd);
+  EXPECT_DOUBLE_EQ(t.optimizer.lr, 0.1);
+  EXPECT_DOUBLE_EQ(t.optimizer.momentum, 0.9);
+  EXPECT_TRUE(t.optimizer.nesterov);
+  EXPECT_DOUBLE_EQ(t.optimizer.weight_decay, 5e-4);
+  EXPECT_EQ(t.schedule.type, ScheduleType::cosine);
+  EXPECT_DOUBLE_EQ(t.schedule.min_lr, 0);
+  EXPECT_DOUBLE_EQ(t.schedule.warmup_epochs, 1);
+  EXPECT_DOUBLE_EQ(t.schedule.warmup_start_factor, 0);
+  ASSERT_EQ(e.dataset.augment.size(), 2u);
+  EXPECT_EQ(e.dataset.augment[0].kind, AugmentKind::random_crop);
+  EXPECT_EQ(e.dataset.augment[0].padding, 4);
+  EXPECT_EQ(e.dataset.augment[1].kind, AugmentKind::horizontal_flip);
+  EXPECT_DOUBLE_EQ(e.dataset.augment[1].p, 0.5);
+}
+
+TEST(ShippedConfigs, Resnet8CifarIsTheCifarResNetWithTheRecipe) {
+  Experiment e = load_experiment(config_path("resnet8_cifar.yaml"), {});
+  expect_resnet8_recipe(e);
+  EXPECT_EQ(e.dataset.name, "cifar10");
+  const DatasetGeometry geometry = dataset_geometry(e.dataset);
+  Graph graph = build_graph(e.model, geometry.image, geometry.classes);
+  int convolutions = 0, batch_norms = 0, adds = 0;
+  for (const Node& node : graph.nodes) {
+    convolutions += node.type == "conv2d";
+    batch_norms += node.type == "batch_norm2d";
+    adds += node.type == "add";
+  }
+  // The stem, two per block and two 1x1 shortcuts; a batch norm after each; three joins.
+  EXPECT_EQ(convolutions, 9);
+  EXPECT_EQ(batch_norms, 9);
+  EXPECT_EQ(adds, 3);
+  EXPECT_EQ(graph.input_shapes(graph.output())[0], (Shape{64, 1, 1, true}));
+  // 78,042 trainable values (PyTorch's count for this net) and 672 running statistics.
+  EXPECT_EQ(graph.parameter_count(), 78042 + 672);
+  EXPECT_EQ(e.checkpoint.path, "resnet8.safetensors");
+}
+
+TEST(ShippedConfigs, Resnet8FashionMnistAndTheBenchWorkloadShareTheCifarNetAndRecipe) {
+  Experiment cifar = load_experiment(config_path("resnet8_cifar.yaml"), {});
+  for (const char* name : {"resnet8_fashion_mnist.yaml", "bench/resnet8_cifar_synthetic.yaml"}) {
+    Experiment e = load_experiment(config_path(name), {});
+    expect_resnet8_recipe(e);
+    EXPECT_EQ(e.resolved["model"], cifar.resolved["model"]) << name;
+    EXPECT_EQ(e.resolved["training"], cifar.resolved["training"]) << name;
+  }
+  Experiment fashion = load_experiment(config_path("resnet8_fashion_mnist.yaml"), {});
+  EXPECT_EQ(fashion.dataset.root, "/usr/share/datasets/fashion-mnist");
+  EXPECT_EQ(fashion.dataset.normalize.mean, std::vector<float>({0.2860f}));
+}
+
+// Batch norm, dropout, a residual join, the recipe's warm-up and cosine, label smoothing and
+// augmentation on small generated images: the configuration the resume tests run.
+TEST(ShippedConfigs, TinyResnetSyntheticHasEveryPartOfTheRecipe) {
+  Experiment e = load_experiment(config_path("tiny_resnet_synthetic.yaml"), {});
+  EXPECT_EQ(e.dataset.name, "synthetic");
+  EXPECT_EQ(e.device, "cpu");
+  std::vector<std::string> types;
+  for (const LayerSpec& layer : e.model.layers) types.push_back(layer.type);
+  for (const char* kind : {"batch_norm2d", "dropout", "add", "global_avg_pool2d"}) {
+    EXPECT_NE(std::find(types.begin(), types.end(), kind), types.end()) << kind;
+  }
+  EXPECT_EQ(e.training.schedule.type, ScheduleType::cosine);
+  EXPECT_GT(e.training.schedule.warmup_epochs, 0);
+  EXPECT_GT(e.training.label_smoothing, 0);
+  EXPECT_EQ(e.dataset.augment.size(), 2u);
+  // Its epochs end with a short batch, which batch norm trains whole.
+  EXPECT_NE(e.dataset.synthetic.train_count % e.training.batch_size, 0);
+}
 
 TEST(ShippedConfigs, TheAdamVariantIsTheFashionMnistConfigWithAdam) {
   ::unsetenv("FASHION_MNIST_ROOT");

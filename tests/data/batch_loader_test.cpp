@@ -95,7 +95,7 @@ TEST(BatchLoader, OrderIsTheSeededShuffleOfTheEpoch) {
 TEST(BatchLoader, IdenticalBatchesForAnyNumberOfWorkers) {
   Dataset data = indexed_dataset(301);
   std::vector<std::vector<Epoch>> runs;
-  for (int workers : {0, 1, 3}) {
+  for (int workers : {0, 1, 2, 3}) {
     BatchLoader loader(data, 16, true, 5, workers);
     runs.push_back({run_epoch(loader, 0), run_epoch(loader, 1), run_epoch(loader, 2)});
   }

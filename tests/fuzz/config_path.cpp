@@ -7,8 +7,10 @@
 #include "runner/config/load_config.h"
 #include "runner/config/yaml_to_json.h"
 #include "runner/data/dataset_geometry.h"
+#include "runner/data/dataset_size.h"
 #include "runner/graph/graph.h"
 #include "runner/graph/memory_estimate.h"
+#include "runner/graph/training_batches.h"
 
 namespace runner::fuzzing {
 
@@ -34,6 +36,8 @@ void check_config_text(const std::string& yaml, const std::string& file) {
   DatasetGeometry geometry = dataset_geometry(experiment.dataset);
   Graph graph = build_graph(experiment.model, geometry.image, geometry.classes);
   const TrainingSpec& training = experiment.training;
+  check_training_batches(graph, training.batch_size,
+                         planned_dataset_records(experiment.dataset).train);
   MemoryEstimate memory = estimate_training_memory(graph, training.batch_size,
                                                    training.eval_batch_size, training.optimizer);
   sink = graph.parameter_count() + graph.flops_per_sample() + memory.total();

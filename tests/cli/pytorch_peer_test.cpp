@@ -1,0 +1,118 @@
+// scripts/pytorch_peer.py reads a config as the runner does: the optimizer's defaults are the
+// runner's, and dataset.root (given or the default) is the folder the runner reads the files
+// from, so both train and score on the same images.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "data/data_files.h"
+#include "runner/config/load_config.h"
+#include "test_support.h"
+
+namespace runner::testing {
+namespace {
+
+bool have_torch() {
+  return run_command("/usr/bin/python3 -c 'import torch, yaml, numpy'").exit_code == 0;
+}
+
+std::string peer() {
+  return "/usr/bin/python3 " + (source_dir() / "scripts" / "pytorch_peer.py").string();
+}
+
+// The settings of the peer's optimizer for a config's `optimizer` mapping (JSON), as PyTorch's
+// param_groups hold them.
+nlohmann::json peer_optimizer(const TempDir& tmp, const std::string& optimizer) {
+  auto script =
+      tmp.write("optimizer.py", "import json, sys\nsys.path.insert(0, '" +
+                                    (source_dir() / "scripts").string() +
+                                    "')\n"
+                                    "import pytorch_peer as p\n"
+                                    "net = p.GraphNet([{'name': 'fc', 'type': 'linear', "
+                                    "'out_features': 2}], (4,))\n"
+                                    "group = p.optimizer_for(net, json.loads(sys.argv[1]))"
+                                    ".param_groups[0]\n"
+                                    "print(json.dumps({k: v for k, v in group.items() "
+                                    "if k != 'params'}))\n");
+  auto result = run_command("/usr/bin/python3 " + script.string() + " '" + optimizer + "'");
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  return result.exit_code == 0 ? nlohmann::json::parse(result.output) : nlohmann::json();
+}
+
+TEST(PyTorchPeer, OptimizerDefaultsAreTheRunners) {
+  if (!have_torch()) GTEST_SKIP() << "no /usr/bin/python3 with torch, yaml and numpy";
+  TempDir tmp;
+  for (const char* type : {"sgd", "adam", "adamw"}) {
+    auto config = tmp.write(std::string(type) + ".yaml",
+                            "name: o\ndataset: {name: synthetic}\n"
+                            "model: {layers: [{name: flat, type: flatten}, "
+                            "{name: fc, type: linear, out_features: 10}]}\n"
+                            "training: {optimizer: {type: " +
+                                std::string(type) + "}}\n");
+    const nlohmann::json runner = load_experiment(config, {}).resolved["training"]["optimizer"];
+    const nlohmann::json torch = peer_optimizer(tmp, std::string("{\"type\": \"") + type + "\"}");
+    EXPECT_EQ(torch["lr"], runner["lr"]) << type;
+    EXPECT_EQ(torch["weight_decay"], runner["weight_decay"]) << type;
+    if (std::string(type) == "sgd") {
+      for (const char* key : {"momentum", "dampening", "nesterov"}) {
+        EXPECT_EQ(torch[key], runner[key]) << type << " " << key;
+      }
+    } else {
+      EXPECT_EQ(torch["betas"], nlohmann::json({runner["beta1"], runner["beta2"]})) << type;
+      EXPECT_EQ(torch["eps"], runner["eps"]) << type;
+    }
+  }
+  // A config without an optimizer mapping trains with SGD at the default rate on both sides.
+  EXPECT_EQ(peer_optimizer(tmp, "{}")["lr"], 0.001);
+}
+
+// CIFAR-10 files written in the real format into the runner's default root,
+// data/cifar-10-batches-bin under the working folder: the runner trains on them and the peer
+// scores its checkpoint from the same root, left out of the config or given as a path.
+TEST(PyTorchPeer, ReadsCifar10FromTheFolderTheRunnerReads) {
+  if (!have_torch()) GTEST_SKIP() << "no /usr/bin/python3 with torch, yaml and numpy";
+  TempDir tmp;
+  const auto root = tmp / "data" / "cifar-10-batches-bin";
+  write_cifar10_folder(root, {40, 40, 40, 40, 40, 64}, 7);
+  const std::string model =
+      "device: cpu\n"
+      "model:\n"
+      "  layers:\n"
+      "    - {name: conv, type: conv2d, out_channels: 4, kernel: 3, stride: 2}\n"
+      "    - {name: relu, type: relu}\n"
+      "    - {name: flat, type: flatten}\n"
+      "    - {name: fc, type: linear, out_features: 10}\n"
+      "training: {epochs: 1, batch_size: 20, optimizer: {type: sgd, lr: 0.01}}\n"
+      "checkpoint: {path: c.safetensors}\n";
+  auto default_root = tmp.write("default.yaml", "name: c\ndataset: {name: cifar10}\n" + model);
+  auto given_root = tmp.write(
+      "given.yaml", "name: c\ndataset: {name: cifar10, root: " + root.string() + "}\n" + model);
+  auto run = run_command("cd " + tmp.path().string() + " && " + RUNNER_BINARY + " " +
+                         default_root.string() + " --quiet --output " + (tmp / "out").string());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  std::ifstream in(report_path_in(run.output));
+  const nlohmann::json report = nlohmann::json::parse(in);
+  EXPECT_EQ(report["metrics"]["test_images"], 64);
+  const std::string checkpoint = report["checkpoint"]["path"];
+  for (const auto& config : {default_root, given_root}) {
+    auto scored = run_command("cd " + tmp.path().string() + " && " + peer() + " evaluate " +
+                              config.string() + " " + checkpoint);
+    ASSERT_EQ(scored.exit_code, 0) << config << ": " << scored.output;
+    // 64 test images; float rounding may flip an argmax between near-equal logits.
+    EXPECT_NEAR(nlohmann::json::parse(scored.output)["test_accuracy"].get<double>(),
+                report["metrics"]["test_accuracy"].get<double>(), 1.5 / 64)
+        << config;
+  }
+  // A root that holds cifar-10-batches-bin/ instead of the files is refused by both, by name.
+  auto parent = tmp.write("parent.yaml", "name: c\ndataset: {name: cifar10, root: " +
+                                             (tmp / "data").string() + "}\n" + model);
+  auto refused = run_command(peer() + " evaluate " + parent.string() + " " + checkpoint);
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(refused.output.find("data_batch_1.bin: not found"), std::string::npos)
+      << refused.output;
+  EXPECT_EQ(run_runner(parent.string() + " --output " + (tmp / "out").string()).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace runner::testing
