@@ -75,7 +75,9 @@ TEST(LabelSmoothing, TheCpuProgramTrainsOnTheSmoothedLoss) {
                                                kClasses, grad.data(), kBatch);
     program->train_step(images.data(), labels.data(), kBatch);
     EXPECT_NEAR(program->take_loss().sum, want, 1e-5 * std::abs(want));
-    if (smoothing > 0) EXPECT_GT(std::abs(want - plain), 1e-3);  // the two are told apart
+    if (smoothing > 0) {
+      EXPECT_GT(std::abs(want - plain), 1e-3);  // the two are told apart
+    }
   }
 }
 

@@ -159,9 +159,17 @@ inline std::vector<LayerCase> cases() {
              layer("bn1", "batch_norm2d", {{"momentum", 0.3}, {"eps", 1e-3}})})},
       // Basic blocks: each batch norm with its ReLU fused in, the first ReLU read by the next
       // convolution and by the sum, one batch norm without weight and bias. oneDNN's CPU
-      // backend runs the 32-channel convolutions with Winograd and the 16-channel ones
-      // channels-last forward, Winograd for the weight gradient.
+      // backend runs the 32-channel convolutions with Winograd, the 16-channel ones on its own
+      // Winograd kernels (AVX-512; else channels-last forward, Winograd weight gradient).
       {"basic_block_16_channels", {3, 6, 5}, 2, head(basic_block(16))},
+      // The own 16-channel kernels with a bias and a fused ReLU, on the data input (its NCHW
+      // reordered, no input gradient) and then on the ReLU's output (with one).
+      {"conv_16_channels_bias_relu",
+       {16, 5, 7},
+       3,
+       head({layer("c1", "conv2d", {{"out_channels", 16}, {"kernel", 3}, {"padding", 1}}),
+             layer("r", "relu"),
+             layer("c2", "conv2d", {{"out_channels", 16}, {"kernel", 3}, {"padding", 1}})})},
       {"basic_block_32_channels", {3, 6, 5}, 2, head(basic_block(32))},
       {"dropout",
        {2, 6, 6},
