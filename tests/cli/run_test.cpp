@@ -171,7 +171,8 @@ nlohmann::json epoch_numbers(const nlohmann::json& epoch) {
 // The bits of a float, so that -0 and 0 (or two NaNs) are not taken for each other.
 std::vector<std::uint32_t> float_bits(const std::vector<float>& values) {
   std::vector<std::uint32_t> bits(values.size());
-  std::memcpy(bits.data(), values.data(), values.size() * sizeof(float));
+  // An integer tensor has no float values (memcpy from null is undefined even for 0 bytes).
+  if (!values.empty()) std::memcpy(bits.data(), values.data(), values.size() * sizeof(float));
   return bits;
 }
 
