@@ -91,6 +91,11 @@ struct BuildContext {
                               const std::string& label) const;
 };
 
+// The floats of a CPU memory (for host steps and kernels of our own).
+inline float* data_of(const dnnl::memory& m) {
+  return static_cast<float*>(m.get_data_handle());
+}
+
 // Whether oneDNN picked a reference (unoptimised) implementation.
 bool is_reference(const dnnl::primitive_desc_base& pd);
 

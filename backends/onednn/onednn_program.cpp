@@ -16,9 +16,6 @@
 namespace runner::onednn {
 
 namespace {
-float* data_of(const dnnl::memory& m) {
-  return static_cast<float*>(m.get_data_handle());
-}
 // The floats of a parameter's buffers (value, gradient, state) in its master layout.
 std::size_t buffer_floats(const Parameter& p) {
   return p.value.get_desc().get_size() / sizeof(float);

@@ -57,8 +57,8 @@ class BatchNorm : public OnednnLayer {
     ctx.forward->add(node.name + " running statistics",
                      [running_mean, running_var, mean = mean_, variance = variance_,
                       momentum = a.momentum, values, count = node.output.c] {
-                       update_running(data(running_mean), data(running_var), data(mean),
-                                      data(variance), count, momentum, values);
+                       update_running(data_of(running_mean), data_of(running_var), data_of(mean),
+                                      data_of(variance), count, momentum, values);
                      });
     return dst;
   }
@@ -101,8 +101,6 @@ class BatchNorm : public OnednnLayer {
   }
 
  private:
-  static float* data(const dnnl::memory& m) { return static_cast<float*>(m.get_data_handle()); }
-
   // PyTorch: running = (1 - momentum) running + momentum batch, with the batch's unbiased
   // variance (values / (values - 1) times the biased one that normalised the batch).
   static void update_running(float* running_mean, float* running_var, const float* mean,

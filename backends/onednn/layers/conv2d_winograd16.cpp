@@ -10,10 +10,6 @@
 namespace runner::onednn {
 namespace {
 
-float* data(const dnnl::memory& m) {
-  return static_cast<float*>(m.get_data_handle());
-}
-
 using Transformed = std::shared_ptr<std::vector<float>>;  // shared with the steps that use it
 
 class Winograd16Conv : public OnednnLayer {
@@ -32,11 +28,11 @@ class Winograd16Conv : public OnednnLayer {
     }
     Transformed transformed = transformed_weights(ctx, node, false);
     dnnl::memory dst = ctx.allocate(images_);  // (N, 16, H, W) channels-last
-    ctx.forward->add(node.name,
-                     [=, src = src_, bias = bias_, relu = ctx.fuse_relu, n = n_, h = h_, w = w_] {
-                       winograd16::convolve(data(src), transformed->data(),
-                                            bias ? data(bias) : nullptr, relu, data(dst), n, h, w);
-                     });
+    ctx.forward->add(
+        node.name, [=, src = src_, bias = bias_, relu = ctx.fuse_relu, n = n_, h = h_, w = w_] {
+          winograd16::convolve(data_of(src), transformed->data(), bias ? data_of(bias) : nullptr,
+                               relu, data_of(dst), n, h, w);
+        });
     return dst;
   }
 
@@ -52,8 +48,8 @@ class Winograd16Conv : public OnednnLayer {
                                                gradient_layouts)
                         : dnnl::memory();
     ctx.backward->add(node.name + " backward weights", [=, src = src_, n = n_, h = h_, w = w_] {
-      winograd16::weight_gradient(data(src), data(grad), data(weight_grad),
-                                  bias_grad ? data(bias_grad) : nullptr, n, h, w);
+      winograd16::weight_gradient(data_of(src), data_of(grad), data_of(weight_grad),
+                                  bias_grad ? data_of(bias_grad) : nullptr, n, h, w);
     });
     ctx.backward->append(gradient_layouts);
     if (!input_grads[0]) return;
@@ -62,8 +58,8 @@ class Winograd16Conv : public OnednnLayer {
     const bool same_layout = static_cast<bool>(input_grad);
     if (!same_layout) input_grad = ctx.allocate(images_);
     ctx.backward->add(node.name + " backward data", [=, n = n_, h = h_, w = w_] {
-      winograd16::convolve(data(grad), transformed->data(), nullptr, false, data(input_grad), n, h,
-                           w);
+      winograd16::convolve(data_of(grad), transformed->data(), nullptr, false, data_of(input_grad),
+                           n, h, w);
     });
     if (!same_layout) {
       ctx.copy(input_grad, input_grads[0], *ctx.backward, node.name + " grad layout");
@@ -78,7 +74,7 @@ class Winograd16Conv : public OnednnLayer {
     ctx.refresh->add(
         node.params[0].name + (data_gradient ? " winograd (data gradient)" : " winograd"),
         [transformed, weight = weight_, data_gradient] {
-          winograd16::transform_weights(data(weight), data_gradient, transformed->data());
+          winograd16::transform_weights(data_of(weight), data_gradient, transformed->data());
         });
     return transformed;
   }

@@ -9,10 +9,6 @@
 namespace runner::onednn {
 namespace {
 
-float* data(const dnnl::memory& m) {
-  return static_cast<float*>(m.get_data_handle());
-}
-
 class Dropout : public OnednnLayer {
  public:
   dnnl::memory forward(BuildContext& ctx, const Node& node,
@@ -32,8 +28,8 @@ class Dropout : public OnednnLayer {
     ctx.forward->add(node.name, [=, factors = factors_] {
       const std::uint64_t key = dropout_math::step_key(masks.seed, *masks.step, layer);
       const std::uint64_t first = static_cast<std::uint64_t>(*masks.first_image) * per_image;
-      const float* x = data(src);
-      float* y = data(dst);
+      const float* x = data_of(src);
+      float* y = data_of(dst);
       float* f = factors->data();
       for (std::size_t i = 0; i < count; ++i) {
         f[i] = dropout_math::keeps(key, first + i, p) ? scale : 0.f;
@@ -50,8 +46,8 @@ class Dropout : public OnednnLayer {
     const bool direct = static_cast<bool>(dx);
     if (!direct) dx = ctx.allocate(plain_);
     ctx.backward->add(node.name + " backward", [dy = output_grad, dx, factors = factors_] {
-      const float* g = data(dy);
-      float* out = data(dx);
+      const float* g = data_of(dy);
+      float* out = data_of(dx);
       const float* f = factors->data();
       for (std::size_t i = 0; i < factors->size(); ++i) out[i] = g[i] * f[i];
     });
