@@ -1,9 +1,12 @@
-// The training batches against the layers that normalise with batch statistics.
+// The training batches against the layers that normalise with batch statistics (LayerKind::
+// batch_statistics).
 #include "runner/graph/training_batches.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+
+#include "runner/graph/layer_kind.h"
 
 namespace runner {
 namespace {
@@ -50,7 +53,7 @@ void check_training_batches(const Graph& graph, int batch_size, std::int64_t tra
   if (train_images <= 0 || batch_size <= 0) return;
   if (smallest_batch(batch_size, train_images) > 1) return;
   for (const Node& node : graph.nodes) {
-    if (node.type != "batch_norm2d") continue;
+    if (!find_layer_kind(node.type, node.where).batch_statistics) continue;
     const Shape input = graph.input_shapes(node)[0];
     if (std::int64_t{input.h} * input.w > 1) continue;
     const OneImageBatch why = one_image_batch(batch_size, train_images);
