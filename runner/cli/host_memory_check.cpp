@@ -6,24 +6,11 @@
 #include <algorithm>
 #include <limits>
 
+#include "runner/data/dataset_size.h"
 #include "runner/graph/memory_estimate.h"
 
 namespace runner {
 namespace {
-
-struct RecordCounts {
-  std::int64_t train = 0, test = 0;
-};
-
-RecordCounts full_counts(const DatasetSpec& dataset) {
-  if (dataset.name == "cifar10") return {50'000, 10'000};
-  if (dataset.name == "mnist" || dataset.name == "fashion_mnist") return {60'000, 10'000};
-  return {dataset.synthetic.train_count, dataset.synthetic.test_count};
-}
-
-std::int64_t limited(std::int64_t count, std::int64_t limit) {
-  return limit > 0 ? std::min(count, limit) : count;
-}
 
 double gib(std::int64_t bytes) {
   return static_cast<double>(bytes) / (1ll << 30);
@@ -36,9 +23,11 @@ bool runs_on_gpu(const std::string& device) {
 }  // namespace
 
 std::int64_t planned_dataset_bytes(const DatasetSpec& dataset, const Shape& image) {
-  RecordCounts counts = full_counts(dataset);
-  std::int64_t records =
-      limited(counts.train, dataset.train_limit) + limited(counts.test, dataset.test_limit);
+  const DatasetRecords counts = planned_dataset_records(dataset);  // limits applied
+  std::int64_t records = 0;
+  if (__builtin_add_overflow(counts.train, counts.test, &records)) {
+    return std::numeric_limits<std::int64_t>::max();
+  }
   std::int64_t bytes = 0;
   if (__builtin_mul_overflow(records, image.elements() + 1, &bytes)) {
     return std::numeric_limits<std::int64_t>::max();

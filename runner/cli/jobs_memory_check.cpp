@@ -3,7 +3,7 @@
 
 #include "runner/cli/host_memory_check.h"
 #include "runner/config/load_config.h"
-#include "runner/data/dataset_geometry.h"
+#include "runner/graph/dataset_geometry.h"
 #include "runner/graph/graph.h"
 #include "runner/sweep/concurrent_memory.h"
 #include "runner/util/process_stats.h"

@@ -11,9 +11,9 @@
 #include "runner/cli/host_memory_check.h"
 #include "runner/cli/layer_table.h"
 #include "runner/config/load_config.h"
-#include "runner/data/dataset_geometry.h"
 #include "runner/data/dataset_size.h"
 #include "runner/data/fingerprint.h"
+#include "runner/graph/dataset_geometry.h"
 #include "runner/graph/training_batches.h"
 #include "runner/util/process_stats.h"
 

@@ -12,45 +12,10 @@
 #include <vector>
 
 #include "runner/config/schedule_spec.h"
+#include "runner/data/dataset_spec.h"
 #include "runner/util/errors.h"
 
 namespace runner {
-
-struct Normalization {
-  std::vector<float> mean;  // one per channel
-  std::vector<float> std;   // one per channel
-};
-
-struct SyntheticSpec {
-  int channels = 3, height = 32, width = 32;
-  int classes = 10;
-  int train_count = 1024;
-  int test_count = 256;
-};
-
-// One step of dataset.augment, applied to each training image in the order given. A crop's
-// output is the image's own size (the graph's input does not change).
-enum class AugmentKind { random_crop, horizontal_flip };
-inline constexpr int kMaxAugmentSteps = 8;
-struct AugmentStep {
-  AugmentKind kind = AugmentKind::random_crop;
-  int padding = 0;  // random_crop: zeros added on each side, as torchvision's RandomCrop(padding)
-  double p = 0.5;   // horizontal_flip: probability of flipping
-};
-
-struct DatasetSpec {
-  std::string name;  // cifar10 | fashion_mnist | mnist | synthetic
-  std::string root;  // folder of the dataset files
-  bool download = false;
-  std::string url;  // cifar10 download source
-  Normalization normalize;
-  bool shuffle = true;
-  int workers = 2;
-  std::int64_t train_limit = 0;  // 0: all; else the first N records (subsets for benchmarks)
-  std::int64_t test_limit = 0;
-  SyntheticSpec synthetic;
-  std::vector<AugmentStep> augment;  // training set only; empty: none
-};
 
 // One layer as written in the config; `attributes` holds the kind-specific fields.
 struct LayerSpec {

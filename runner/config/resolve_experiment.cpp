@@ -7,40 +7,46 @@
 #include <limits>
 #include <map>
 
-#include "runner/config/dataset_image.h"
 #include "runner/config/field_path.h"
 #include "runner/config/load_config.h"
 #include "runner/config/resolved_json.h"
 #include "runner/config/schema_walk.h"
 #include "runner/config/tag_key.h"
+#include "runner/data/dataset_format.h"
 
 namespace runner {
 namespace {
 
 // Typed reads of one mapping of the document, each falling back to a default when absent.
-class Fields {
+// Dataset formats read their own keys through it, as a SettingsReader.
+class Fields : public SettingsReader {
  public:
   Fields(const ConfigDocument& doc, const nlohmann::json& object, std::string path)
       : doc_(doc), object_(object.is_object() ? object : empty()), path_(std::move(path)) {}
 
-  bool has(const std::string& key) const { return object_.contains(key); }
+  bool has(const std::string& key) const override { return object_.contains(key); }
   std::string path(const std::string& key) const { return child_path(path_, key); }
-  SourceLocation where(const std::string& key) const { return doc_.source_map.locate(path(key)); }
-  const nlohmann::json& raw(const std::string& key) const {
+  SourceLocation where(const std::string& key) const override {
+    return doc_.source_map.locate(path(key));
+  }
+  const nlohmann::json& raw(const std::string& key) const override {
     return has(key) ? object_[key] : empty();
   }
   Fields child(const std::string& key) const { return Fields(doc_, raw(key), path(key)); }
+  std::unique_ptr<SettingsReader> mapping(const std::string& key) const override {
+    return std::make_unique<Fields>(child(key));
+  }
   // Item i of the list under `key`.
   Fields item(const std::string& key, std::size_t i) const {
     return Fields(doc_, raw(key)[i], item_path(path(key), i));
   }
 
-  std::string text(const std::string& key, const std::string& fallback) const {
+  std::string text(const std::string& key, const std::string& fallback) const override {
     if (!has(key)) return fallback;
     if (!raw(key).is_string()) wrong(key, "a string");
     return raw(key).get<std::string>();
   }
-  bool flag(const std::string& key, bool fallback) const {
+  bool flag(const std::string& key, bool fallback) const override {
     if (!has(key)) return fallback;
     if (!raw(key).is_boolean()) wrong(key, "true or false");
     return raw(key).get<bool>();
@@ -60,7 +66,7 @@ class Fields {
     }
     return value.get<std::int64_t>();
   }
-  int integer(const std::string& key, int fallback) const {
+  int integer(const std::string& key, int fallback) const override {
     std::int64_t value = wide(key, fallback);
     if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) {
       wrong(key, fmt::format("an integer of at most {}", std::numeric_limits<int>::max()));
@@ -76,7 +82,8 @@ class Fields {
     return out;
   }
 
-  [[noreturn]] void wrong(const std::string& key, const std::string& expected) const {
+  const nlohmann::json& raw_object() const { return object_; }
+  [[noreturn]] void wrong(const std::string& key, const std::string& expected) const override {
     throw_user_error(where(key),
                      fmt::format("found {}, expected {}", short_json(raw(key)), expected));
   }
@@ -91,28 +98,6 @@ class Fields {
   const nlohmann::json& object_;
   std::string path_;
 };
-
-// The default root folder of each dataset kind ("": none).
-const std::map<std::string, std::string>& dataset_roots() {
-  static const std::map<std::string, std::string> table = {
-      {"cifar10", "data/cifar-10-batches-bin"},
-      {"fashion_mnist", "/usr/share/datasets/fashion-mnist"},
-      {"mnist", "data/mnist"},
-      {"synthetic", ""},
-  };
-  return table;
-}
-
-SyntheticSpec read_synthetic(const Fields& f) {
-  SyntheticSpec s;
-  s.channels = f.integer("channels", s.channels);
-  s.height = f.integer("height", s.height);
-  s.width = f.integer("width", s.width);
-  s.classes = f.integer("classes", s.classes);
-  s.train_count = f.integer("train_count", s.train_count);
-  s.test_count = f.integer("test_count", s.test_count);
-  return s;
-}
 
 // random_crop's size may be given, but must be the image's: a crop to another size would change
 // the graph's input, which is built for the dataset's image.
@@ -180,38 +165,60 @@ std::vector<AugmentStep> read_augment(const Fields& f, const ImageShape& image) 
   return steps;
 }
 
+// dataset.name as the registry's format (the schema has refused other names, with a suggestion).
+const DatasetFormat& read_format(const Fields& f) {
+  const std::string name = f.text("name", "");
+  if (const DatasetFormat* format = find_dataset_format(name)) return *format;
+  f.wrong("name", fmt::format("one of {}", fmt::join(dataset_format_names(), ", ")));
+}
+
+// A key of another format's (synthetic settings for cifar10, say) is refused, naming its owners.
+void refuse_other_formats_keys(const Fields& f, const DatasetFormat& format) {
+  const auto& common = common_dataset_keys();
+  for (const auto& [key, value] : f.raw_object().items()) {
+    if (std::find(common.begin(), common.end(), key) != common.end()) continue;
+    if (std::find(format.keys.begin(), format.keys.end(), key) != format.keys.end()) continue;
+    std::vector<std::string> owners;
+    for (const DatasetFormat& other : dataset_formats()) {
+      if (std::find(other.keys.begin(), other.keys.end(), key) != other.keys.end())
+        owners.push_back(other.name);
+    }
+    throw_user_error(
+        f.where(key),
+        fmt::format("{} applies only to dataset {}, not {}", key,
+                    owners.empty() ? "(none)" : fmt::format("{}", fmt::join(owners, ", ")),
+                    format.name),
+        fmt::format("remove it, or set dataset.name: {}",
+                    owners.empty() ? std::string("?") : owners.front()));
+  }
+}
+
 DatasetSpec read_dataset(const Fields& f) {
   DatasetSpec d;
-  d.name = f.text("name", "");
-  auto known = dataset_roots().find(d.name);
-  if (known == dataset_roots().end())
-    f.wrong("name", "one of cifar10, fashion_mnist, mnist, synthetic");
-  const bool cifar = d.name == "cifar10", synthetic = d.name == "synthetic";
+  const DatasetFormat& format = read_format(f);
+  d.name = format.name;
+  d.format = &format;
+  refuse_other_formats_keys(f, format);
 
-  d.root = f.text("root", known->second);
+  d.root = f.text("root", format.default_root);
   d.download = f.flag("download", false);
-  if (d.download && !cifar) {
+  if (d.download && !format.download) {
+    std::vector<std::string> downloadable;
+    for (const DatasetFormat& other : dataset_formats()) {
+      if (other.download) downloadable.push_back(other.name);
+    }
     throw_user_error(f.where("download"),
-                     fmt::format("download is only available for cifar10, not {}", d.name),
+                     fmt::format("download is only available for {}, not {}",
+                                 fmt::join(downloadable, ", "), d.name),
                      "remove it and put the files under dataset.root");
   }
-  d.url = f.text("url", "");
-  if (f.has("url") && !cifar) {
-    throw_user_error(f.where("url"),
-                     fmt::format("a download url applies only to cifar10, not {}", d.name));
-  }
-  if (f.has("synthetic") && !synthetic) {
-    throw_user_error(f.where("synthetic"), fmt::format("synthetic settings apply only to dataset "
-                                                       "synthetic, not {}",
-                                                       d.name));
-  }
-  d.synthetic = read_synthetic(f.child("synthetic"));
   d.shuffle = f.flag("shuffle", d.shuffle);
   d.workers = f.integer("workers", d.workers);
   d.train_limit = f.wide("train_limit", d.train_limit);
   d.test_limit = f.wide("test_limit", d.test_limit);
+  format.read(f, d);
 
-  const ImageShape image = *dataset_image(d);
+  const ImageShape image = format.image(d);
   const int channels = image.channels;
   if (f.has("normalize")) {
     Fields normalize = f.child("normalize");

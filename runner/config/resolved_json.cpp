@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "runner/config/dataset_image.h"
+#include "runner/data/dataset_format.h"
 
 namespace runner {
 namespace {
@@ -20,7 +20,7 @@ nlohmann::json floats(const std::vector<float>& values) {
 // Written only when asked for, so configs without it resolve as before.
 nlohmann::json augment_json(const DatasetSpec& d) {
   nlohmann::json steps = nlohmann::json::array();
-  const ImageShape image = dataset_image(d).value_or(ImageShape{});
+  const ImageShape image = format_of(d).image(d);
   for (const AugmentStep& step : d.augment) {
     if (step.kind == AugmentKind::random_crop) {
       steps.push_back(
@@ -36,18 +36,12 @@ nlohmann::json dataset_json(const DatasetSpec& d) {
   nlohmann::json out = {{"name", d.name}};
   if (!d.root.empty()) out["root"] = d.root;
   out["download"] = d.download;
-  if (!d.url.empty()) out["url"] = d.url;
   out["normalize"] = {{"mean", floats(d.normalize.mean)}, {"std", floats(d.normalize.std)}};
   out["shuffle"] = d.shuffle;
   out["workers"] = d.workers;
   out["train_limit"] = d.train_limit;
   out["test_limit"] = d.test_limit;
-  if (d.name == "synthetic") {
-    const SyntheticSpec& s = d.synthetic;
-    out["synthetic"] = {
-        {"channels", s.channels}, {"height", s.height},           {"width", s.width},
-        {"classes", s.classes},   {"train_count", s.train_count}, {"test_count", s.test_count}};
-  }
+  format_of(d).write(d, out);
   if (!d.augment.empty()) out["augment"] = augment_json(d);
   return out;
 }

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "runner/config/experiment.h"
 #include "runner/data/augment_math.h"
+#include "runner/data/dataset_spec.h"
 
 namespace runner {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "runner/config/experiment.h"
+#include "runner/data/dataset_spec.h"
 
 namespace runner {
 

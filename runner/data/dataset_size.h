@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "runner/config/experiment.h"
+#include "runner/data/dataset_spec.h"
 
 namespace runner {
 
@@ -16,10 +16,10 @@ struct DatasetRecords {
   std::int64_t bytes() const;
 };
 
-// The records `spec` will load: synthetic data from its settings, IDX files from their headers
-// (the first 16 bytes, gunzipped when .gz: never the whole file), CIFAR-10 from its files' sizes.
-// Files that are missing or unreadable count as the official dataset's (50,000 or 60,000 training
-// and 10,000 test images): loading them names the problem. Never throws for the files' sake.
+// The records `spec` will load, as its format plans them (synthetic data from its settings, IDX
+// files from their headers, CIFAR files from their sizes, image folders from their listings),
+// after the limits. Files that are missing or unreadable count as the official dataset's:
+// loading them names the problem. Never throws for the files' sake.
 DatasetRecords planned_dataset_records(const DatasetSpec& spec);
 
 }  // namespace runner

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-#include "runner/config/experiment.h"
+#include "runner/data/dataset_spec.h"
 
 namespace runner {
 

@@ -4,11 +4,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
-#include <map>
 #include <mutex>
 
+#include "runner/data/dataset_format.h"
 #include "runner/util/digest.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
@@ -46,23 +47,6 @@ std::int64_t modified_ns(const fs::path& file) {
   std::error_code error;
   auto time = fs::last_write_time(file, error);
   return error ? 0 : static_cast<std::int64_t>(time.time_since_epoch().count());
-}
-
-// Fashion-MNIST as Debian's dataset-fashion-mnist ships it (gzipped IDX), hashed here; a file
-// not listed (MNIST's own, say) is not checked.
-const std::map<std::string, std::string>& known_files() {
-  static const std::map<std::string, std::string> known = {
-      {"b0564c3eedabfbf835052cff8503ea422014ce006caf5b757f851416ee8300c7", "fashion_mnist"},
-      {"0ae29f65d86684f32d1b9c85147786c547b9c6aebcaf235f0400a0cce308b056", "fashion_mnist"},
-      {"cc1d090a38ace84dfa1aa66e3ada7c336ef481a96936906477e6dd344da56eaa", "fashion_mnist"},
-      {"8d3605d196f4be44669e46906da9733c8131fef761fdbfec72c424d5222f1a05", "fashion_mnist"},
-      // The same four gunzipped (hashed here from Debian's files through gunzip).
-      {"c59f468a2f672dc815687fe0f83887768d799fd8a3f3276145d20f83aa44d888", "fashion_mnist"},
-      {"bad3541b69d912435c50bb6ba87bec294ff4f6a2e1246121d8633921760443d9", "fashion_mnist"},
-      {"5b4141f0afbad91edebe8549f8fcffe087ea10ca49f1dbef5c9a5cd8815ce37b", "fashion_mnist"},
-      {"0402a96d92fd2663957122ceb108a494c5af83dab82d92729df917d7dec38c34", "fashion_mnist"},
-  };
-  return known;
 }
 
 }  // namespace
@@ -111,10 +95,8 @@ nlohmann::json data_json(const DatasetSpec& spec, const std::vector<FileFingerpr
     summary += fmt::format("{} {} {}\n", name, f.bytes, f.sha256);
   }
   nlohmann::json data = {{"name", spec.name}, {"files", list}};
-  if (spec.name == "synthetic") {  // no files: the generator's settings are the data
-    const SyntheticSpec& s = spec.synthetic;
-    summary = fmt::format("synthetic {} {} {} {} {} {}\n", s.channels, s.height, s.width, s.classes,
-                          s.train_count, s.test_count);
+  if (const DatasetFormat& format = format_of(spec); format.identity) {  // no files
+    summary = format.identity(spec);
   } else {
     data["root"] = spec.root;
   }
@@ -123,11 +105,15 @@ nlohmann::json data_json(const DatasetSpec& spec, const std::vector<FileFingerpr
 }
 
 void check_known_dataset(const DatasetSpec& spec, const std::vector<FileFingerprint>& files) {
-  for (const auto& f : files) {
-    auto it = known_files().find(f.sha256);
-    if (it == known_files().end() || it->second == spec.name) continue;
-    throw UserError(fmt::format("{}: these are {}'s files, but dataset.name is {}", f.path,
-                                it->second, spec.name));
+  const DatasetFormat& own = format_of(spec);
+  for (const DatasetFormat& format : dataset_formats()) {
+    if (&format == &own) continue;
+    for (const auto& f : files) {
+      const auto& known = format.known_sha256;
+      if (std::find(known.begin(), known.end(), f.sha256) == known.end()) continue;
+      throw UserError(fmt::format("{}: these are {}'s files, but dataset.name is {}", f.path,
+                                  format.name, spec.name));
+    }
   }
 }
 

@@ -59,25 +59,23 @@ void check_payload_size(const std::filesystem::path& file, std::size_t found, st
                                               expected, unzipped, header));
 }
 
-std::string idx_download_hint(const std::filesystem::path& root, const std::string& name) {
-  const char* source = name == "fashion_mnist" ? "https://github.com/zalandoresearch/fashion-mnist"
-                                               : "https://ossci-datasets.s3.amazonaws.com/mnist/";
+std::string idx_download_hint(const std::filesystem::path& root, const IdxDataset& dataset) {
   return fmt::format(
       "put the four IDX files (train-images-idx3-ubyte, train-labels-idx1-ubyte, "
       "t10k-images-idx3-ubyte, t10k-labels-idx1-ubyte, plain or .gz) into {} by hand; they are "
       "published at {}",
-      root.string(), source);
+      root.string(), dataset.source);
 }
 
 Dataset read_idx_split(const std::filesystem::path& root, const std::string& prefix,
-                       const std::string& dataset_name, IdxImageSize expected) {
-  const std::string hint = idx_download_hint(root, dataset_name);
+                       const IdxDataset& dataset, IdxImageSize expected) {
+  const std::string hint = idx_download_hint(root, dataset);
   auto images_file = find_idx_file(root / (prefix + "-images-idx3-ubyte"), hint);
   auto labels_file = find_idx_file(root / (prefix + "-labels-idx1-ubyte"), hint);
   Dataset split;
-  split.name = dataset_name;
+  split.name = dataset.name;
   split.source = images_file.string();
-  split.class_names = idx_class_names(dataset_name);
+  split.class_names = dataset.class_names;
   IdxImages images = read_idx_images(images_file, expected);
   split.labels = read_idx_labels(labels_file, split.classes());
   if (static_cast<std::size_t>(images.count) != split.labels.size()) {
@@ -252,23 +250,15 @@ std::vector<std::int32_t> read_idx_labels(const std::filesystem::path& file, int
   return labels;
 }
 
-std::vector<std::string> idx_class_names(const std::string& dataset_name) {
-  if (dataset_name == "fashion_mnist") {
-    return {"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
-            "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
-  }
-  return {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
-}
-
-DatasetSplits load_idx(const std::filesystem::path& root, const std::string& dataset_name,
+DatasetSplits load_idx(const std::filesystem::path& root, const IdxDataset& dataset,
                        IdxImageSize expected) {
   std::error_code ignored;
   if (!std::filesystem::is_directory(root, ignored)) {
-    throw_user_error(at_file(root), fmt::format("{} folder not found", dataset_name),
-                     idx_download_hint(root, dataset_name));
+    throw_user_error(at_file(root), fmt::format("{} folder not found", dataset.name),
+                     idx_download_hint(root, dataset));
   }
-  DatasetSplits splits{read_idx_split(root, "train", dataset_name, expected),
-                       read_idx_split(root, "t10k", dataset_name, expected),
+  DatasetSplits splits{read_idx_split(root, "train", dataset, expected),
+                       read_idx_split(root, "t10k", dataset, expected),
                        {}};
   for (const char* prefix : {"train", "t10k"}) {
     for (const char* kind : {"-images-idx3-ubyte", "-labels-idx1-ubyte"}) {

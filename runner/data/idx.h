@@ -56,11 +56,21 @@ struct IdxImageSize {
 IdxImages read_idx_images(const std::filesystem::path& file, IdxImageSize expected = {});
 std::vector<std::int32_t> read_idx_labels(const std::filesystem::path& file, int classes);
 
-// "0".."9" for mnist, "T-shirt/top".."Ankle boot" for fashion_mnist.
-std::vector<std::string> idx_class_names(const std::string& dataset_name);
+// One dataset published as IDX files (MNIST, Fashion-MNIST): its format's name, class names and
+// where the files are published (for the "missing" hint).
+struct IdxDataset {
+  std::string name;
+  std::vector<std::string> class_names;
+  std::string source;
+};
 
-// Reads train-* and t10k-* from `root`; `dataset_name` is mnist or fashion_mnist.
-DatasetSplits load_idx(const std::filesystem::path& root, const std::string& dataset_name,
+// Reads train-* and t10k-* from `root`.
+DatasetSplits load_idx(const std::filesystem::path& root, const IdxDataset& dataset,
                        IdxImageSize expected = {});
+
+// The parts of an IDX dataset's format entry that do not depend on which dataset it is: the
+// 1x28x28 image and the record counts from the files' headers.
+struct DatasetFormat;
+DatasetFormat idx_format_base();
 
 }  // namespace runner

@@ -38,7 +38,7 @@ Dataset make_split(const SyntheticSpec& spec, const std::vector<std::uint8_t>& p
   split.channels = spec.channels;
   split.height = spec.height;
   split.width = spec.width;
-  for (int c = 0; c < spec.classes; ++c) split.class_names.push_back(fmt::format("class{}", c));
+  split.class_names = synthetic_class_names(spec.classes);
   const std::size_t image_bytes = split.image_bytes();
   split.labels.resize(count);
   split.images.resize(count * image_bytes);
@@ -57,6 +57,12 @@ Dataset make_split(const SyntheticSpec& spec, const std::vector<std::uint8_t>& p
 }
 
 }  // namespace
+
+std::vector<std::string> synthetic_class_names(int classes) {
+  std::vector<std::string> names;
+  for (int c = 0; c < classes; ++c) names.push_back(fmt::format("class{}", c));
+  return names;
+}
 
 DatasetSplits make_synthetic(const SyntheticSpec& spec, std::uint64_t seed) {
   check_spec(spec);

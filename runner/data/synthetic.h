@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "runner/data/dataset.h"
 
@@ -10,6 +12,9 @@ namespace runner {
 
 // Noise added to each pixel of a prototype, uniform in [-kSyntheticNoise, kSyntheticNoise].
 inline constexpr int kSyntheticNoise = 48;
+
+// "class0", "class1", ...: the names of `classes` synthetic classes.
+std::vector<std::string> synthetic_class_names(int classes);
 
 // Both splits for `spec`; the same spec and seed give the same bytes on every platform.
 // Prototypes are shared by the splits; labels are uniform over the classes.

@@ -8,7 +8,7 @@
 
 #include "backends/backend.h"
 #include "runner/config/load_config.h"
-#include "runner/data/dataset_geometry.h"
+#include "runner/graph/dataset_geometry.h"
 #include "runner/graph/graph.h"
 #include "runner/util/console.h"
 #include "runner/util/digest.h"

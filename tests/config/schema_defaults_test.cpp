@@ -9,7 +9,7 @@
 
 #include "runner/config/load_config.h"
 #include "runner/config/schema_file.h"
-#include "runner/data/dataset_geometry.h"
+#include "runner/graph/dataset_geometry.h"
 #include "runner/graph/graph.h"
 #include "test_support.h"
 

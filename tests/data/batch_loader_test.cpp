@@ -15,6 +15,7 @@
 #include <mutex>
 #include <thread>
 
+#include "runner/util/errors.h"
 #include "runner/util/random.h"
 
 namespace runner {

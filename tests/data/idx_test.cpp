@@ -7,6 +7,7 @@
 #include <set>
 
 #include "data_files.h"
+#include "runner/data/dataset_format.h"
 #include "runner/util/errors.h"
 #include "runner/util/random.h"
 #include "test_support.h"
@@ -58,9 +59,17 @@ void expect_split(const Dataset& split, const Split& expected) {
   }
 }
 
+// Loads `root` as the registry's IDX format `name` (mnist or fashion_mnist) does.
+DatasetSplits load_format(const std::filesystem::path& root, const std::string& name) {
+  DatasetSpec spec;
+  spec.name = name;
+  spec.root = root.string();
+  return format_of(spec).load(spec);
+}
+
 std::string error_of(const std::filesystem::path& root, const std::string& name = "mnist") {
   try {
-    load_idx(root, name);
+    load_format(root, name);
   } catch (const UserError& error) {
     return error.what();
   }
@@ -70,7 +79,7 @@ std::string error_of(const std::filesystem::path& root, const std::string& name 
 TEST(Idx, PlainRoundTrip) {
   TempDir dir;
   auto [train, test] = write_idx_folder(dir.path(), 7, 3, false);
-  DatasetSplits splits = load_idx(dir.path(), "mnist");
+  DatasetSplits splits = load_format(dir.path(), "mnist");
   expect_split(splits.train, train);
   expect_split(splits.test, test);
   EXPECT_EQ(splits.train.class_names,
@@ -81,7 +90,7 @@ TEST(Idx, PlainRoundTrip) {
 TEST(Idx, GzipRoundTrip) {
   TempDir dir;
   auto [train, test] = write_idx_folder(dir.path(), 5, 4, true);
-  DatasetSplits splits = load_idx(dir.path(), "fashion_mnist");
+  DatasetSplits splits = load_format(dir.path(), "fashion_mnist");
   expect_split(splits.train, train);
   expect_split(splits.test, test);
   EXPECT_EQ(splits.test.class_names.front(), "T-shirt/top");
@@ -92,7 +101,7 @@ TEST(Idx, PrefersThePlainFileWhenBothExist) {
   TempDir dir;
   write_idx_folder(dir.path(), 5, 4, true);
   auto [train, test] = write_idx_folder(dir.path(), 6, 2, false);
-  DatasetSplits splits = load_idx(dir.path(), "mnist");
+  DatasetSplits splits = load_format(dir.path(), "mnist");
   expect_split(splits.train, train);
   expect_split(splits.test, test);
 }
@@ -150,7 +159,12 @@ TEST(Idx, AHeaderDeclaringMoreThanTheMachinesMemoryIsRefusedFirst) {
   write_idx_folder(dir.path(), 3, 2, false);
   std::ofstream(dir / "train-images-idx3-ubyte", std::ios::binary)
       << testing::idx_images(0x7fffffff, 4096, 4096, "");  // 2^31 - 1 images of 4096x4096
-  std::string message = error_of(dir.path());  // the reader, asked for no particular size
+  std::string message;  // the reader, asked for no particular size
+  try {
+    load_idx(dir.path(), IdxDataset{"mnist", {"0", "1"}, "nowhere"});
+  } catch (const UserError& error) {
+    message = error.what();
+  }
   EXPECT_NE(message.find("its header declares 2147483647 images of 4096x4096"), std::string::npos)
       << message;
   EXPECT_NE(message.find("more than this machine's"), std::string::npos) << message;
@@ -238,7 +252,7 @@ TEST(Idx, RealFashionMnist) {
       !std::filesystem::exists(root / "train-images-idx3-ubyte")) {
     GTEST_SKIP() << "no Fashion-MNIST at " << root;
   }
-  DatasetSplits splits = load_idx(root, "fashion_mnist");
+  DatasetSplits splits = load_format(root, "fashion_mnist");
   ASSERT_EQ(splits.train.size(), 60000u);
   ASSERT_EQ(splits.test.size(), 10000u);
   EXPECT_EQ(splits.train.images.size(), 60000u * 784);

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "runner/config/load_config.h"
-#include "runner/data/dataset_geometry.h"
+#include "runner/graph/dataset_geometry.h"
 #include "runner/train/checkpoint.h"
 #include "runner/train/safetensors.h"
 #include "runner/util/errors.h"

@@ -11,7 +11,7 @@
 #include "forwarding_program.h"
 #include "runner/config/load_config.h"
 #include "runner/data/augment.h"
-#include "runner/data/dataset_geometry.h"
+#include "runner/graph/dataset_geometry.h"
 #include "runner/train/benchmark.h"
 #include "runner/train/trainer.h"
 #include "test_support.h"

@@ -1,0 +1,77 @@
+// The dataset part of a resolved experiment: which format reads which files, and how the images
+// are prepared. Plain structs, shared by the config (which fills them) and the data loaders.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace runner {
+
+struct DatasetFormat;
+
+struct Normalization {
+  std::vector<float> mean;  // one per channel
+  std::vector<float> std;   // one per channel
+};
+
+// The image every record of a dataset has, and the model's input: known from the config alone.
+struct ImageShape {
+  int channels = 0, height = 0, width = 0;
+};
+
+struct SyntheticSpec {
+  int channels = 3, height = 32, width = 32;
+  int classes = 10;
+  int train_count = 1024;
+  int test_count = 256;
+};
+
+// One step of dataset.augment, applied to each training image in the order given. A crop's
+// output is the image's own size (the graph's input does not change).
+enum class AugmentKind { random_crop, horizontal_flip };
+inline constexpr int kMaxAugmentSteps = 8;
+struct AugmentStep {
+  AugmentKind kind = AugmentKind::random_crop;
+  int padding = 0;  // random_crop: zeros added on each side, as torchvision's RandomCrop(padding)
+  double p = 0.5;   // horizontal_flip: probability of flipping
+};
+
+// What to do with an image file that cannot be decoded: stop before training, or leave it out
+// with a warning (dataset.on_bad_file).
+enum class OnBadFile { error, skip };
+
+// The formats that read image files (image_folder, csv): where the splits are and what the
+// decoded images become.
+struct ImageFilesSpec {
+  ImageShape image{3, 0, 0};  // channels and image_size: every image is converted and resized
+  std::string train;          // the training split under the root: a folder or a CSV file
+  std::string test;           // "" with test_absent
+  bool test_absent = false;   // test: null, only the validation split measures the model
+  std::string validation;     // a folder (image_folder) or file (csv) instead of a split
+  OnBadFile on_bad_file = OnBadFile::error;
+  std::string cache;  // folder of the decoded-image cache ("": the user's cache folder)
+};
+
+// CIFAR-100's two label sets: 100 fine classes or 20 superclasses.
+enum class CifarLabel { fine, coarse };
+
+struct DatasetSpec {
+  std::string name;                       // the format's name, as the config gives it
+  const DatasetFormat* format = nullptr;  // the registry's entry for `name`, set once resolved
+  std::string root;                       // folder of the dataset files
+  bool download = false;
+  std::string url;  // download source ("": the official one)
+  Normalization normalize;
+  bool shuffle = true;
+  int workers = 2;
+  std::int64_t train_limit = 0;  // 0: all; else the first N records (subsets for benchmarks)
+  std::int64_t test_limit = 0;
+  std::vector<AugmentStep> augment;  // training set only; empty: none
+  // The format's own settings; each format reads and uses only its own.
+  SyntheticSpec synthetic;
+  ImageFilesSpec files;
+  CifarLabel label = CifarLabel::fine;
+};
+
+}  // namespace runner

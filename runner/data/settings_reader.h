@@ -1,0 +1,31 @@
+// What a dataset format reads its own dataset.* keys through: the config's typed reads, which
+// fall back to a default when a key is absent and name the file, line and field path when a value
+// is wrong. The config implements it; the data module only sees this interface.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "runner/util/errors.h"
+
+namespace runner {
+
+class SettingsReader {
+ public:
+  virtual ~SettingsReader() = default;
+  virtual bool has(const std::string& key) const = 0;
+  // The value as written (null when absent).
+  virtual const nlohmann::json& raw(const std::string& key) const = 0;
+  virtual std::string text(const std::string& key, const std::string& fallback) const = 0;
+  virtual bool flag(const std::string& key, bool fallback) const = 0;
+  virtual int integer(const std::string& key, int fallback) const = 0;
+  // The mapping under `key` (an empty one when absent).
+  virtual std::unique_ptr<SettingsReader> mapping(const std::string& key) const = 0;
+  virtual SourceLocation where(const std::string& key) const = 0;
+  // A UserError: "file:line:col: path.key: found <value>, expected <expected>".
+  [[noreturn]] virtual void wrong(const std::string& key, const std::string& expected) const = 0;
+};
+
+}  // namespace runner
