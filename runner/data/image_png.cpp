@@ -100,6 +100,9 @@ DecodedPixels decode_png(std::span<const std::uint8_t> bytes, const fs::path& fi
   Context context(spng_ctx_new(0), spng_ctx_free);
   if (!context) throw std::bad_alloc();
   check(spng_set_png_buffer(context.get(), bytes.data(), bytes.size()), file);
+  // Text and other ancillary chunks are kept in memory, decompressed: bounded against bombs
+  // (libspng wants the cache limit no smaller than the chunk limit).
+  check(spng_set_chunk_limits(context.get(), max_image_file_bytes, max_image_file_bytes), file);
   spng_ihdr ihdr{};
   check(spng_get_ihdr(context.get(), &ihdr), file);
   check_image_size(ihdr.width, ihdr.height, "PNG", file);

@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include <atomic>
-#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <functional>
@@ -20,6 +19,7 @@
 #include "runner/data/image_resize.h"
 #include "runner/util/digest.h"
 #include "runner/util/errors.h"
+#include "runner/util/folders.h"
 
 namespace runner {
 namespace {
@@ -73,7 +73,12 @@ void check_request(const ImageSetRequest& request) {
   }
 }
 
-// What pass B leaves: the decoded slots, and per file the reason it failed ("" when it did not).
+// A worker's file buffer outlives the call in the calling thread: not with a huge file in it.
+void release_if_large(std::vector<std::uint8_t>& bytes) {
+  if (bytes.capacity() > (16u << 20)) std::vector<std::uint8_t>().swap(bytes);
+}
+
+// What decoding leaves: the decoded slots, and per file the reason it failed ("" when it did not).
 struct Decoded {
   ImageSet set;
   std::vector<std::string> failures;
@@ -99,9 +104,11 @@ Decoded decode_all(const ImageSetRequest& request, std::vector<FileStamp>& stamp
       const Image image = decode_image(bytes, request.channels, file);
       resize_image_into(image, request.height, request.width,
                         {out.set.images.data() + i * plane, plane});
+      release_if_large(bytes);
       return true;
     } catch (const UserError& error) {
       out.failures[i] = error.what();
+      release_if_large(bytes);
       return skip;
     }
   });
@@ -173,13 +180,8 @@ ImageSet read_image_set(const ImageSetRequest& request) {
 }
 
 fs::path default_image_cache_folder() {
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
-    return fs::path(xdg) / "runner" / "images";
-  }
-  if (const char* home = std::getenv("HOME"); home && *home) {
-    return fs::path(home) / ".cache" / "runner" / "images";
-  }
-  return {};
+  const fs::path folder = runner_cache_folder();
+  return folder.empty() ? folder : folder / "images";
 }
 
 }  // namespace runner

@@ -161,6 +161,20 @@ TEST(ImageDecode, PngRoundTripEveryModeAndSize) {
   }
 }
 
+TEST(ImageDecode, InterlacedPngRoundTrip) {
+  for (auto [color_type, depth] : {std::pair{2, 8}, {0, 4}, {6, 16}}) {
+    const int per_pixel = color_type == 2 ? 3 : color_type == 0 ? 1 : 4;
+    const auto noise = testing::test_pixels(13 * 9 * per_pixel, color_type + depth);
+    std::vector<std::uint16_t> samples;
+    for (std::uint8_t v : noise) samples.push_back(depth == 16 ? v * 257 : v % (1 << depth));
+    const std::string png = testing::png_file(13, 9, color_type, depth, samples, {}, true);
+    ASSERT_EQ(png[28], 1) << "the header says Adam7";
+    const auto rgb = expected_rgb(color_type, depth, samples, {}, 13 * 9);
+    EXPECT_EQ(difference(decode(png, 3).pixels, to_planar(rgb, 3)), "")
+        << "color type " << color_type << ", " << depth << " bits";
+  }
+}
+
 // A smooth picture (lossy codecs keep it within a few levels): interleaved, `components` bands.
 std::vector<std::uint8_t> smooth(int height, int width, int components) {
   std::vector<std::uint8_t> out;

@@ -49,18 +49,17 @@ void check(int status, const char* what) {
 
 std::string png_file(int width, int height, int color_type, int depth,
                      const std::vector<std::uint16_t>& samples,
-                     const std::vector<std::array<std::uint8_t, 3>>& palette) {
+                     const std::vector<std::array<std::uint8_t, 3>>& palette, bool interlaced) {
   static const int per_pixel[] = {1, 0, 3, 1, 2, 0, 4};
   std::unique_ptr<spng_ctx, decltype(&spng_ctx_free)> ctx(spng_ctx_new(SPNG_CTX_ENCODER),
                                                           spng_ctx_free);
   check(spng_set_option(ctx.get(), SPNG_ENCODE_TO_BUFFER, 1), "spng_set_option");
-  spng_ihdr ihdr{static_cast<std::uint32_t>(width),
-                 static_cast<std::uint32_t>(height),
-                 static_cast<std::uint8_t>(depth),
-                 static_cast<std::uint8_t>(color_type),
-                 0,
-                 0,
-                 0};
+  spng_ihdr ihdr{};
+  ihdr.width = static_cast<std::uint32_t>(width);
+  ihdr.height = static_cast<std::uint32_t>(height);
+  ihdr.bit_depth = static_cast<std::uint8_t>(depth);
+  ihdr.color_type = static_cast<std::uint8_t>(color_type);
+  ihdr.interlace_method = interlaced ? SPNG_INTERLACE_ADAM7 : SPNG_INTERLACE_NONE;
   check(spng_set_ihdr(ctx.get(), &ihdr), "spng_set_ihdr");
   if (!palette.empty()) {
     spng_plte plte{};

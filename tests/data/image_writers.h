@@ -11,10 +11,12 @@
 namespace runner::testing {
 
 // A PNG of `samples` (interleaved, row-major, each < 2^depth) through libspng's encoder;
-// color_type as PNG numbers it (0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA).
+// color_type as PNG numbers it (0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA); Adam7
+// interlaced when asked.
 std::string png_file(int width, int height, int color_type, int depth,
                      const std::vector<std::uint16_t>& samples,
-                     const std::vector<std::array<std::uint8_t, 3>>& palette = {});
+                     const std::vector<std::array<std::uint8_t, 3>>& palette = {},
+                     bool interlaced = false);
 
 // A baseline JPEG through libjpeg: `components` 1 (gray), 3 (RGB) or 4 (CMYK), interleaved.
 std::string jpeg_file(int width, int height, int components,
