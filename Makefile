@@ -5,7 +5,8 @@ PYTHON ?= /usr/bin/python3
 
 DEBIAN_PACKAGES = build-essential cmake git pkg-config libdnnl-dev libyaml-cpp-dev nlohmann-json3-dev \
   libvalijson-dev libcli11-dev libfmt-dev libgtest-dev libgmock-dev libcurl4-openssl-dev \
-  libarchive-dev libssl-dev zlib1g-dev dataset-fashion-mnist python3-matplotlib
+  libarchive-dev libssl-dev zlib1g-dev libjpeg62-turbo-dev libspng-dev libwebp-dev libstb-dev \
+  dataset-fashion-mnist python3-matplotlib
 BENCH_PACKAGES = python3-torch python3-numpy
 # Only for the tests: the single-node Slurm cluster of tests/sweep/slurm_cluster_test.cpp
 # (scripts/slurm_local_cluster.sh). Users of a real cluster need none of it.

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <fstream>
 #include <mutex>
 
@@ -13,6 +12,7 @@
 #include "runner/util/digest.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
+#include "runner/util/folders.h"
 
 namespace runner {
 namespace {
@@ -20,13 +20,8 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path cache_file() {
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
-    return fs::path(xdg) / "runner" / "data-fingerprints.json";
-  }
-  if (const char* home = std::getenv("HOME"); home && *home) {
-    return fs::path(home) / ".cache" / "runner" / "data-fingerprints.json";
-  }
-  return {};
+  const fs::path folder = runner_cache_folder();
+  return folder.empty() ? folder : folder / "data-fingerprints.json";
 }
 
 // The cache: absolute path -> {bytes, mtime, sha256}. Unreadable or foreign content is ignored.

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <system_error>
 
 #include "runner/util/errors.h"
@@ -51,6 +52,16 @@ bool is_inside_folder(const std::filesystem::path& folder, const std::filesystem
   if (error) return false;
   auto [base_end, full_at] = std::mismatch(base.begin(), base.end(), full.begin(), full.end());
   return base_end == base.end() && full_at != full.end();
+}
+
+std::filesystem::path runner_cache_folder() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
+    return std::filesystem::path(xdg) / "runner";
+  }
+  if (const char* home = std::getenv("HOME"); home && *home) {
+    return std::filesystem::path(home) / ".cache" / "runner";
+  }
+  return {};
 }
 
 }  // namespace runner

@@ -19,4 +19,8 @@ bool create_new_folder(const std::filesystem::path& dir, const std::string& what
 // and every symlink and '..' that exists on disk is resolved.
 bool is_inside_folder(const std::filesystem::path& folder, const std::filesystem::path& path);
 
+// The runner's folder for caches: $XDG_CACHE_HOME/runner, else ~/.cache/runner; empty when
+// neither variable is set.
+std::filesystem::path runner_cache_folder();
+
 }  // namespace runner

@@ -1,0 +1,166 @@
+// The decoded-image cache file: a fixed header, the images, the labels, the skipped files, and a
+// SHA-256 checksum over all of it (hashed piece by piece: the images are never copied).
+#include "runner/data/image_cache.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+#include <fstream>
+
+#include "runner/util/digest.h"
+
+namespace runner {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Bumped whenever decoding or resizing changes what the same files give, so that caches of the
+// old pixels are no longer found.
+constexpr std::uint32_t decoder_version = 1;
+constexpr char magic[17] = "runner images 1\n";
+
+struct Header {
+  char magic[16];
+  std::uint32_t channels, height, width, decoder_version;
+  std::uint64_t count, skipped_bytes;
+  char fingerprint[64];
+};
+static_assert(sizeof(Header) == 112);
+
+std::string_view bytes_of(const void* data, std::size_t size) {
+  return {static_cast<const char*>(data), size};
+}
+
+template <typename T>
+std::string_view bytes_of(const std::vector<T>& v) {
+  return bytes_of(v.data(), v.size() * sizeof(T));
+}
+
+// Each skipped file as (u32 length, path, u32 length, reason).
+std::string skipped_block(const std::vector<SkippedFile>& skipped) {
+  std::string out;
+  auto append = [&](const std::string& s) {
+    const auto size = static_cast<std::uint32_t>(s.size());
+    out.append(bytes_of(&size, 4)).append(s);
+  };
+  for (const SkippedFile& f : skipped) {
+    append(f.path.string());
+    append(f.reason);
+  }
+  return out;
+}
+
+bool parse_skipped(std::string_view block, std::vector<SkippedFile>& out) {
+  auto take = [&](std::string& s) {
+    std::uint32_t size;
+    if (block.size() < 4) return false;
+    std::memcpy(&size, block.data(), 4);
+    if (block.size() - 4 < size) return false;
+    s.assign(block.substr(4, size));
+    block.remove_prefix(4 + size);
+    return true;
+  };
+  std::string path, reason;
+  while (!block.empty()) {
+    if (!take(path) || !take(reason)) return false;
+    out.push_back({path, reason});
+  }
+  return true;
+}
+
+std::string checksum(const Header& header, std::string_view images, std::string_view labels,
+                     std::string_view skipped) {
+  return sha256_hex(std::string(bytes_of(&header, sizeof header)) + sha256_hex(images) +
+                    sha256_hex(labels) + sha256_hex(skipped));
+}
+
+Header make_header(const std::string& fingerprint, int channels, int height, int width,
+                   std::size_t count, std::size_t skipped_bytes) {
+  Header h{};
+  std::memcpy(h.magic, magic, sizeof h.magic);
+  h.channels = static_cast<std::uint32_t>(channels);
+  h.height = static_cast<std::uint32_t>(height);
+  h.width = static_cast<std::uint32_t>(width);
+  h.decoder_version = decoder_version;
+  h.count = count;
+  h.skipped_bytes = skipped_bytes;
+  std::memcpy(h.fingerprint, fingerprint.data(),
+              std::min(fingerprint.size(), sizeof h.fingerprint));
+  return h;
+}
+
+bool read_exactly(std::ifstream& in, void* data, std::size_t size) {
+  in.read(static_cast<char*>(data), static_cast<std::streamsize>(size));
+  return static_cast<std::size_t>(in.gcount()) == size;
+}
+
+}  // namespace
+
+fs::path decoded_cache_file(const fs::path& folder, const std::string& fingerprint, int channels,
+                            int height, int width) {
+  return folder / fmt::format("{}-{}x{}x{}.images", fingerprint, channels, height, width);
+}
+
+std::optional<ImageSet> read_decoded_cache(const fs::path& file, const std::string& fingerprint,
+                                           int channels, int height, int width) {
+  std::ifstream in(file, std::ios::binary);
+  Header h{};
+  if (!in || !read_exactly(in, &h, sizeof h)) return std::nullopt;
+  const std::size_t plane = static_cast<std::size_t>(channels) * height * width;
+  std::error_code error;
+  const std::uintmax_t file_bytes = fs::file_size(file, error);
+  const Header expected =
+      make_header(fingerprint, channels, height, width, h.count, h.skipped_bytes);
+  if (error || std::memcmp(&h, &expected, sizeof h) != 0 || plane == 0 ||
+      h.count > file_bytes / plane ||
+      file_bytes != sizeof h + h.count * (plane + 4) + h.skipped_bytes + 64) {
+    return std::nullopt;  // another version, set or size, or a truncated file
+  }
+  ImageSet set{channels, height, width, {}, {}, {}, fingerprint, true};
+  set.images.resize(h.count * plane);
+  set.labels.resize(h.count);
+  std::string skipped(h.skipped_bytes, '\0'), stored(64, '\0');
+  if (!read_exactly(in, set.images.data(), set.images.size()) ||
+      !read_exactly(in, set.labels.data(), h.count * 4) ||
+      !read_exactly(in, skipped.data(), skipped.size()) || !read_exactly(in, stored.data(), 64) ||
+      stored != checksum(h, bytes_of(set.images), bytes_of(set.labels), skipped) ||
+      !parse_skipped(skipped, set.skipped)) {
+    return std::nullopt;
+  }
+  return set;
+}
+
+bool write_decoded_cache(const fs::path& file, const ImageSet& set) {
+  const std::string skipped = skipped_block(set.skipped);
+  const Header h =
+      make_header(set.fingerprint, set.channels, set.height, set.width, set.size(), skipped.size());
+  const std::string sum = checksum(h, bytes_of(set.images), bytes_of(set.labels), skipped);
+  return write_pieces_atomically(
+      file, {bytes_of(&h, sizeof h), bytes_of(set.images), bytes_of(set.labels), skipped, sum});
+}
+
+bool write_pieces_atomically(const fs::path& file, std::initializer_list<std::string_view> pieces) {
+  static std::atomic<unsigned> counter{0};
+  std::error_code error;
+  fs::create_directories(file.parent_path(), error);
+  fs::path temporary = file;
+  temporary += fmt::format(".tmp.{}.{}", ::getpid(), counter++);
+  bool written = false;
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    for (std::string_view piece : pieces) {
+      out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+    }
+    out.flush();
+    written = static_cast<bool>(out);
+  }
+  std::error_code rename_error;
+  if (written) fs::rename(temporary, file, rename_error);
+  const bool renamed = written && !rename_error;
+  if (!renamed) fs::remove(temporary, error);
+  return renamed;
+}
+
+}  // namespace runner

@@ -1,0 +1,194 @@
+// Image files: reading the bytes, telling the format by its magic bytes, dispatching to the
+// format's decoder and converting its interleaved gray or RGB to planar `channels` as Pillow.
+#include "runner/data/image_decode.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <system_error>
+
+#include "runner/data/image_decoders.h"
+#include "runner/util/errors.h"
+
+namespace runner {
+
+namespace image_detail {
+
+void throw_bad_image(const std::filesystem::path& file, const std::string& why) {
+  throw UserError(fmt::format("{}: {}", file.string(), why));
+}
+
+void check_image_size(std::int64_t width, std::int64_t height, std::string_view format,
+                      const std::filesystem::path& file) {
+  if (width <= 0 || height <= 0) {
+    throw_bad_image(file, fmt::format("{} image of {}x{} pixels: empty", format, width, height));
+  }
+  if (width > max_image_side || height > max_image_side || width * height > max_image_pixels) {
+    throw_bad_image(file, fmt::format("{} image of {}x{} pixels: larger than the runner decodes "
+                                      "({} pixels per side, {} in all)",
+                                      format, width, height, max_image_side, max_image_pixels));
+  }
+}
+
+}  // namespace image_detail
+
+namespace {
+
+namespace fs = std::filesystem;
+using image_detail::DecodedPixels;
+
+bool starts_with(std::span<const std::uint8_t> bytes, std::string_view magic, std::size_t at = 0) {
+  return bytes.size() >= at + magic.size() &&
+         std::memcmp(bytes.data() + at, magic.data(), magic.size()) == 0;
+}
+
+// The first bytes, printable ones as they are and others as \xNN: "hell", "\x00\x00\x01\x00".
+std::string first_bytes(std::span<const std::uint8_t> bytes) {
+  std::string out;
+  for (std::size_t i = 0; i < std::min<std::size_t>(bytes.size(), 4); ++i) {
+    const std::uint8_t c = bytes[i];
+    out += c >= 0x20 && c < 0x7f && c != '\'' && c != '\\' ? std::string(1, static_cast<char>(c))
+                                                           : fmt::format("\\x{:02x}", c);
+  }
+  return out;
+}
+
+[[noreturn]] void throw_not_an_image(std::span<const std::uint8_t> bytes, const fs::path& file) {
+  if (bytes.empty()) {
+    image_detail::throw_bad_image(file,
+                                  "empty file (0 bytes), expected an image (PNG, JPEG, "
+                                  "WebP or BMP)");
+  }
+  image_detail::throw_bad_image(file, fmt::format("not an image: starts with bytes '{}' (expected "
+                                                  "PNG, JPEG, WebP or BMP)",
+                                                  first_bytes(bytes)));
+}
+
+// (H, W, 1 or 3) -> (channels, H, W); 3 bands to 1 channel as Pillow's convert('L') (ITU-R 601-2
+// luma in 16-bit fixed point, rounded: L = (R*19595 + G*38470 + B*7471 + 0x8000) >> 16).
+Image to_planar(DecodedPixels&& decoded, int channels) {
+  Image image{channels, decoded.height, decoded.width, {}};
+  const std::size_t plane = std::size_t{static_cast<unsigned>(image.width)} * image.height;
+  const std::uint8_t* in = decoded.data.data();
+  if (decoded.bands == 1 && channels == 1) {
+    image.pixels = std::move(decoded.data);
+    return image;
+  }
+  image.pixels.resize(plane * channels);
+  std::uint8_t* out = image.pixels.data();
+  if (decoded.bands == 1) {
+    for (int c = 0; c < 3; ++c) std::memcpy(out + c * plane, in, plane);
+  } else if (channels == 1) {
+    for (std::size_t i = 0; i < plane; ++i, in += 3) {
+      out[i] =
+          static_cast<std::uint8_t>((in[0] * 19595 + in[1] * 38470 + in[2] * 7471 + 0x8000) >> 16);
+    }
+  } else {
+    for (std::size_t i = 0; i < plane; ++i, in += 3) {
+      out[i] = in[0], out[plane + i] = in[1], out[2 * plane + i] = in[2];
+    }
+  }
+  return image;
+}
+
+// Closes a file descriptor on every way out.
+struct Descriptor {
+  int fd;
+  ~Descriptor() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+[[noreturn]] void throw_errno(const fs::path& file, const char* what, int error) {
+  image_detail::throw_bad_image(
+      file, fmt::format("{}: {}", what, std::error_code(error, std::generic_category()).message()));
+}
+
+// A regular file of a size the runner reads (a FIFO, which would block, is refused unread).
+std::size_t checked_size(const fs::path& file, int fd) {
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) throw_errno(file, "cannot read", errno);
+  if (S_ISDIR(info.st_mode)) image_detail::throw_bad_image(file, "a folder, expected an image");
+  if (!S_ISREG(info.st_mode)) {
+    image_detail::throw_bad_image(file,
+                                  "not a regular file (a FIFO, socket or device), expected "
+                                  "an image");
+  }
+  const auto size = static_cast<std::uintmax_t>(info.st_size);
+  if (size > max_image_file_bytes) {
+    image_detail::throw_bad_image(
+        file, fmt::format("a file of {} bytes: larger than the {} an image may have", size,
+                          max_image_file_bytes));
+  }
+  return static_cast<std::size_t>(size);
+}
+
+}  // namespace
+
+std::optional<ImageFormat> sniff_image_format(std::span<const std::uint8_t> bytes) {
+  if (starts_with(bytes, "\x89PNG\r\n\x1a\n")) return ImageFormat::png;
+  if (starts_with(bytes, "\xff\xd8\xff")) return ImageFormat::jpeg;
+  if (starts_with(bytes, "RIFF") && starts_with(bytes, "WEBP", 8)) return ImageFormat::webp;
+  if (starts_with(bytes, "BM")) return ImageFormat::bmp;
+  return std::nullopt;
+}
+
+std::string_view image_format_name(ImageFormat format) {
+  switch (format) {
+    case ImageFormat::png:
+      return "PNG";
+    case ImageFormat::jpeg:
+      return "JPEG";
+    case ImageFormat::webp:
+      return "WebP";
+    case ImageFormat::bmp:
+      return "BMP";
+  }
+  return "?";
+}
+
+Image decode_image(std::span<const std::uint8_t> bytes, int channels, const fs::path& file) {
+  if (channels != 1 && channels != 3) {
+    throw std::invalid_argument(
+        fmt::format("decode_image: channels {}, expected 1 or 3", channels));
+  }
+  const std::optional<ImageFormat> format = sniff_image_format(bytes);
+  if (!format) throw_not_an_image(bytes, file);
+  switch (*format) {
+    case ImageFormat::png:
+      return to_planar(image_detail::decode_png(bytes, file), channels);
+    case ImageFormat::jpeg:
+      return to_planar(image_detail::decode_jpeg(bytes, file), channels);
+    case ImageFormat::webp:
+      return to_planar(image_detail::decode_webp(bytes, file), channels);
+    case ImageFormat::bmp:
+      return to_planar(image_detail::decode_bmp(bytes, file), channels);
+  }
+  throw_not_an_image(bytes, file);
+}
+
+void read_image_file(const fs::path& file, std::vector<std::uint8_t>& bytes) {
+  Descriptor descriptor{::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  if (descriptor.fd < 0) throw_errno(file, "cannot open", errno);
+  bytes.resize(checked_size(file, descriptor.fd));
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::read(descriptor.fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw_errno(file, "cannot read", errno);
+    if (n == 0) break;  // shrank while being read
+    done += static_cast<std::size_t>(n);
+  }
+  bytes.resize(done);
+}
+
+Image read_image(const fs::path& file, int channels) {
+  std::vector<std::uint8_t> bytes;
+  read_image_file(file, bytes);
+  return decode_image(bytes, channels, file);
+}
+
+}  // namespace runner

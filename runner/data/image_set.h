@@ -1,0 +1,58 @@
+// Decoding a labelled list of image files into one uint8 tensor, in parallel, with a fingerprint
+// of the files and a cache of the decoded result: the library under the image_folder and csv
+// dataset formats.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "runner/data/dataset_spec.h"  // OnBadFile
+
+namespace runner {
+
+
+struct LabelledFile {
+  std::filesystem::path path;  // relative to ImageSetRequest::root
+  std::int32_t label = 0;
+};
+
+struct ImageSetRequest {
+  std::filesystem::path root;
+  std::vector<LabelledFile> files;  // in the order the images come out
+  int channels = 3;                 // 1 or 3, as Pillow's convert('L') or convert('RGB')
+  int height = 0, width = 0;        // every image resized to this, as torchvision's Resize
+  int workers = 0;                  // decoding threads; 0 or 1: the calling thread
+  OnBadFile on_bad_file = OnBadFile::error;
+  bool use_cache = true;
+  std::filesystem::path cache_folder;  // empty: default_image_cache_folder()
+};
+
+struct SkippedFile {
+  std::filesystem::path path;  // as in the request
+  std::string reason;          // the error's message, which names the file
+};
+
+struct ImageSet {
+  int channels = 0, height = 0, width = 0;
+  std::vector<std::uint8_t> images;  // (N, C, H, W)
+  std::vector<std::int32_t> labels;  // (N)
+  std::vector<SkippedFile> skipped;  // left out (on_bad_file: skip), in request order; the
+                                     // caller prints one warning per file
+  std::string fingerprint;           // SHA-256 hex of the listed files (image_fingerprint.h)
+  bool from_cache = false;           // read from the decoded cache instead of the image files
+
+  std::size_t size() const { return labels.size(); }
+};
+
+// Decodes every file of the request (or reads the cache of an identical earlier decode). The
+// output is the same whatever the number of workers. A file that cannot be read or decoded is a
+// UserError naming it (the first such file in list order), or with on_bad_file skip is left out
+// and listed in `skipped`.
+ImageSet read_image_set(const ImageSetRequest& request);
+
+// $XDG_CACHE_HOME/runner/images, else ~/.cache/runner/images; empty when neither is set.
+std::filesystem::path default_image_cache_folder();
+
+}  // namespace runner

@@ -1,0 +1,27 @@
+// WebP through libwebp (lossy and lossless, still images): RGB with its default decoding, which
+// is what Pillow's WebP plugin gets from the same library (alpha dropped).
+#include <fmt/format.h>
+#include <webp/decode.h>
+
+#include "runner/data/image_decode.h"
+#include "runner/data/image_decoders.h"
+
+namespace runner::image_detail {
+
+DecodedPixels decode_webp(std::span<const std::uint8_t> bytes, const std::filesystem::path& file) {
+  WebPBitstreamFeatures features;
+  const VP8StatusCode status = WebPGetFeatures(bytes.data(), bytes.size(), &features);
+  if (status == VP8_STATUS_NOT_ENOUGH_DATA) throw_bad_image(file, "truncated WebP");
+  if (status != VP8_STATUS_OK) throw_bad_image(file, "not a valid WebP");
+  if (features.has_animation) throw_bad_image(file, "an animated WebP: expected a still image");
+  check_image_size(features.width, features.height, "WebP", file);
+  DecodedPixels out{3, features.height, features.width, {}};
+  out.data.resize(std::size_t{3} * static_cast<unsigned>(features.width) * features.height);
+  const int stride = 3 * features.width;
+  if (!WebPDecodeRGBInto(bytes.data(), bytes.size(), out.data.data(), out.data.size(), stride)) {
+    throw_bad_image(file, "not a valid WebP (truncated or corrupt image data)");
+  }
+  return out;
+}
+
+}  // namespace runner::image_detail
