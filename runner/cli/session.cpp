@@ -80,6 +80,11 @@ void Session::open(Console& console) {
   auto files = fingerprint_files(data.files);
   check_known_dataset(experiment.dataset, files);
   data_fingerprint = data_json(experiment.dataset, files);
+  if (!data.digest.empty()) {  // a format of many files digests them itself
+    data_fingerprint["sha256"] = data.digest;
+    data_fingerprint["splits"] = data.summary;
+  }
+  for (const std::string& warning : data.warnings) console.warning(warning);
   console.line(fmt::format("data: {}, {} training and {} test images of {}",
                            experiment.dataset.name, data.train.size(), data.test.size(),
                            graph.input.str()));

@@ -12,7 +12,6 @@
 
 namespace runner {
 
-
 struct LabelledFile {
   std::filesystem::path path;  // relative to ImageSetRequest::root
   std::int32_t label = 0;

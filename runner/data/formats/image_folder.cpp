@@ -1,0 +1,101 @@
+// image_folder: torchvision's ImageFolder layout, root/train/<class>/**/*.png and
+// root/test/<class>/ (split names settable; test: null for none; validation: a folder of its own),
+// class names and order the sorted folder names, images decoded, converted and resized to
+// dataset.image_size.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "runner/data/error_location.h"
+#include "runner/data/image_dataset.h"
+#include "runner/data/image_files.h"
+
+namespace runner {
+namespace {
+
+std::vector<std::string> train_classes(const DatasetSpec& spec) {
+  const std::filesystem::path folder = split_path(spec, spec.files.train);
+  std::vector<std::string> classes = list_class_folders(folder);
+  if (classes.empty()) {
+    throw_user_error(at_file(folder), "found no class folders, expected one subfolder per class",
+                     "put each class's images in a folder of its own: train/cat/1.png, "
+                     "train/dog/2.png, ...");
+  }
+  return classes;
+}
+
+// The files of one split folder, labelled by their class folder; its classes must be training's.
+// Only the training split needs images of every class (a test class without images shows n/a).
+LabelledFiles list_split(const std::filesystem::path& folder,
+                         const std::vector<std::string>& classes, bool every_class) {
+  const std::vector<std::string> found = list_class_folders(folder);
+  if (found != classes) {
+    throw_user_error(at_file(folder),
+                     fmt::format("found class folders [{}], expected the training split's [{}]",
+                                 fmt::join(found, ", "), fmt::join(classes, ", ")),
+                     "every split needs the same class folders, in which a class may not be empty");
+  }
+  LabelledFiles out{folder, {}};
+  for (std::size_t label = 0; label < classes.size(); ++label) {
+    const std::vector<std::filesystem::path> images = list_image_files(folder / classes[label]);
+    if (images.empty() && every_class) {
+      throw_user_error(at_file(folder / classes[label]),
+                       "found no image files (.png .jpg .jpeg .bmp .webp), expected at least one");
+    }
+    for (const auto& image : images) {
+      out.files.push_back({classes[label] / image, static_cast<std::int32_t>(label)});
+    }
+  }
+  return out;
+}
+
+std::int64_t count_images(const std::filesystem::path& folder) {
+  std::int64_t count = 0;
+  for (const std::string& name : list_class_folders(folder)) {
+    count += static_cast<std::int64_t>(list_image_files(folder / name).size());
+  }
+  return count;
+}
+
+}  // namespace
+
+RUNNER_DATASET_FORMAT(image_folder) {
+  DatasetFormat format = image_files_format_base();
+  format.read = [](const SettingsReader& settings, DatasetSpec& spec) {
+    read_image_files_settings(settings, spec, "train", "test");
+  };
+  format.class_names = train_classes;
+  format.planned_records = [](const DatasetSpec& spec) {
+    DatasetRecords records;
+    const ImageShape image = spec.files.image;
+    records.image_bytes = std::int64_t{image.channels} * image.height * image.width;
+    try {  // the listing only; loading names any problem
+      records.train = count_images(split_path(spec, spec.files.train));
+      if (!spec.files.test_absent) records.test = count_images(split_path(spec, spec.files.test));
+    } catch (const std::exception&) {
+    }
+    return records;
+  };
+  format.load = [](const DatasetSpec& spec) {
+    const std::vector<std::string> classes = train_classes(spec);
+    DatasetSplits splits;
+    splits.train = decode_split(spec, list_split(split_path(spec, spec.files.train), classes, true),
+                                classes, "train", splits);
+    if (!spec.files.validation.empty()) {
+      splits.validation =
+          decode_split(spec, list_split(split_path(spec, spec.files.validation), classes, false),
+                       classes, "validation", splits);
+    }
+    if (!spec.files.test_absent) {
+      splits.test =
+          decode_split(spec, list_split(split_path(spec, spec.files.test), classes, false), classes,
+                       "test", splits);
+    } else {
+      splits.test = empty_split(spec, classes);
+    }
+    finish_image_splits(splits);
+    return splits;
+  };
+  return format;
+}
+
+}  // namespace runner
