@@ -9,6 +9,14 @@
 namespace runner::image_detail {
 
 DecodedPixels decode_webp(std::span<const std::uint8_t> bytes, const std::filesystem::path& file) {
+  // The RIFF header (sniffed: 12 bytes at least) gives the length: a shorter file is truncated.
+  const std::uint64_t riff_end =
+      8 + (std::uint64_t{bytes[4]} | std::uint64_t{bytes[5]} << 8 | std::uint64_t{bytes[6]} << 16 |
+           std::uint64_t{bytes[7]} << 24);
+  if (bytes.size() < riff_end) {
+    throw_bad_image(
+        file, fmt::format("truncated WebP: {} bytes, its header says {}", bytes.size(), riff_end));
+  }
   WebPBitstreamFeatures features;
   const VP8StatusCode status = WebPGetFeatures(bytes.data(), bytes.size(), &features);
   if (status == VP8_STATUS_NOT_ENOUGH_DATA) throw_bad_image(file, "truncated WebP");

@@ -309,6 +309,8 @@ TEST(ImageDecode, TruncatedPngWebpAndBmpAreErrors) {
     EXPECT_TRUE(says_why) << error;
   }
   EXPECT_NE(read_error(dir / "cut.bmp").find("truncated BMP"), std::string::npos);
+  EXPECT_NE(read_error(dir / "cut.webp").find("truncated WebP"), std::string::npos);
+  EXPECT_NE(read_error(dir / "cut.png").find("truncated PNG"), std::string::npos);
 }
 
 // A 1x1 PNG whose header claims width x height (CRC recomputed).
