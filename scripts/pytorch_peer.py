@@ -76,12 +76,32 @@ def load_split(dataset, train):
         images, labels = raw[:, 1:].reshape(-1, 3, 32, 32), raw[:, 0]
     elif name == "synthetic":
         images, labels = synthetic_split(dataset.get("synthetic", {}), train)
+    elif name == "image_folder":
+        images, labels = image_folder_split(dataset, root, train)
     else:
         raise SystemExit(f"dataset {name}: not supported by this script")
     limit = dataset.get("train_limit" if train else "test_limit", 0)
     if limit:
         images, labels = images[:limit], labels[:limit]
     return torch.from_numpy(images.copy()), torch.from_numpy(labels.astype(np.int64))
+
+
+def image_folder_split(dataset, root, train):
+    """torchvision's ImageFolder on the split's folder, with the runner's preprocessing:
+    convert('RGB') or ('L'), then Resize(image_size) (bilinear, antialiased), as uint8."""
+    from torchvision import datasets, transforms
+    size = dataset["image_size"]
+    size = [size, size] if isinstance(size, int) else size
+    mode = "L" if dataset.get("channels", 3) == 1 else "RGB"
+    folder = dataset.get("train", "train") if train else dataset.get("test", "test")
+    folder = folder if os.path.isabs(folder) else os.path.join(root, folder)
+    to_bytes = transforms.Compose([
+        transforms.Lambda(lambda image: image.convert(mode)),
+        transforms.Resize(size, interpolation=transforms.InterpolationMode.BILINEAR),
+        transforms.PILToTensor()])
+    split = datasets.ImageFolder(folder, transform=to_bytes)
+    images = np.stack([np.asarray(split[i][0]) for i in range(len(split))])
+    return images, np.asarray(split.targets)
 
 
 def synthetic_split(spec, train):
