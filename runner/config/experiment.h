@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "runner/config/monitor_spec.h"
 #include "runner/config/schedule_spec.h"
 #include "runner/util/errors.h"
 
@@ -48,6 +49,7 @@ struct DatasetSpec {
   int workers = 2;
   std::int64_t train_limit = 0;  // 0: all; else the first N records (subsets for benchmarks)
   std::int64_t test_limit = 0;
+  double validation_split = 0;  // the share of each class's training rows held out (0: none)
   SyntheticSpec synthetic;
   std::vector<AugmentStep> augment;  // training set only; empty: none
 };
@@ -153,6 +155,7 @@ struct TrainingSpec {
   ScheduleSpec schedule;  // the learning rate per step; constant: the optimizer's lr throughout
   int log_every = 2000;   // mini-batches between loss lines
   int threads = 0;        // 0: OMP_NUM_THREADS, else the machine's cores
+  EarlyStoppingSpec early_stopping;  // enabled: stop when the validation figure stalls
 };
 
 struct BackendSpec {
@@ -165,6 +168,9 @@ struct CheckpointSpec {
   std::string path;                       // empty: no checkpoint; relative: inside the run folder
   int every_epochs = 1;                   // also saved after every N-th epoch (0: only at the end)
   bool allow_outside_run_folder = false;  // an absolute path must be allowed explicitly
+  // Set: `path` keeps the best epoch's weights by this validation figure, and the last epoch's
+  // go beside it (last_checkpoint_path); unset: `path` is the last epoch's, as before.
+  std::optional<MonitorSpec> monitor;
 };
 
 struct Experiment {

@@ -25,8 +25,9 @@ struct Dataset {
 
 struct DatasetSplits {
   Dataset train;
-  Dataset test;
+  Dataset test;  // may be empty: a run without a test set is measured by validation only
   std::vector<std::filesystem::path> files;  // every file read, for the data's fingerprint
+  Dataset validation{};  // held out of train (dataset.validation_split), or a format's own
 };
 
 // Loads both splits as the spec says (downloading CIFAR-10 first when asked), applying the

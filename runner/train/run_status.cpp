@@ -40,6 +40,20 @@ std::string known_status_names() {
   return out;
 }
 
+const char* stop_reason_name(StopReason reason) {
+  switch (reason) {
+    case StopReason::epochs:
+      return "epochs";
+    case StopReason::early_stopping:
+      return "early_stopping";
+    case StopReason::interrupted:
+      return "interrupted";
+    case StopReason::diverged:
+      return "diverged";
+  }
+  return "?";
+}
+
 int exit_code_for(RunStatus status) {
   if (status == RunStatus::completed) return 0;
   return status == RunStatus::interrupted ? 130 : 1;
