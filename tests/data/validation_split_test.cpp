@@ -1,5 +1,6 @@
 // dataset.validation_split: stratified counts per class, seeded rows, disjoint from the training
 // rows and in file order, the same whatever the loader's workers, and the user errors.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -21,7 +22,7 @@ DatasetSplits numbered_rows(const std::vector<std::int32_t>& labels, int classes
   Dataset& train = splits.train;
   train.name = "numbered";
   train.channels = 1, train.height = 1, train.width = 4;
-  for (int k = 0; k < classes; ++k) train.class_names.push_back("c" + std::to_string(k));
+  for (int k = 0; k < classes; ++k) train.class_names.push_back(fmt::format("c{}", k));
   for (std::size_t i = 0; i < labels.size(); ++i) {
     train.labels.push_back(labels[i]);
     for (int b = 0; b < 4; ++b) train.images.push_back(static_cast<std::uint8_t>(i >> (8 * b)));
@@ -107,12 +108,13 @@ TEST(ValidationSplit, NothingHappensForZeroOrAValidationSetTheFormatRead) {
 
 std::string error_of(double fraction, const std::vector<std::int32_t>& labels) {
   DatasetSplits splits = numbered_rows(labels, 3);
+  std::string message = "no error";
   try {
     hold_out_validation(splits, fraction, 0, kWhere);
   } catch (const UserError& e) {
-    return e.what();
+    message = e.what();
   }
-  return "no error";
+  return message;
 }
 
 TEST(ValidationSplit, AClassLeftWithoutTrainingRowsIsAUserError) {

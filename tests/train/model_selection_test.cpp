@@ -167,9 +167,10 @@ struct ScriptedRun {
     hold_out_validation(data, experiment.dataset.validation_split, experiment.seed, {});
     data.test = Dataset{};
   }
+  // The test's own overrides after these, so that they win.
   static std::vector<std::string> with_size(std::vector<std::string> overrides) {
-    overrides.push_back("dataset.synthetic.train_count=64");
-    overrides.push_back("training.epochs=10");
+    overrides.insert(overrides.begin(),
+                     {"dataset.synthetic.train_count=64", "training.epochs=10"});
     return overrides;
   }
   TrainingOutcome train_on(std::deque<int> correct, TrainingPlan plan = {}) {
