@@ -209,9 +209,9 @@ RunReport train_report(RunContext& c) {
   }
   std::optional<TrainingOutcome> evaluated =
       nothing_left_to_train(c, plan, checkpoints ? &*checkpoints : nullptr);
-  const TrainingOutcome outcome = evaluated ? std::move(*evaluated)
-                                            : train(experiment, c.program, c.session.data,
-                                                    c.console, plan);
+  const TrainingOutcome outcome =
+      evaluated ? std::move(*evaluated)
+                : train(experiment, c.program, c.session.data, c.console, plan);
   nlohmann::json report = c.head();
   report["status"] = status_name(outcome.status);
   report["stop_reason"] = stop_reason_name(outcome.stop_reason);

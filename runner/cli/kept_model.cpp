@@ -48,9 +48,8 @@ void check_reload(const Session& session, Console& console, const Measured& trai
 
 // checkpoint.monitor: the best epoch's weights from their file, measured once. They reload
 // as kept when the monitored figure is the one the epoch had.
-Measured measure_best(const Session& session, Console& console,
-                      const EpochCheckpoints& checkpoints, const TrainingOutcome& outcome,
-                      nlohmann::json& block) {
+Measured measure_best(const Session& session, Console& console, const EpochCheckpoints& checkpoints,
+                      const TrainingOutcome& outcome, nlohmann::json& block) {
   auto program = session.compile();
   load_checkpoint(checkpoints.best_path(), *program, CheckpointUse::weights);
   const Measured m = measure(*program, session);
@@ -60,11 +59,11 @@ Measured measure_best(const Session& session, Console& console,
   const bool same = best && again == *best;
   block["reload_matches"] = same;
   if (m.test.count > 0) block["reloaded_test_accuracy"] = m.test.accuracy();
-  console.line(fmt::format("checkpoint: {} keeps epoch {}, the best by {} ({:.4f}; reloaded: {}); "
-                           "{} holds the last epoch",
-                           checkpoints.best_path().string(), checkpoints.best_epoch(),
-                           monitor_name(by.monitor), again, same ? "the same" : "DIFFERENT",
-                           checkpoints.path().string()));
+  console.line(fmt::format(
+      "checkpoint: {} keeps epoch {}, the best by {} ({:.4f}; reloaded: {}); "
+      "{} holds the last epoch",
+      checkpoints.best_path().string(), checkpoints.best_epoch(), monitor_name(by.monitor), again,
+      same ? "the same" : "DIFFERENT", checkpoints.path().string()));
   return m;
 }
 

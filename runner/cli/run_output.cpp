@@ -19,8 +19,9 @@ void print_evaluation(Console& console, const Evaluation& evaluation,
 }
 
 void print_validation(Console& console, const Evaluation& validation) {
-  console.line(fmt::format("Accuracy of the network on the {} validation images: {:.2f} % (loss {:.4f})",
-                           validation.count, 100 * validation.accuracy(), validation.loss));
+  console.line(
+      fmt::format("Accuracy of the network on the {} validation images: {:.2f} % (loss {:.4f})",
+                  validation.count, 100 * validation.accuracy(), validation.loss));
 }
 
 std::string throughput_line(const nlohmann::json& report) {

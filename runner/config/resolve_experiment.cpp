@@ -404,8 +404,10 @@ CheckpointSpec read_checkpoint(const Fields& f) {
                      "expected checkpoint.monitor (val_accuracy or val_loss) beside it");
   }
   if (c.monitor && c.path.empty()) {
-    throw_user_error(f.where("path"), "found '', but checkpoint.monitor asks to keep the best "
-                     "weights", "expected a file name (e.g. model.safetensors)");
+    throw_user_error(f.where("path"),
+                     "found '', but checkpoint.monitor asks to keep the best "
+                     "weights",
+                     "expected a file name (e.g. model.safetensors)");
   }
   if (c.path.empty()) return c;
   const std::filesystem::path path = std::filesystem::path(c.path).lexically_normal();
@@ -447,11 +449,11 @@ nlohmann::json read_tags(const Fields& top) {
 void check_monitors_have_validation(const Experiment& e, const Fields& top) {
   if (e.dataset.validation_split > 0) return;
   auto refuse = [](const Fields& f, const MonitorSpec& watch) {
-    throw_user_error(f.where("monitor"),
-                     fmt::format("monitors {}, but the run has no validation set",
-                                 monitor_name(watch.monitor)),
-                     "set dataset.validation_split (e.g. 0.1) to hold out part of the training "
-                     "set");
+    throw_user_error(
+        f.where("monitor"),
+        fmt::format("monitors {}, but the run has no validation set", monitor_name(watch.monitor)),
+        "set dataset.validation_split (e.g. 0.1) to hold out part of the training "
+        "set");
   };
   if (e.training.early_stopping.enabled) {
     refuse(top.child("training").child("early_stopping"), e.training.early_stopping.watch);

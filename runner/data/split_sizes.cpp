@@ -14,7 +14,8 @@ nlohmann::json split_sizes_json(const DatasetSplits& data) {
 std::string split_sizes_text(const DatasetSplits& data) {
   const std::size_t train = data.train.size(), val = data.validation.size(),
                     test = data.test.size();
-  if (test == 0) return fmt::format("{} training and {} validation images (no test set)", train, val);
+  if (test == 0)
+    return fmt::format("{} training and {} validation images (no test set)", train, val);
   if (val == 0) return fmt::format("{} training and {} test images", train, test);
   return fmt::format("{} training, {} validation and {} test images", train, val, test);
 }

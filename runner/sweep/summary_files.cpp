@@ -116,8 +116,9 @@ std::string runs_table(const json& rows) {
         number_cell(row["test_accuracy"], "{:.2f} %", 100),
         number_cell(row["final_loss"], "{:.4f}"), number_cell(row["speedup_over_cpu"], "{:.2f}x"));
     if (validation) {
-      out += fmt::format(" {} | {} |", number_cell(row.value("val_accuracy", json()), "{:.2f} %", 100),
-                         number_cell(row.value("best_epoch", json()), "{:.0f}"));
+      out +=
+          fmt::format(" {} | {} |", number_cell(row.value("val_accuracy", json()), "{:.2f} %", 100),
+                      number_cell(row.value("best_epoch", json()), "{:.0f}"));
     }
     out += load ? fmt::format(" {} |\n", load_cell(row)) : "\n";
   }
@@ -151,7 +152,8 @@ std::string groups_table(const json& groups, bool load, bool validation) {
                        mean_std_cell(stats["test_accuracy"], "{:.2f}", 100, " %"),
                        mean_std_cell(stats["test_loss"], "{:.4f}"),
                        mean_std_cell(stats["final_loss"], "{:.4f}"));
-    if (validation) out += fmt::format(" {} |", mean_std_cell(stats["val_accuracy"], "{:.2f}", 100, " %"));
+    if (validation)
+      out += fmt::format(" {} |", mean_std_cell(stats["val_accuracy"], "{:.2f}", 100, " %"));
     out += load ? fmt::format(" {} |\n", g["busy"] == true ? "busy" : "") : "\n";
   }
   return out;
@@ -231,7 +233,8 @@ std::string summary_markdown(const json& summary) {
         "\n## Point groups\n\nEach point's runs (its repeats, one seed each): mean ± standard "
         "deviation (number of completed runs); the standard deviation is the sample one (n − "
         "1).\n\n" +
-        groups_table(groups, has_load(summary["points"]), has_validation(summary["points"])) + "\n## Runs\n";
+        groups_table(groups, has_load(summary["points"]), has_validation(summary["points"])) +
+        "\n## Runs\n";
   }
   out += "\n" + runs_table(summary["points"]);
   std::string notes;

@@ -44,9 +44,10 @@ MonitorProgress read_part(const nlohmann::json& all, const char* key, const Moni
                      is_count(p.value("best_epoch", nlohmann::json())) &&
                      is_count(p.value("wait", nlohmann::json()));
   if (!valid) {
-    throw UserError(fmt::format("{}: metadata selection.{}: not what the runner writes (monitor, "
-                                "mode, best, best_epoch, wait)",
-                                file, key));
+    throw UserError(
+        fmt::format("{}: metadata selection.{}: not what the runner writes (monitor, "
+                    "mode, best, best_epoch, wait)",
+                    file, key));
   }
   const std::string monitor = p["monitor"], mode = p["mode"];
   if (monitor != monitor_name(by.monitor) || mode != monitor_mode_name(by.mode)) {
@@ -106,9 +107,8 @@ bool ModelSelection::stopped() const {
 
 std::string ModelSelection::stop_text() const {
   const MonitorProgress& es = state_.early_stopping;
-  const std::string best =
-      es.best ? fmt::format("best {:.4f} at epoch {}", *es.best, es.best_epoch)
-              : std::string("no finite value yet");
+  const std::string best = es.best ? fmt::format("best {:.4f} at epoch {}", *es.best, es.best_epoch)
+                                   : std::string("no finite value yet");
   return fmt::format("{} did not improve by more than {} for {} epoch{} ({})",
                      monitor_name(stopping_.watch.monitor), stopping_.min_delta, es.wait,
                      es.wait == 1 ? "" : "s", best);

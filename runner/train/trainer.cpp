@@ -134,8 +134,8 @@ void record_epoch(Loop& loop, const DatasetSplits& data, int epoch, const EpochT
   record.step = loop.run_step;
   loop.outcome.epochs.push_back(record);
   loop.outcome.train_seconds += totals.seconds;
-  loop.console.line(line + fmt::format(", {:.1f} s, {:.0f} images/s", record.seconds,
-                                       record.images_per_second));
+  loop.console.line(
+      line + fmt::format(", {:.1f} s, {:.0f} images/s", record.seconds, record.images_per_second));
 }
 
 // Why the loop ended, for the report's stop_reason.
@@ -182,8 +182,8 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
                        verdict.new_best);
     }
     if (verdict.stop) {
-      console.line(fmt::format("early stopping after epoch {}: {}", epoch + 1,
-                               selection->stop_text()));
+      console.line(
+          fmt::format("early stopping after epoch {}: {}", epoch + 1, selection->stop_text()));
       stopped_early = true;
       break;
     }

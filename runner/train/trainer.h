@@ -54,9 +54,9 @@ struct TrainingOutcome {
   std::vector<double> step_seconds;    // each full-batch step after the warm-up, data wait included
   double cpu_seconds = 0;              // process CPU time (all threads) during the training steps
   double cpu_wall_seconds = 0;         // the wall time it was measured over
-  Evaluation final_evaluation;  // the last epoch's test set (count 0 without one)
-  Evaluation final_validation;  // its validation set (count 0 without one)
-  SelectionState selection;     // early stopping and the best epoch, after the last epoch
+  Evaluation final_evaluation;         // the last epoch's test set (count 0 without one)
+  Evaluation final_validation;         // its validation set (count 0 without one)
+  SelectionState selection;            // early stopping and the best epoch, after the last epoch
 };
 
 struct TrainingPlan {

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <regex>
 
 #include "test_support.h"
@@ -114,7 +114,8 @@ TEST(Compare, ValidationFiguresAreComparedWhenTheReportsHaveThem) {
   b["metrics"]["val_accuracy"] = 0.86;
   a["metrics"]["best_epoch"] = 1;
   b["metrics"]["best_epoch"] = 2;
-  std::string pa = tmp.write("a.json", a.dump()).string(), pb = tmp.write("b.json", b.dump()).string();
+  std::string pa = tmp.write("a.json", a.dump()).string(),
+              pb = tmp.write("b.json", b.dump()).string();
   json c = json::parse(run_runner("compare --json " + pa + " " + pb).output);
   std::map<std::string, json> by_name;
   for (const json& m : c["metrics"]) by_name[m["metric"]] = m;

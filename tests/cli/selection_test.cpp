@@ -114,8 +114,8 @@ TEST(Selection, EarlyStoppingKeepsTheBestEpochAndEvalOfItGivesTheReportsTestFigu
   EXPECT_EQ(last.report["metrics"]["test_loss"], epochs.back()["test_loss"]);
 
   // Five test images of ten classes: the classes without one are n/a, null in the report.
-  Ran few = run("eval --checkpoint " + best_file + " " + config + " --set dataset.test_limit=5" +
-                out);
+  Ran few =
+      run("eval --checkpoint " + best_file + " " + config + " --set dataset.test_limit=5" + out);
   ASSERT_EQ(few.result.exit_code, 0) << few.result.output;
   EXPECT_NE(few.result.output.find(" is n/a\n"), std::string::npos) << few.result.output;
   EXPECT_EQ(few.result.output.find(" is 0.0 %"), std::string::npos) << few.result.output;
@@ -141,8 +141,8 @@ TEST(Selection, AResumedRunGoesOnMidPatienceAndEndsAsTheUninterruptedOne) {
   ASSERT_EQ(first.result.exit_code, 0) << first.result.output;
   EXPECT_EQ(first.report["stop_reason"], "epochs");
   Ran resumed = run(selecting("3") + " --resume " +
-                    first.report["checkpoint"]["last_path"].get<std::string>() +
-                    " --output " + (tmp / "c").string());
+                    first.report["checkpoint"]["last_path"].get<std::string>() + " --output " +
+                    (tmp / "c").string());
   ASSERT_EQ(resumed.result.exit_code, 0) << resumed.result.output;
   EXPECT_EQ(resumed.report["stop_reason"], "early_stopping");
   const json& rest = resumed.report["epochs"];
@@ -155,7 +155,8 @@ TEST(Selection, AResumedRunGoesOnMidPatienceAndEndsAsTheUninterruptedOne) {
   }
   EXPECT_EQ(resumed.report["metrics"], straight.report["metrics"]);
   EXPECT_EQ(resumed.report["checkpoint"]["best_epoch"], best);
-  EXPECT_EQ(resumed.report["checkpoint"]["best_value"], straight.report["checkpoint"]["best_value"]);
+  EXPECT_EQ(resumed.report["checkpoint"]["best_value"],
+            straight.report["checkpoint"]["best_value"]);
   // The best weights kept (copied from the first run's folder) and the last state.
   expect_same_state(resumed.report["checkpoint"]["path"], straight.report["checkpoint"]["path"]);
   expect_same_state(resumed.report["checkpoint"]["last_path"],
@@ -175,8 +176,8 @@ TEST(Selection, AResumedRunGoesOnMidPatienceAndEndsAsTheUninterruptedOne) {
 
 TEST(Selection, AMissingBestFileIsNamedWhenResuming) {
   TempDir tmp;
-  Ran first = run(selecting("3") + " --quiet --set training.epochs=3 --output " +
-                  tmp.path().string());
+  Ran first =
+      run(selecting("3") + " --quiet --set training.epochs=3 --output " + tmp.path().string());
   ASSERT_EQ(first.result.exit_code, 0) << first.result.output;
   std::filesystem::remove(first.report["checkpoint"]["path"].get<std::string>());
   Ran resumed = run(selecting("3") + " --resume " +

@@ -273,8 +273,10 @@ std::vector<BrokenCase> cases() {
       {"early_stopping_without_validation",
        valid + "  early_stopping: {monitor: val_accuracy}\n",
        {},
-       {"@:11:", "training.early_stopping.monitor: monitors val_accuracy, but the run has no "
-        "validation set", "set dataset.validation_split (e.g. 0.1)"}},
+       {"@:11:",
+        "training.early_stopping.monitor: monitors val_accuracy, but the run has no "
+        "validation set",
+        "set dataset.validation_split (e.g. 0.1)"}},
       {"checkpoint_monitor_without_validation",
        valid + "checkpoint: {path: m.safetensors, monitor: val_loss}\n",
        {},
@@ -289,7 +291,8 @@ std::vector<BrokenCase> cases() {
        edit("{name: cifar10}", "{name: cifar10, validation_split: 0.1}") +
            "checkpoint: {path: '', monitor: val_accuracy}\n",
        {},
-       {"@:11:", "checkpoint.path: found '', but checkpoint.monitor asks to keep the best weights"}},
+       {"@:11:",
+        "checkpoint.path: found '', but checkpoint.monitor asks to keep the best weights"}},
       {"validation_split_of_one",
        edit("{name: cifar10}", "{name: cifar10, validation_split: 1}"),
        {},
@@ -298,7 +301,8 @@ std::vector<BrokenCase> cases() {
        edit("{name: cifar10}", "{name: cifar10, validation_split: 0.1}") +
            "  early_stopping: {monitor: val_acc}\n",
        {},
-       {"@:11:", "training.early_stopping.monitor: found \"val_acc\", expected one of "
+       {"@:11:",
+        "training.early_stopping.monitor: found \"val_acc\", expected one of "
         "val_accuracy, val_loss"}},
       {"early_stopping_without_monitor",
        edit("{name: cifar10}", "{name: cifar10, validation_split: 0.1}") +

@@ -16,9 +16,9 @@ Experiment tiny(std::vector<std::string> overrides) {
 }
 
 TEST(SelectionConfig, TheModeFollowsTheMonitorUnlessGiven) {
-  const Experiment loss = tiny({"dataset.validation_split=0.1",
-                                "training.early_stopping={monitor: val_loss}",
-                                "checkpoint.path=m.safetensors", "checkpoint.monitor=val_accuracy"});
+  const Experiment loss =
+      tiny({"dataset.validation_split=0.1", "training.early_stopping={monitor: val_loss}",
+            "checkpoint.path=m.safetensors", "checkpoint.monitor=val_accuracy"});
   EXPECT_TRUE(loss.training.early_stopping.enabled);
   EXPECT_EQ(loss.training.early_stopping.watch.monitor, Monitor::val_loss);
   EXPECT_EQ(loss.training.early_stopping.watch.mode, MonitorMode::min);
@@ -30,8 +30,8 @@ TEST(SelectionConfig, TheModeFollowsTheMonitorUnlessGiven) {
   const nlohmann::json& r = loss.resolved;
   EXPECT_EQ(r["dataset"]["validation_split"], 0.1);
   EXPECT_EQ(r["training"]["early_stopping"],
-            nlohmann::json({{"monitor", "val_loss"}, {"mode", "min"}, {"patience", 3},
-                            {"min_delta", 0.0}}));
+            nlohmann::json(
+                {{"monitor", "val_loss"}, {"mode", "min"}, {"patience", 3}, {"min_delta", 0.0}}));
   EXPECT_EQ(r["checkpoint"]["monitor"], "val_accuracy");
   EXPECT_EQ(r["checkpoint"]["mode"], "max");
   // The resolved config is itself a valid config.

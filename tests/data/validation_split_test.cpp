@@ -1,5 +1,7 @@
 // dataset.validation_split: stratified counts per class, seeded rows, disjoint from the training
 // rows and in file order, the same whatever the loader's workers, and the user errors.
+#include "runner/data/validation_split.h"
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -8,7 +10,6 @@
 #include <set>
 
 #include "runner/data/dataset.h"
-#include "runner/data/validation_split.h"
 
 namespace runner {
 namespace {

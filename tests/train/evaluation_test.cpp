@@ -33,7 +33,8 @@ class FirstByteAnswers : public Program {
 };
 
 // Four classes; the images (one byte each) are the answers. Class d has no images.
-Dataset answered(const std::vector<std::int32_t>& labels, const std::vector<std::uint8_t>& answers) {
+Dataset answered(const std::vector<std::int32_t>& labels,
+                 const std::vector<std::uint8_t>& answers) {
   Dataset data;
   data.channels = data.height = data.width = 1;
   data.class_names = {"a", "b", "c", "d"};

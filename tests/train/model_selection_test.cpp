@@ -38,7 +38,7 @@ Evaluation scored(int correct, int n = 10, double loss = 1.0) {
 TEST(ModelSelection, ImprovesAsLightningsEarlyStopping) {
   EXPECT_TRUE(improves(MonitorMode::max, 0.5, std::nullopt, 0));
   EXPECT_TRUE(improves(MonitorMode::max, 0.6, 0.5, 0));
-  EXPECT_FALSE(improves(MonitorMode::max, 0.5, 0.5, 0));  // equal is no improvement
+  EXPECT_FALSE(improves(MonitorMode::max, 0.5, 0.5, 0));      // equal is no improvement
   EXPECT_FALSE(improves(MonitorMode::max, 0.55, 0.5, 0.05));  // by more than min_delta
   EXPECT_TRUE(improves(MonitorMode::max, 0.56, 0.5, 0.05));
   EXPECT_TRUE(improves(MonitorMode::min, 0.4, 0.5, 0.05));
@@ -70,7 +70,8 @@ TEST(ModelSelection, MinDeltaCountsSmallGainsAsNoImprovementButTheBestEpochIsThe
   ModelSelection selection(
       tiny({"training.early_stopping={monitor: val_accuracy, patience: 3, min_delta: 0.05}"}));
   // 0.50, 0.54 (+0.04: no), 0.58 (+0.08 over 0.50: yes), 0.60 (+0.02: no)
-  for (int e = 0; e < 4; ++e) selection.epoch_done(e + 1, scored(50 + 4 * e - (e == 3 ? 2 : 0), 100));
+  for (int e = 0; e < 4; ++e)
+    selection.epoch_done(e + 1, scored(50 + 4 * e - (e == 3 ? 2 : 0), 100));
   EXPECT_EQ(selection.state().early_stopping.best_epoch, 3);
   EXPECT_EQ(selection.state().early_stopping.wait, 1);
   EXPECT_EQ(selection.state().best.best_epoch, 4);  // 0.60, the highest
@@ -169,8 +170,7 @@ struct ScriptedRun {
   }
   // The test's own overrides after these, so that they win.
   static std::vector<std::string> with_size(std::vector<std::string> overrides) {
-    overrides.insert(overrides.begin(),
-                     {"dataset.synthetic.train_count=64", "training.epochs=10"});
+    overrides.insert(overrides.begin(), {"dataset.synthetic.train_count=64", "training.epochs=10"});
     return overrides;
   }
   TrainingOutcome train_on(std::deque<int> correct, TrainingPlan plan = {}) {
@@ -219,8 +219,8 @@ TEST(TrainerEarlyStopping, APlateauStopsTheRunAtTheRightEpoch) {
 }
 
 TEST(TrainerEarlyStopping, WithoutAPlateauEveryEpochRuns) {
-  ScriptedRun run({"training.early_stopping={monitor: val_accuracy, patience: 3}",
-                   "training.epochs=4"});
+  ScriptedRun run(
+      {"training.early_stopping={monitor: val_accuracy, patience: 3}", "training.epochs=4"});
   const TrainingOutcome outcome = run.train_on({1, 2, 3, 2});
   EXPECT_EQ(outcome.stop_reason, StopReason::epochs);
   EXPECT_EQ(outcome.epochs.size(), 4u);
