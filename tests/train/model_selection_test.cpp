@@ -135,6 +135,22 @@ TEST(ModelSelection, MetadataTheRunnerDoesNotWriteIsAUserError) {
   }
 }
 
+// The experiment's program on the CPU (one thread), with the seed's initial parameters.
+std::unique_ptr<Program> compile_cpu(const Experiment& e) {
+  const DatasetGeometry geometry = dataset_geometry(e.dataset);
+  const Graph graph = build_graph(e.model, geometry.image, geometry.classes);
+  CompileOptions options;
+  options.train_batch = e.training.batch_size;
+  options.eval_batch = e.training.eval_batch_size;
+  options.optimizer = e.training.optimizer;
+  options.normalize = e.dataset.normalize;
+  options.threads = 1;
+  static const std::unique_ptr<Backend> cpu = make_backend("cpu", nullptr);  // outlives programs
+  auto program = cpu->compile(graph, options);
+  program->load_parameters(initial_parameters(graph, e.seed));
+  return program;
+}
+
 // A program whose validation figures follow a script: each evaluation (the whole validation set
 // in one predict call) gets the next count of right answers; training runs on the real program.
 class ScriptedValidation : public testing::ForwardingProgram {
@@ -174,14 +190,7 @@ struct ScriptedRun {
     return overrides;
   }
   TrainingOutcome train_on(std::deque<int> correct, TrainingPlan plan = {}) {
-    const DatasetGeometry geometry = dataset_geometry(experiment.dataset);
-    const Graph graph = build_graph(experiment.model, geometry.image, geometry.classes);
-    CompileOptions options;
-    options.train_batch = experiment.training.batch_size;
-    options.eval_batch = experiment.training.eval_batch_size;
-    options.optimizer = experiment.training.optimizer;
-    options.normalize = experiment.dataset.normalize;
-    ScriptedValidation program(backend->compile(graph, options), data.validation, correct);
+    ScriptedValidation program(compile_cpu(experiment), data.validation, correct);
     plan.after_epoch = [&](int epochs, const SelectionState& state, bool best) {
       states.push_back(state);
       bests.push_back(best ? epochs : 0);
@@ -192,7 +201,6 @@ struct ScriptedRun {
 
   Experiment experiment;
   DatasetSplits data;
-  std::unique_ptr<Backend> backend = make_backend("cpu", nullptr);
   std::vector<SelectionState> states;  // after each epoch
   std::vector<int> bests;              // each epoch's number when it was a new best, else 0
 };
@@ -255,16 +263,7 @@ TrainingOutcome one_epoch(int workers, std::vector<std::int32_t>& validation_lab
   DatasetSplits data = load_dataset(e.dataset);
   hold_out_validation(data, e.dataset.validation_split, e.seed, {});
   validation_labels = data.validation.labels;
-  const DatasetGeometry geometry = dataset_geometry(e.dataset);
-  const Graph graph = build_graph(e.model, geometry.image, geometry.classes);
-  CompileOptions options;
-  options.train_batch = e.training.batch_size;
-  options.eval_batch = e.training.eval_batch_size;
-  options.optimizer = e.training.optimizer;
-  options.normalize = e.dataset.normalize;
-  options.threads = 1;
-  auto program = make_backend("cpu", nullptr)->compile(graph, options);
-  program->load_parameters(initial_parameters(graph, e.seed));
+  auto program = compile_cpu(e);
   Console quiet(true);
   return train(e, *program, data, quiet);
 }
