@@ -32,8 +32,9 @@ TEST(ReportFigures, WithoutATestSetTheEpochsAndCurvesHaveNoTestFigures) {
   EXPECT_EQ(epochs[0]["val_accuracy"], 0.5);
   const nlohmann::json curves = curves_json(outcome);
   EXPECT_EQ(curves["test"], nlohmann::json::array());
-  EXPECT_EQ(curves["validation"],
-            nlohmann::json::array({{{"step", 8}, {"epoch", 1}, {"loss", 1.25}, {"accuracy", 0.5}}}));
+  EXPECT_EQ(
+      curves["validation"],
+      nlohmann::json::array({{{"step", 8}, {"epoch", 1}, {"loss", 1.25}, {"accuracy", 0.5}}}));
 }
 
 TEST(ReportFigures, TheSchemaTakesMetricsOfEitherSetButNotOfNeither) {
