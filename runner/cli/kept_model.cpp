@@ -30,11 +30,11 @@ const Evaluation& compared(const Measured& m) {
   return m.test.count > 0 ? m.test : m.validation;
 }
 
-// As the tutorial does: load the saved weights into a fresh model and test again.
+// As the tutorial does: load the saved weights (the last epoch's file) into a fresh model and
+// test again.
 void check_reload(const Session& session, Console& console, const Measured& trained,
-                  nlohmann::json& block) {
+                  const std::filesystem::path& path, nlohmann::json& block) {
   auto reloaded = session.compile();
-  const std::filesystem::path path = block["path"].get<std::string>();
   load_checkpoint(path, *reloaded, CheckpointUse::weights);
   const Measured again = measure(*reloaded, session);
   const bool same = compared(again).correct == compared(trained).correct;
@@ -99,8 +99,8 @@ nlohmann::json measure_kept_model(const Session& session, Console& console,
   Measured m{outcome.final_evaluation, outcome.final_validation};
   if (best_is_kept(checkpoints, block, console)) {
     m = measure_best(session, console, *checkpoints, outcome, block);
-  } else if (block.is_object() && !block.contains("error")) {
-    check_reload(session, console, m, block);
+  } else if (checkpoints && !block.contains("error")) {
+    check_reload(session, console, m, checkpoints->path(), block);
   }
   const auto& class_names = session.data.train.class_names;
   nlohmann::json metrics = nlohmann::json::object();
