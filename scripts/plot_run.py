@@ -6,7 +6,8 @@ Usage: plot_run.py REPORT_JSON
 
 loss_steps: the running training loss at each log point (training.log_every) against the step,
 the learning rate on a second axis, and the test loss after each epoch as markers.
-accuracy_epochs: the test accuracy after each epoch. Reports written before `curves` existed are
+accuracy_epochs: the test accuracy after each epoch (and the validation accuracy, with
+dataset.validation_split). Reports written before `curves` existed are
 drawn from their per-epoch figures. A run without such figures (a benchmark) still gets both
 files, saying why they are empty.
 """
@@ -87,15 +88,22 @@ def loss_steps(report, train, test, folder):
 
 def accuracy_epochs(report, test, folder):
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    if test:
-        epochs = [p["epoch"] for p in test]
-        line_with_band(ax, epochs, [100 * p["accuracy"] for p in test], marker="o")
+    validation = (report.get("curves") or {}).get("validation") or []
+    if test or validation:
+        for points, label in ((test, "test"), (validation, "validation")):
+            if points:
+                line_with_band(ax, [p["epoch"] for p in points], [100 * p["accuracy"] for p in points],
+                               marker="o", label=label)
+        epochs = [p["epoch"] for p in (test or validation)]
         ax.set_xlabel("epoch")
-        ax.set_ylabel("test accuracy (%)")
+        ax.set_ylabel("accuracy (%)" if validation else "test accuracy (%)")
         ax.set_xticks(epochs if len(epochs) <= 20 else ax.get_xticks())
+        if validation:
+            ax.legend()
     else:
         empty_note(ax, "no evaluated epoch in this report (a benchmark, or stopped early)")
-    ax.set_title(title(report, "test accuracy per epoch"))
+    ax.set_title(title(report, "test and validation accuracy per epoch" if validation
+                       else "test accuracy per epoch"))
     save(fig, folder, "accuracy_epochs")
 
 

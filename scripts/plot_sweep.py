@@ -16,7 +16,9 @@ group, the training loss at each log point against the step and the test accurac
 (the rows' `curves`, as scripts/plot_run.py draws one run's; mean over the repeats at each step or
 epoch, std shaded when a group has more than one run). A plot without data (no GPU points, a benchmark sweep) still
 gets written, saying why it is empty, so a report always has the same figures. Summaries of older
-runners (no `groups`, no `axes`) are drawn with each completed row as a group of one.
+runners (no `groups`, no `axes`) are drawn with each completed row as a group of one. Sweeps of
+runs with a validation set (dataset.validation_split) also get `val_accuracy` (against the swept
+axis) and `val_accuracy_epochs` (per epoch, as accuracy_epochs).
 """
 import json
 import math
@@ -35,7 +37,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import plot_run  # noqa: E402  (one run's curves: the sweep's curve plots draw theirs the same way)
 
 FIGURES = ("images_per_second", "step_time_p10_seconds", "step_time_p90_seconds", "cpu_utilisation",
-           "gpu_utilisation", "speedup_over_cpu", "test_accuracy", "test_loss", "final_loss")
+           "gpu_utilisation", "speedup_over_cpu", "test_accuracy", "test_loss", "val_accuracy", "val_loss",
+           "final_loss")
 AXIS_LABELS = {
     "training.batch_size": "batch size (images per step)",
     "model.width": "model width (multiplier of channels and features)",
@@ -341,6 +344,12 @@ def curve_figure(summary, sweep_dir, groups, name, part, x, y, scale, title, xla
     save(fig, sweep_dir, name)
 
 
+def has_validation(groups):
+    """Whether a point group has validation figures (older summaries and runs without a
+    validation split have none)."""
+    return any((g.get("stats", {}).get("val_accuracy") or {}).get("n", 0) > 0 for g in groups)
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -372,6 +381,14 @@ def main():
     curve_figure(summary, sweep_dir, groups, "accuracy_epochs", "test", "epoch", "accuracy", 100.0,
                  "Test accuracy per epoch", "epoch",
                  "test accuracy (%, mean over repeats, std shaded)")
+    if has_validation(groups):  # dataset.validation_split: the figures model selection used
+        figure(summary, sweep_dir, layout, "val_accuracy", "Validation accuracy",
+               "validation accuracy (%, mean ± std over repeats)",
+               series(layout, groups, mean_std("val_accuracy", 100.0)), "no validation accuracy",
+               style=accuracy_range)
+        curve_figure(summary, sweep_dir, groups, "val_accuracy_epochs", "validation", "epoch",
+                     "accuracy", 100.0, "Validation accuracy per epoch", "epoch",
+                     "validation accuracy (%, mean over repeats, std shaded)")
 
 
 if __name__ == "__main__":

@@ -24,6 +24,9 @@ struct Metric {
 constexpr Metric kMetrics[] = {
     {"test_accuracy", "/metrics/test_accuracy"},
     {"test_loss", "/metrics/test_loss"},
+    {"val_accuracy", "/metrics/val_accuracy"},  // left out when no report has it
+    {"val_loss", "/metrics/val_loss"},
+    {"best_epoch", "/metrics/best_epoch"},
     {"final_train_loss", ""},  // the last epoch's, or a benchmark's mean loss
     {"median_step_images_per_second", "/step_time/images_per_second"},
     {"whole_run_images_per_second", "/throughput/train_images_per_second"},

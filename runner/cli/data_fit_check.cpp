@@ -32,7 +32,9 @@ void check_split(const Dataset& split, const char* which, const Graph& graph) {
 
 void check_data_fits_model(const DatasetSplits& data, const Graph& graph) {
   check_split(data.train, "training", graph);
-  check_split(data.test, "test", graph);
+  if (data.validation.size() > 0) check_split(data.validation, "validation", graph);
+  // Without a test set the validation set measures the model; with neither, nothing would.
+  if (data.test.size() > 0 || data.validation.size() == 0) check_split(data.test, "test", graph);
 }
 
 }  // namespace runner

@@ -9,7 +9,7 @@ namespace runner {
 
 // A UserError naming the file (or config field) and both shapes or counts when the images are
 // not the model's input shape, the data has another number of classes than the model's outputs,
-// or a split is empty.
+// or the training split is empty (or the test split, when there is no validation set).
 void check_data_fits_model(const DatasetSplits& data, const Graph& graph);
 
 }  // namespace runner

@@ -8,6 +8,7 @@
 #include "runner/train/checkpoint.h"
 #include "runner/train/evaluation.h"
 #include "runner/util/digest.h"
+#include "runner/util/errors.h"
 
 namespace runner {
 
@@ -15,6 +16,10 @@ int eval_command(const SessionOptions& options, const std::filesystem::path& che
   Console console(options.quiet);
   Session session = Session::prepare(options, console);
   session.open(console);
+  if (session.data.test.size() == 0) {
+    throw UserError(fmt::format("{}: the data has no test set to evaluate the checkpoint on",
+                                options.config.string()));
+  }
   std::string started_at = timestamp_now();
   auto program = session.compile();
   load_checkpoint(checkpoint, *program, CheckpointUse::weights);

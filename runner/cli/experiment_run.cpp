@@ -5,6 +5,7 @@
 
 #include <optional>
 
+#include "runner/cli/kept_model.h"
 #include "runner/cli/layer_table.h"
 #include "runner/cli/run_output.h"
 #include "runner/graph/memory_estimate.h"
@@ -54,18 +55,43 @@ std::filesystem::path checkpoint_path(const Experiment& experiment,
                                       const std::filesystem::path& run_dir) {
   std::filesystem::path path = experiment.checkpoint.path;
   if (path.is_absolute()) return path;
-  if (!is_inside_folder(run_dir, run_dir / path)) {
-    throw UserError(fmt::format(
-        "checkpoint.path: found '{}', which leads outside the run folder {} through a symlink; "
-        "expected a path inside it",
-        path.string(), run_dir.string()));
+  for (const auto& file : {path, last_checkpoint_path(path)}) {
+    if (!is_inside_folder(run_dir, run_dir / file)) {
+      throw UserError(fmt::format(
+          "checkpoint.path: found '{}', which leads outside the run folder {} through a "
+          "symlink; expected a path inside it",
+          file.string(), run_dir.string()));
+    }
+    if (!experiment.checkpoint.monitor) break;  // no last file beside it
   }
   return run_dir / path;
 }
 
+// What a resumed run continues from: the checkpoint, early stopping and the best epoch as it
+// left them, and with checkpoint.monitor the best weights its run kept.
+struct Resumed {
+  CheckpointInfo info;
+  SelectionState selection;
+  std::optional<KeptBest> best;
+};
+
+// The selection state the checkpoint carries, and the best file its run kept beside it. Without
+// that file (another config's checkpoint) the best epoch starts afresh.
+void resume_selection(RunContext& c, Resumed& resumed) {
+  const Experiment& experiment = c.session.experiment;
+  std::vector<std::string> notes;
+  resumed.selection =
+      read_selection(resumed.info.selection, experiment, resumed.info.path.string(), notes);
+  for (const std::string& note : notes) c.console.warning(note);
+  if (!experiment.checkpoint.monitor) return;
+  resumed.best = kept_best_beside(resumed.info.path, resumed.info.selection,
+                                  resumed.selection.best.best_epoch);
+  if (!resumed.best) resumed.selection.best = {};
+}
+
 // Loads the checkpoint to resume from and says what it is; a checkpoint saved by another config
 // is allowed (a run extended to more epochs is the usual case) but its differences are named.
-CheckpointInfo resume_from(RunContext& c) {
+Resumed resume_from(RunContext& c) {
   CheckpointInfo info = load_checkpoint(c.request.resume, c.program, CheckpointUse::resume);
   c.console.line(
       fmt::format("resuming from {} after epoch {}", info.path.string(), info.epochs_done));
@@ -78,7 +104,9 @@ CheckpointInfo resume_from(RunContext& c) {
                   fmt::join(config_differences(info.config, c.session.experiment.resolved), "; "));
     c.console.warning(fmt::format("{} was saved by another config ({})", info.path.string(), what));
   }
-  return info;
+  Resumed resumed{info, {}, std::nullopt};
+  resume_selection(c, resumed);
+  return resumed;
 }
 
 nlohmann::json resumed_from_json(const CheckpointInfo& info) {
@@ -101,6 +129,9 @@ nlohmann::json finish_checkpoints(RunContext& c, EpochCheckpoints* checkpoints,
   checkpoints->flush();
   nlohmann::json block = {{"path", checkpoints->path().string()},
                           {"epochs_done", std::max(0, checkpoints->saved_epochs())}};
+  if (const auto& by = c.session.experiment.checkpoint.monitor) {
+    block.update(best_checkpoint_json(*checkpoints, *by, outcome.selection));
+  }
   if (!checkpoints->error().empty()) {
     block["error"] = checkpoints->error();
     c.console.warning(fmt::format("checkpoint not saved: {}", checkpoints->error()));
@@ -116,72 +147,85 @@ nlohmann::json finish_checkpoints(RunContext& c, EpochCheckpoints* checkpoints,
   return block;
 }
 
-// As the tutorial does: load the saved weights into a fresh model and test again.
-void check_reload(RunContext& c, const Evaluation& final_evaluation, nlohmann::json& block) {
-  auto reloaded = c.session.compile();
-  const std::filesystem::path path = block["path"].get<std::string>();
-  load_checkpoint(path, *reloaded, CheckpointUse::weights);
-  const Experiment& experiment = c.session.experiment;
-  Evaluation again = evaluate(*reloaded, c.session.data.test, experiment.training.eval_batch_size);
-  bool same = again.correct == final_evaluation.correct;
-  c.console.line(fmt::format("checkpoint: {} (reloaded: test accuracy {:.2f} %, {})", path.string(),
-                             100 * again.accuracy(), same ? "same as before saving" : "DIFFERENT"));
-  block["reloaded_test_accuracy"] = again.accuracy();
-  block["reload_matches"] = same;
-}
-
 // A run's report and its status, the report's `status` field as an enum.
 struct RunReport {
   nlohmann::json report;
   RunStatus status = RunStatus::completed;
 };
 
+// A resumed run with nothing left to train (its epochs done, or early stopping ran out of
+// patience): the checkpoint's state evaluated as it is, or nullopt when there is training to do.
+std::optional<TrainingOutcome> nothing_left_to_train(RunContext& c, const TrainingPlan& plan,
+                                                     EpochCheckpoints* checkpoints) {
+  const Experiment& experiment = c.session.experiment;
+  const ModelSelection selection(experiment, plan.selection);
+  if (plan.first_epoch < experiment.training.epochs && !selection.stopped()) return std::nullopt;
+  if (selection.stopped()) {
+    c.console.line(fmt::format(
+        "nothing left to train: early stopping ended the checkpoint's run after epoch {} ({}); "
+        "evaluating it",
+        plan.first_epoch, selection.stop_text()));
+  } else {
+    c.console.line(
+        fmt::format("nothing left to train: the checkpoint has {} epoch(s) done, the "
+                    "config asks for {}; evaluating it",
+                    plan.first_epoch, experiment.training.epochs));
+  }
+  TrainingOutcome outcome;
+  outcome.stop_reason = selection.stopped() ? StopReason::early_stopping : StopReason::epochs;
+  outcome.selection = plan.selection;
+  const int batch = experiment.training.eval_batch_size;
+  const DatasetSplits& data = c.session.data;
+  if (data.test.size() > 0) outcome.final_evaluation = evaluate(c.program, data.test, batch);
+  if (data.validation.size() > 0) {
+    outcome.final_validation = evaluate(c.program, data.validation, batch);
+  }
+  // The run folder holds the state it evaluated, as a trained run's does (and the reload
+  // check reads it).
+  if (checkpoints) checkpoints->epoch_done(c.program, plan.first_epoch, plan.selection, false);
+  return outcome;
+}
+
 RunReport train_report(RunContext& c) {
   const Experiment& experiment = c.session.experiment;
   TrainingPlan plan;
-  std::optional<CheckpointInfo> resumed;
+  std::optional<Resumed> resumed;
   if (!c.request.resume.empty()) {
     resumed = resume_from(c);
-    plan.first_epoch = resumed->epochs_done;
+    plan.first_epoch = resumed->info.epochs_done;
+    plan.selection = resumed->selection;
   }
   c.open_run_directory();
 
   std::optional<EpochCheckpoints> checkpoints;
   if (!experiment.checkpoint.path.empty()) {
     checkpoints.emplace(checkpoint_path(experiment, c.run_dir), experiment, c.config_sha);
-    plan.after_epoch = [&](int epochs_done) { checkpoints->epoch_done(c.program, epochs_done); };
+    if (resumed && resumed->best) {
+      checkpoints->adopt_best(resumed->best->checkpoint, resumed->best->epoch);
+    }
+    plan.after_epoch = [&](int epochs_done, const SelectionState& selection, bool new_best) {
+      checkpoints->epoch_done(c.program, epochs_done, selection, new_best);
+    };
   }
-  TrainingOutcome outcome;
-  if (plan.first_epoch >= experiment.training.epochs) {
-    c.console.line(
-        fmt::format("nothing left to train: the checkpoint has {} epoch(s) done, the "
-                    "config asks for {}; evaluating it",
-                    plan.first_epoch, experiment.training.epochs));
-    outcome.final_evaluation =
-        evaluate(c.program, c.session.data.test, experiment.training.eval_batch_size);
-    // The run folder holds the state it evaluated, as a trained run's does (and the reload
-    // check below reads it).
-    if (checkpoints) checkpoints->epoch_done(c.program, plan.first_epoch);
-  } else {
-    outcome = train(experiment, c.program, c.session.data, c.console, plan);
-  }
-  const auto& class_names = c.session.data.test.class_names;
+  std::optional<TrainingOutcome> evaluated =
+      nothing_left_to_train(c, plan, checkpoints ? &*checkpoints : nullptr);
+  const TrainingOutcome outcome =
+      evaluated ? std::move(*evaluated)
+                : train(experiment, c.program, c.session.data, c.console, plan);
   nlohmann::json report = c.head();
   report["status"] = status_name(outcome.status);
+  report["stop_reason"] = stop_reason_name(outcome.stop_reason);
   report["epochs"] = epochs_json(outcome.epochs);
   report["curves"] = curves_json(outcome);
   report["throughput"] = throughput_json(outcome, c.session.graph.flops_per_sample());
   report["step_time"] = step_time_json(outcome, experiment.training.batch_size);
   report["cpu"] = cpu_json(outcome, c.session.threads);
-  if (resumed) report["resumed_from"] = resumed_from_json(*resumed);
+  if (resumed) report["resumed_from"] = resumed_from_json(resumed->info);
   if (!outcome.error.empty()) report["error"] = outcome.error;
   nlohmann::json checkpoint = finish_checkpoints(c, checkpoints ? &*checkpoints : nullptr, outcome);
   if (outcome.status == RunStatus::completed) {
-    print_evaluation(c.console, outcome.final_evaluation, class_names);
-    report["metrics"] = metrics_json(outcome.final_evaluation, class_names);
-    if (checkpoint.is_object() && !checkpoint.contains("error")) {
-      check_reload(c, outcome.final_evaluation, checkpoint);
-    }
+    report["metrics"] = measure_kept_model(c.session, c.console, outcome,
+                                           checkpoints ? &*checkpoints : nullptr, checkpoint);
   } else {
     c.console.warning(fmt::format("run {}: {}", status_name(outcome.status), outcome.error));
   }
@@ -250,7 +294,8 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
                                experiment.training.eval_batch_size, experiment.training.optimizer);
   report["memory"] = {
       {"peak_rss_bytes", peak_rss_bytes()},
-      {"dataset_bytes", session.data.train.images.size() + session.data.test.images.size()},
+      {"dataset_bytes", session.data.train.images.size() + session.data.validation.images.size() +
+                            session.data.test.images.size()},
       {"estimate", memory_estimate_json(estimate)}};
   report["finished_at"] = timestamp_now();
   report["machine_load"] = load.json();

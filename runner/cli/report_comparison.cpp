@@ -35,11 +35,17 @@ std::vector<MetricComparison> compare_reports(const json& original, const json& 
                                     "/metrics/test_accuracy",
                                     "/metrics/test_loss",
                                     "/checkpoint/reloaded_test_accuracy",
-                                    "/benchmark/mean_loss"};
+                                    "/benchmark/mean_loss",
+                                    "/stop_reason",
+                                    "/metrics/val_accuracy",
+                                    "/metrics/val_loss",
+                                    "/metrics/best_epoch",
+                                    "/checkpoint/best_epoch"};
   const json& epochs = original.contains("epochs") ? original["epochs"] : json::array();
   for (std::size_t e = 0; e < std::max(epochs.size(), rerun.value("epochs", json::array()).size());
        ++e) {
-    for (const char* key : {"train_loss", "test_loss", "test_accuracy"}) {
+    for (const char* key :
+         {"train_loss", "test_loss", "test_accuracy", "val_loss", "val_accuracy"}) {
       exact.push_back(fmt::format("/epochs/{}/{}", e, key));
     }
   }
@@ -58,8 +64,9 @@ std::vector<MetricComparison> compare_reports(const json& original, const json& 
   std::vector<MetricComparison> rows;
   for (const auto& pointer : exact) {
     json a = at(original, pointer), b = at(rerun, pointer);
-    // Reports written before data fingerprints have no /data: shown, not required.
-    const bool required = !(pointer == "/data/sha256" && a.is_null());
+    // Reports written before data fingerprints (or stop reasons) lack them: shown, not required.
+    const bool required =
+        !((pointer == "/data/sha256" || pointer == "/stop_reason") && a.is_null());
     if (!a.is_null() || !b.is_null()) rows.push_back({pointer, a, b, required});
   }
   for (const auto& pointer : reference) {

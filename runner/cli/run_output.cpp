@@ -13,9 +13,15 @@ void print_evaluation(Console& console, const Evaluation& evaluation,
   console.line(fmt::format("Accuracy of the network on the {} test images: {:.2f} %",
                            evaluation.count, 100 * evaluation.accuracy()));
   for (std::size_t k = 0; k < class_names.size(); ++k) {
-    console.line(fmt::format("Accuracy for class: {:<12} is {:.1f} %", class_names[k],
-                             100 * evaluation.class_accuracy(static_cast<int>(k))));
+    console.line(fmt::format("Accuracy for class: {:<12} is {}", class_names[k],
+                             class_accuracy_text(evaluation, static_cast<int>(k))));
   }
+}
+
+void print_validation(Console& console, const Evaluation& validation) {
+  console.line(
+      fmt::format("Accuracy of the network on the {} validation images: {:.2f} % (loss {:.4f})",
+                  validation.count, 100 * validation.accuracy(), validation.loss));
 }
 
 std::string throughput_line(const nlohmann::json& report) {

@@ -11,9 +11,13 @@
 
 namespace runner {
 
-// "Accuracy of the network on the 10000 test images: 54.00 %" and one line per class.
+// "Accuracy of the network on the 10000 test images: 54.00 %" and one line per class ("n/a"
+// for a class without test images).
 void print_evaluation(Console& console, const Evaluation& evaluation,
                       const std::vector<std::string>& class_names);
+
+// "Accuracy of the network on the 1000 validation images: 55.10 % (loss 1.2345)".
+void print_validation(Console& console, const Evaluation& validation);
 
 // "throughput: 21992 images/s (median step), 20517 images/s (whole run)": the figure summaries
 // use and the one that counts every stall, side by side; "" for a report without timed steps.

@@ -13,6 +13,8 @@
 #include "runner/config/load_config.h"
 #include "runner/data/dataset_size.h"
 #include "runner/data/fingerprint.h"
+#include "runner/data/split_sizes.h"
+#include "runner/data/validation_split.h"
 #include "runner/graph/dataset_geometry.h"
 #include "runner/graph/training_batches.h"
 #include "runner/util/process_stats.h"
@@ -74,19 +76,21 @@ void Session::open(Console& console) {
   console.line(fmt::format("device: {} ({}), backend {}, {} threads", device.device, device.name,
                            device.backend, threads));
   data = load_dataset_or_say_its_size(experiment);
+  hold_out_validation(data, experiment.dataset.validation_split, experiment.seed,
+                      {experiment.source_file, "dataset.validation_split"});
   check_data_fits_model(data, graph);
   check_training_batches(graph, experiment.training.batch_size,
                          static_cast<std::int64_t>(data.train.size()));
   auto files = fingerprint_files(data.files);
   check_known_dataset(experiment.dataset, files);
   data_fingerprint = data_json(experiment.dataset, files);
+  data_fingerprint.update(split_sizes_json(data));
   if (!data.digest.empty()) {  // a format of many files digests them itself
     data_fingerprint["sha256"] = data.digest;
     data_fingerprint["splits"] = data.summary;
   }
   for (const std::string& warning : data.warnings) console.warning(warning);
-  console.line(fmt::format("data: {}, {} training and {} test images of {}",
-                           experiment.dataset.name, data.train.size(), data.test.size(),
+  console.line(fmt::format("data: {}, {} of {}", experiment.dataset.name, split_sizes_text(data),
                            graph.input.str()));
 }
 

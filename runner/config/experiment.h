@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "runner/config/monitor_spec.h"
 #include "runner/config/schedule_spec.h"
 #include "runner/data/dataset_spec.h"
 #include "runner/util/errors.h"
@@ -118,6 +119,7 @@ struct TrainingSpec {
   ScheduleSpec schedule;  // the learning rate per step; constant: the optimizer's lr throughout
   int log_every = 2000;   // mini-batches between loss lines
   int threads = 0;        // 0: OMP_NUM_THREADS, else the machine's cores
+  EarlyStoppingSpec early_stopping;  // enabled: stop when the validation figure stalls
 };
 
 struct BackendSpec {
@@ -130,6 +132,9 @@ struct CheckpointSpec {
   std::string path;                       // empty: no checkpoint; relative: inside the run folder
   int every_epochs = 1;                   // also saved after every N-th epoch (0: only at the end)
   bool allow_outside_run_folder = false;  // an absolute path must be allowed explicitly
+  // Set: `path` keeps the best epoch's weights by this validation figure, and the last epoch's
+  // go beside it (last_checkpoint_path); unset: `path` is the last epoch's, as before.
+  std::optional<MonitorSpec> monitor;
 };
 
 struct Experiment {

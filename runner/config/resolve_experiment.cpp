@@ -216,6 +216,7 @@ DatasetSpec read_dataset(const Fields& f) {
   d.workers = f.integer("workers", d.workers);
   d.train_limit = f.wide("train_limit", d.train_limit);
   d.test_limit = f.wide("test_limit", d.test_limit);
+  d.validation_split = f.number("validation_split", d.validation_split);
   format.read(f, d);
 
   const ImageShape image = format.image(d);
@@ -350,6 +351,25 @@ ScheduleSpec read_schedule(const Fields& f) {
   return s;
 }
 
+// monitor and mode, the mode following the monitor when the config leaves it out.
+MonitorSpec read_monitor(const Fields& f, Monitor fallback) {
+  MonitorSpec m;
+  m.monitor = read_named(f, "monitor", fallback, kMonitorNames);
+  m.mode = read_named(f, "mode", default_mode(m.monitor), kMonitorModeNames);
+  return m;
+}
+
+// training.early_stopping: Lightning's EarlyStopping (the schema requires its monitor).
+EarlyStoppingSpec read_early_stopping(const Fields& f) {
+  EarlyStoppingSpec e;
+  e.enabled = f.has("monitor");
+  if (!e.enabled) return e;
+  e.watch = read_monitor(f, e.watch.monitor);
+  e.patience = f.integer("patience", e.patience);
+  e.min_delta = f.number("min_delta", e.min_delta);
+  return e;
+}
+
 TrainingSpec read_training(const Fields& f) {
   TrainingSpec t;
   t.epochs = f.integer("epochs", t.epochs);
@@ -368,6 +388,7 @@ TrainingSpec read_training(const Fields& f) {
   }
   t.log_every = f.integer("log_every", t.log_every);
   t.threads = f.integer("threads", t.threads);
+  t.early_stopping = read_early_stopping(f.child("early_stopping"));
   return t;
 }
 
@@ -384,6 +405,17 @@ CheckpointSpec read_checkpoint(const Fields& f) {
   c.path = f.text("path", "");
   c.every_epochs = f.integer("every_epochs", c.every_epochs);
   c.allow_outside_run_folder = f.flag("allow_outside_run_folder", false);
+  if (f.has("monitor")) c.monitor = read_monitor(f, Monitor::val_accuracy);
+  if (f.has("mode") && !c.monitor) {
+    throw_user_error(f.where("mode"), "a mode without a monitor",
+                     "expected checkpoint.monitor (val_accuracy or val_loss) beside it");
+  }
+  if (c.monitor && c.path.empty()) {
+    throw_user_error(f.where("path"),
+                     "found '', but checkpoint.monitor asks to keep the best "
+                     "weights",
+                     "expected a file name (e.g. model.safetensors)");
+  }
   if (c.path.empty()) return c;
   const std::filesystem::path path = std::filesystem::path(c.path).lexically_normal();
   auto refuse = [&](const std::string& why) {
@@ -420,6 +452,22 @@ nlohmann::json read_tags(const Fields& top) {
   return top.raw("tags");
 }
 
+// A validation figure watched without a validation set would never be measured.
+void check_monitors_have_validation(const Experiment& e, const Fields& top) {
+  if (e.dataset.validation_split > 0 || !e.dataset.files.validation.empty()) return;
+  auto refuse = [](const Fields& f, const MonitorSpec& watch) {
+    throw_user_error(
+        f.where("monitor"),
+        fmt::format("monitors {}, but the run has no validation set", monitor_name(watch.monitor)),
+        "set dataset.validation_split (e.g. 0.1) to hold out part of the training "
+        "set");
+  };
+  if (e.training.early_stopping.enabled) {
+    refuse(top.child("training").child("early_stopping"), e.training.early_stopping.watch);
+  }
+  if (e.checkpoint.monitor) refuse(top.child("checkpoint"), *e.checkpoint.monitor);
+}
+
 }  // namespace
 
 Experiment resolve_experiment(const ConfigDocument& doc) {
@@ -447,6 +495,7 @@ Experiment resolve_experiment(const ConfigDocument& doc) {
   e.backend.cuda_graph = backend.flag("cuda_graph", e.backend.cuda_graph);
   e.backend.dataset_on_device = backend.flag("dataset_on_device", e.backend.dataset_on_device);
   e.tags = read_tags(top);
+  check_monitors_have_validation(e, top);
   e.resolved = experiment_to_json(e);
   return e;
 }

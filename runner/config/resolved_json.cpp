@@ -41,6 +41,7 @@ nlohmann::json dataset_json(const DatasetSpec& d) {
   out["workers"] = d.workers;
   out["train_limit"] = d.train_limit;
   out["test_limit"] = d.test_limit;
+  if (d.validation_split > 0) out["validation_split"] = d.validation_split;  // old hashes kept
   format_of(d).write(d, out);
   if (!d.augment.empty()) out["augment"] = augment_json(d);
   return out;
@@ -99,6 +100,22 @@ nlohmann::json schedule_json(const ScheduleSpec& s) {
   return out;
 }
 
+nlohmann::json monitor_json(const MonitorSpec& m) {
+  return {{"monitor", monitor_name(m.monitor)}, {"mode", monitor_mode_name(m.mode)}};
+}
+
+// The selection keys only when given: configs without them keep the hash they had before.
+void add_selection(nlohmann::json& out, const Experiment& e) {
+  const EarlyStoppingSpec& stop = e.training.early_stopping;
+  if (stop.enabled) {
+    nlohmann::json block = monitor_json(stop.watch);
+    block["patience"] = stop.patience;
+    block["min_delta"] = stop.min_delta;
+    out["training"]["early_stopping"] = block;
+  }
+  if (e.checkpoint.monitor) out["checkpoint"].update(monitor_json(*e.checkpoint.monitor));
+}
+
 }  // namespace
 
 nlohmann::json experiment_to_json(const Experiment& e) {
@@ -141,6 +158,7 @@ nlohmann::json experiment_to_json(const Experiment& e) {
         {"cuda_graph", e.backend.cuda_graph},
         {"dataset_on_device", e.backend.dataset_on_device}}},
   };
+  add_selection(out, e);
   // Only when given: configs without tags keep the hash they had before tags existed.
   if (!e.tags.empty()) out["tags"] = e.tags;
   return out;

@@ -67,6 +67,7 @@ struct DatasetSpec {
   int workers = 2;
   std::int64_t train_limit = 0;  // 0: all; else the first N records (subsets for benchmarks)
   std::int64_t test_limit = 0;
+  double validation_split = 0;       // the share of each class's training rows held out (0: none)
   std::vector<AugmentStep> augment;  // training set only; empty: none
   // The format's own settings; each format reads and uses only its own.
   SyntheticSpec synthetic;

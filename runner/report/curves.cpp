@@ -9,14 +9,24 @@ nlohmann::json curves_json(const TrainingOutcome& outcome) {
     train.push_back(
         {{"step", p.step}, {"epoch", p.epoch}, {"loss", p.loss}, {"lr", p.learning_rate}});
   }
-  nlohmann::json test = nlohmann::json::array();
+  nlohmann::json test = nlohmann::json::array(), validation = nlohmann::json::array();
   for (const EpochRecord& e : outcome.epochs) {
-    test.push_back({{"step", e.step},
-                    {"epoch", e.epoch},
-                    {"loss", e.test_loss},
-                    {"accuracy", e.test_accuracy}});
+    if (e.test_loss) {
+      test.push_back({{"step", e.step},
+                      {"epoch", e.epoch},
+                      {"loss", *e.test_loss},
+                      {"accuracy", *e.test_accuracy}});
+    }
+    if (e.val_loss) {
+      validation.push_back({{"step", e.step},
+                            {"epoch", e.epoch},
+                            {"loss", *e.val_loss},
+                            {"accuracy", *e.val_accuracy}});
+    }
   }
-  return {{"train", train}, {"test", test}};
+  nlohmann::json curves = {{"train", train}, {"test", test}};
+  if (!validation.empty()) curves["validation"] = validation;
+  return curves;
 }
 
 }  // namespace runner

@@ -1,5 +1,5 @@
 // The report's `curves`: the training loss and learning rate at each log point and the test
-// loss and accuracy after each epoch, for loss-vs-step and accuracy-vs-epoch plots.
+// and validation loss and accuracy after each epoch, for loss-vs-step and accuracy-vs-epoch plots.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -8,7 +8,8 @@
 
 namespace runner {
 
-// {"train": [{step, epoch, loss, lr}...], "test": [{step, epoch, loss, accuracy}...]}
+// {"train": [{step, epoch, loss, lr}...], "test": [{step, epoch, loss, accuracy}...]}, and
+// "validation" as "test" when the run has a validation set.
 nlohmann::json curves_json(const TrainingOutcome& outcome);
 
 }  // namespace runner

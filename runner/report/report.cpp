@@ -29,16 +29,22 @@ nlohmann::json model_json(const Graph& graph) {
           {"layers", layers}};
 }
 
+// The optional figures of an epoch, present when the run has the set they come from.
+void add_if_set(nlohmann::json& out, const char* key, const std::optional<double>& value) {
+  if (value) out[key] = *value;
+}
+
 nlohmann::json epochs_json(const std::vector<EpochRecord>& epochs) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& e : epochs) {
-    nlohmann::json epoch = {{"epoch", e.epoch},
-                            {"train_loss", e.train_loss},
-                            {"test_loss", e.test_loss},
-                            {"test_accuracy", e.test_accuracy},
-                            {"seconds", e.seconds},
-                            {"images_per_second", e.images_per_second},
-                            {"learning_rate", e.learning_rate}};
+    nlohmann::json epoch = {{"epoch", e.epoch}, {"train_loss", e.train_loss}};
+    add_if_set(epoch, "test_loss", e.test_loss);
+    add_if_set(epoch, "test_accuracy", e.test_accuracy);
+    add_if_set(epoch, "val_loss", e.val_loss);
+    add_if_set(epoch, "val_accuracy", e.val_accuracy);
+    epoch["seconds"] = e.seconds;
+    epoch["images_per_second"] = e.images_per_second;
+    epoch["learning_rate"] = e.learning_rate;
     if (e.grad_norm_mean >= 0) epoch["grad_norm_mean"] = e.grad_norm_mean;
     if (e.momentum) epoch["momentum"] = *e.momentum;
     out.push_back(std::move(epoch));
@@ -46,16 +52,44 @@ nlohmann::json epochs_json(const std::vector<EpochRecord>& epochs) {
   return out;
 }
 
+nlohmann::json confusion_json(const Evaluation& evaluation, std::size_t classes) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (std::size_t t = 0; t < classes; ++t) {
+    nlohmann::json row = nlohmann::json::array();
+    for (std::size_t p = 0; p < classes; ++p) {
+      const std::size_t at = t * classes + p;
+      row.push_back(at < evaluation.confusion.size() ? evaluation.confusion[at] : 0);
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 nlohmann::json metrics_json(const Evaluation& evaluation,
                             const std::vector<std::string>& class_names) {
   nlohmann::json per_class = nlohmann::json::object();
   for (std::size_t k = 0; k < class_names.size() && k < evaluation.class_total.size(); ++k) {
-    per_class[class_names[k]] = evaluation.class_accuracy(static_cast<int>(k));
+    const int i = static_cast<int>(k);
+    per_class[class_names[k]] =
+        evaluation.has_images(i) ? nlohmann::json(evaluation.class_accuracy(i)) : nlohmann::json();
   }
   return {{"test_accuracy", evaluation.accuracy()},
           {"test_loss", evaluation.loss},
           {"test_images", evaluation.count},
-          {"per_class_accuracy", per_class}};
+          {"per_class_accuracy", per_class},
+          {"classes", class_names},
+          {"confusion_matrix", confusion_json(evaluation, class_names.size())}};
+}
+
+std::string class_accuracy_text(const Evaluation& evaluation, int k) {
+  if (!evaluation.has_images(k)) return "n/a";
+  return fmt::format("{:.1f} %", 100 * evaluation.class_accuracy(k));
+}
+
+nlohmann::json validation_metrics_json(const Evaluation& validation) {
+  return {{"val_accuracy", validation.accuracy()},
+          {"val_loss", validation.loss},
+          {"val_images", validation.count}};
 }
 
 nlohmann::json throughput_json(const TrainingOutcome& outcome, std::int64_t flops_per_image) {

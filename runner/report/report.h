@@ -16,8 +16,16 @@ namespace runner {
 
 nlohmann::json model_json(const Graph& graph);
 nlohmann::json epochs_json(const std::vector<EpochRecord>& epochs);
+// The test set's figures: accuracy, loss, images, accuracy per class (null for a class without
+// images), the class names in the model's order and the confusion matrix in that order
+// (confusion_matrix[true][predicted], image counts).
 nlohmann::json metrics_json(const Evaluation& evaluation,
                             const std::vector<std::string>& class_names);
+// A class's cell of the per-class table: "54.0 %", or "n/a" for a class the evaluated set has no
+// images of (not 0.0 %).
+std::string class_accuracy_text(const Evaluation& evaluation, int k);
+// The validation set's: val_accuracy, val_loss, val_images.
+nlohmann::json validation_metrics_json(const Evaluation& validation);
 nlohmann::json throughput_json(const TrainingOutcome& outcome, std::int64_t flops_per_image);
 // The timed steps' spread (median, p10, p90, mean) and the images per second of the median step.
 nlohmann::json step_time_json(const TrainingOutcome& outcome, int batch_size);

@@ -186,6 +186,11 @@ json summary_row(const json& report, const std::string& report_path) {
                                          : json();
   row["test_accuracy"] = at(report, "/metrics/test_accuracy");
   row["test_loss"] = at(report, "/metrics/test_loss");
+  // Validation figures (dataset.validation_split): null for runs without a validation set.
+  row["val_accuracy"] = at(report, "/metrics/val_accuracy");
+  row["val_loss"] = at(report, "/metrics/val_loss");
+  row["best_epoch"] = at(report, "/metrics/best_epoch");
+  row["stop_reason"] = at(report, "/stop_reason");
   row["final_loss"] = final_loss(report);
   row["speedup_over_cpu"] = nullptr;
   row["seed"] = seed_of(report);

@@ -40,6 +40,10 @@ const char* const kColumns[] = {"status",
                                 "achieved_flops_per_second",
                                 "test_accuracy",
                                 "test_loss",
+                                "val_accuracy",
+                                "val_loss",
+                                "best_epoch",
+                                "stop_reason",
                                 "final_loss",
                                 "speedup_over_cpu",
                                 "epochs",
@@ -80,13 +84,23 @@ std::string load_cell(const json& row) {
                      row.value("busy", json()) == true ? " busy" : "");
 }
 
+// Whether any row has a validation figure: the tables then show it in a column of its own.
+bool has_validation(const json& rows) {
+  for (const json& row : rows) {
+    if (row.value("val_accuracy", json()).is_number()) return true;
+  }
+  return false;
+}
+
 std::string runs_table(const json& rows) {
-  const bool load = has_load(rows);
+  const bool load = has_load(rows), validation = has_validation(rows);
   std::string out =
       "| point | device | batch | width | status | images/s | step ms (p10–p90) | CPU util. | GPU "
       "util. | peak memory | est. memory | GFLOP/s | test acc. | loss | GPU/CPU |";
+  out += validation ? " val acc. | best epoch |" : "";
   out += load ? " load |\n" : "\n";
   out += "|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+  out += validation ? "---:|---:|" : "";
   out += load ? "---:|\n" : "\n";
   for (const json& row : rows) {
     out += fmt::format(
@@ -101,6 +115,11 @@ std::string runs_table(const json& rows) {
         number_cell(row["achieved_flops_per_second"], "{:.2f}", 1e-9),
         number_cell(row["test_accuracy"], "{:.2f} %", 100),
         number_cell(row["final_loss"], "{:.4f}"), number_cell(row["speedup_over_cpu"], "{:.2f}x"));
+    if (validation) {
+      out +=
+          fmt::format(" {} | {} |", number_cell(row.value("val_accuracy", json()), "{:.2f} %", 100),
+                      number_cell(row.value("best_epoch", json()), "{:.0f}"));
+    }
     out += load ? fmt::format(" {} |\n", load_cell(row)) : "\n";
   }
   return out;
@@ -114,11 +133,13 @@ bool has_repeats(const json& groups) {
 }
 
 // With `load`, a last column marks the groups with a run on a busy machine.
-std::string groups_table(const json& groups, bool load) {
+std::string groups_table(const json& groups, bool load, bool validation) {
   std::string out =
       "| point group | device | batch | width | runs | images/s | test acc. | test loss | loss |";
+  out += validation ? " val acc. |" : "";
   out += load ? " load |\n" : "\n";
   out += "|---|---|---:|---:|---:|---:|---:|---:|---:|";
+  out += validation ? "---:|" : "";
   out += load ? "---|\n" : "\n";
   for (const json& g : groups) {
     const json& stats = g["stats"];
@@ -131,6 +152,8 @@ std::string groups_table(const json& groups, bool load) {
                        mean_std_cell(stats["test_accuracy"], "{:.2f}", 100, " %"),
                        mean_std_cell(stats["test_loss"], "{:.4f}"),
                        mean_std_cell(stats["final_loss"], "{:.4f}"));
+    if (validation)
+      out += fmt::format(" {} |", mean_std_cell(stats["val_accuracy"], "{:.2f}", 100, " %"));
     out += load ? fmt::format(" {} |\n", g["busy"] == true ? "busy" : "") : "\n";
   }
   return out;
@@ -210,7 +233,8 @@ std::string summary_markdown(const json& summary) {
         "\n## Point groups\n\nEach point's runs (its repeats, one seed each): mean ± standard "
         "deviation (number of completed runs); the standard deviation is the sample one (n − "
         "1).\n\n" +
-        groups_table(groups, has_load(summary["points"])) + "\n## Runs\n";
+        groups_table(groups, has_load(summary["points"]), has_validation(summary["points"])) +
+        "\n## Runs\n";
   }
   out += "\n" + runs_table(summary["points"]);
   std::string notes;

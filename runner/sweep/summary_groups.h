@@ -21,6 +21,8 @@ inline constexpr const char* kGroupedFigures[] = {"images_per_second",
                                                   "speedup_over_cpu",
                                                   "test_accuracy",
                                                   "test_loss",
+                                                  "val_accuracy",
+                                                  "val_loss",
                                                   "final_loss"};
 
 // The config paths the rows vary (their `values`), in first-seen order, `seed` left out: it is

@@ -143,6 +143,9 @@ CheckpointInfo load_checkpoint(const std::filesystem::path& path, Program& progr
   if (auto it = checkpoint.metadata.find("config_sha256"); it != checkpoint.metadata.end()) {
     info.config_sha256 = it->second;
   }
+  if (auto it = checkpoint.metadata.find("selection"); it != checkpoint.metadata.end()) {
+    info.selection = it->second;
+  }
 
   std::vector<HostTensor> params, state;
   const std::set<std::string> program_parameters = names_of(program.parameters());

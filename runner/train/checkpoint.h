@@ -28,6 +28,7 @@ struct CheckpointInfo {
   int epochs_done = 0;
   std::string config_sha256;  // of the config that saved it; "" in files that lack it
   nlohmann::json config;      // that config, resolved; null in files that lack it
+  std::string selection;      // early stopping and the best epoch (JSON text); "" when absent
 };
 
 // resume: parameters and optimizer state, both exactly this program's. weights: parameters

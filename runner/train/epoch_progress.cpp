@@ -30,6 +30,7 @@ std::string format_epoch_progress(const EpochProgressState& s) {
   text += fmt::format("  {:.0f} images/s", s.images_per_second);
   text += "  ETA " + (s.eta_seconds >= 0 ? clock_time(s.eta_seconds) : std::string("?"));
   if (s.loss >= 0) text += fmt::format("  loss {:.3f}", s.loss);
+  if (s.val_accuracy >= 0) text += fmt::format("  val acc {:.2f} %", 100 * s.val_accuracy);
   return text;
 }
 

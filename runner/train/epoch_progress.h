@@ -1,5 +1,5 @@
-// The live progress bar of a training epoch on a terminal: steps done, images/s, the epoch's ETA
-// and the last logged loss, redrawn at most five times a second.
+// The live progress bar of a training epoch on a terminal: steps done, images/s, the epoch's ETA,
+// the last logged loss and the last validation accuracy, redrawn at most five times a second.
 #pragma once
 
 #include <cstdint>
@@ -19,9 +19,11 @@ struct EpochProgressState {
   double images_per_second = 0;  // over the epoch so far
   double eta_seconds = -1;       // the rest of the epoch; < 0 when not known yet
   double loss = -1;              // the last logged running loss; < 0 before the first
+  double val_accuracy = -1;      // the last epoch's validation accuracy; < 0 when none
 };
 
-// `epoch 1/2 [#####---------------]  231/5000  1234 images/s  ETA 0:42  loss 2.301`
+// `epoch 1/2 [#####---------------]  231/5000  1234 images/s  ETA 0:42  loss 2.301`, then
+// `  val acc 91.20 %` once an epoch was validated
 std::string format_epoch_progress(const EpochProgressState& state);
 
 // Feeds the bar from the training loop. step() reads the clock only when the console shows
@@ -33,6 +35,7 @@ class EpochProgress {
   void start_epoch(int epoch);  // 0-based
   void step(std::int64_t step, std::int64_t images_in_epoch);
   void loss(double running_loss) { loss_ = running_loss; }
+  void validation(double accuracy) { state_.val_accuracy = accuracy; }
 
  private:
   Console& console_;

@@ -1,4 +1,5 @@
-// Test-set evaluation: overall and per-class accuracy and the mean loss, from the logits.
+// Evaluation of a test or validation set: overall and per-class accuracy, the confusion matrix
+// and the mean loss, from the logits.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +16,14 @@ struct Evaluation {
   std::int64_t correct = 0;
   double loss = 0;  // mean cross-entropy
   std::vector<std::int64_t> class_correct, class_total;
+  // (classes, classes), row-major: confusion[true class * classes + predicted class].
+  std::vector<std::int64_t> confusion;
   double accuracy() const { return count ? static_cast<double>(correct) / count : 0.0; }
+  // False for a class without images in the evaluated set: its accuracy is not a number.
+  bool has_images(int k) const {
+    const auto i = static_cast<std::size_t>(k);
+    return i < class_total.size() && class_total[i] > 0;
+  }
   double class_accuracy(int k) const {
     const auto i = static_cast<std::size_t>(k);
     return i < class_total.size() && class_total[i]

@@ -18,6 +18,12 @@ constexpr std::array<std::pair<RunStatus, const char*>, 6> kNames = {{
 static_assert(kNames.size() == static_cast<std::size_t>(RunStatus::invalid) + 1,
               "every RunStatus has a name");
 
+// Indexed by StopReason.
+constexpr std::array<const char*, 4> kStopReasonNames = {"epochs", "early_stopping", "interrupted",
+                                                         "diverged"};
+static_assert(kStopReasonNames.size() == static_cast<std::size_t>(StopReason::diverged) + 1,
+              "every StopReason has a name");
+
 }  // namespace
 
 const char* status_name(RunStatus status) {
@@ -38,6 +44,10 @@ std::string known_status_names() {
     out += entry.second;
   }
   return out;
+}
+
+const char* stop_reason_name(StopReason reason) {
+  return kStopReasonNames[static_cast<std::size_t>(reason)];
 }
 
 int exit_code_for(RunStatus status) {

@@ -21,6 +21,13 @@ std::optional<RunStatus> parse_run_status(std::string_view name);
 // "completed, diverged, ..., invalid": the known names, for error messages.
 std::string known_status_names();
 
+// Why training ended, the report's `stop_reason`: every epoch ran, early stopping
+// (training.early_stopping), Ctrl-C, or a loss that was no longer finite.
+enum class StopReason { epochs, early_stopping, interrupted, diverged };
+
+// "epochs", "early_stopping", "interrupted", "diverged".
+const char* stop_reason_name(StopReason reason);
+
 // The process exit code of a run that ended so: 0 completed, 130 interrupted, 1 otherwise.
 int exit_code_for(RunStatus status);
 

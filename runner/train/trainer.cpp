@@ -104,27 +104,45 @@ EpochTotals train_epoch(Loop& loop, int epoch) {
   return totals;
 }
 
-// After a completed epoch: evaluates, records and prints it.
-void record_epoch(Loop& loop, const Dataset& test, int epoch, const EpochTotals& totals) {
-  Evaluation evaluation = evaluate(loop.program, test, loop.spec.eval_batch_size);
-  EpochRecord record{epoch + 1,
-                     totals.loss.mean(),
-                     evaluation.loss,
-                     evaluation.accuracy(),
-                     totals.seconds,
-                     totals.seconds > 0 ? totals.images / totals.seconds : 0.0,
-                     totals.loss.grad_norm_count > 0 ? totals.loss.grad_norm_mean() : -1.0,
-                     totals.learning_rate,
-                     totals.momentum,
-                     loop.run_step};
+// Evaluates `set` after the epoch (when the run has one) into the record's figures and the line.
+void add_evaluation(Loop& loop, const Dataset& set, const char* name, Evaluation& evaluation,
+                    std::optional<double>& loss, std::optional<double>& accuracy,
+                    std::string& line) {
+  if (set.size() == 0) return;
+  evaluation = evaluate(loop.program, set, loop.spec.eval_batch_size);
+  loss = evaluation.loss;
+  accuracy = evaluation.accuracy();
+  line += fmt::format(", {} loss {:.4f}, {} accuracy {:.2f} %", name, *loss, name, 100 * *accuracy);
+}
+
+// After a completed epoch: evaluates the validation and test sets, records and prints it.
+void record_epoch(Loop& loop, const DatasetSplits& data, int epoch, const EpochTotals& totals) {
+  EpochRecord record;
+  record.epoch = epoch + 1;
+  record.train_loss = totals.loss.mean();
+  std::string line = fmt::format("epoch {}: train loss {:.4f}", record.epoch, record.train_loss);
+  add_evaluation(loop, data.validation, "val", loop.outcome.final_validation, record.val_loss,
+                 record.val_accuracy, line);
+  if (record.val_accuracy) loop.progress.validation(*record.val_accuracy);
+  add_evaluation(loop, data.test, "test", loop.outcome.final_evaluation, record.test_loss,
+                 record.test_accuracy, line);
+  record.seconds = totals.seconds;
+  record.images_per_second = totals.seconds > 0 ? totals.images / totals.seconds : 0.0;
+  record.grad_norm_mean = totals.loss.grad_norm_count > 0 ? totals.loss.grad_norm_mean() : -1.0;
+  record.learning_rate = totals.learning_rate;
+  record.momentum = totals.momentum;
+  record.step = loop.run_step;
   loop.outcome.epochs.push_back(record);
-  loop.outcome.final_evaluation = evaluation;
   loop.outcome.train_seconds += totals.seconds;
   loop.console.line(
-      fmt::format("epoch {}: train loss {:.4f}, test loss {:.4f}, test accuracy {:.2f} %, "
-                  "{:.1f} s, {:.0f} images/s",
-                  record.epoch, record.train_loss, record.test_loss, 100 * record.test_accuracy,
-                  record.seconds, record.images_per_second));
+      line + fmt::format(", {:.1f} s, {:.0f} images/s", record.seconds, record.images_per_second));
+}
+
+// Why the loop ended, for the report's stop_reason.
+StopReason stop_reason_of(const TrainingOutcome& outcome, bool stopped_early) {
+  if (outcome.status == RunStatus::interrupted) return StopReason::interrupted;
+  if (outcome.status == RunStatus::diverged) return StopReason::diverged;
+  return stopped_early ? StopReason::early_stopping : StopReason::epochs;
 }
 
 }  // namespace
@@ -149,12 +167,29 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
             plan.first_epoch * steps_per_epoch,
             {},
             0};
+  // Without a validation set there is nothing to select by: the state stays as it came.
+  std::optional<ModelSelection> selection;
+  if (data.validation.size() > 0) selection.emplace(experiment, plan.selection);
+  bool stopped_early = false;
   for (int epoch = plan.first_epoch; epoch < experiment.training.epochs; ++epoch) {
     EpochTotals totals = train_epoch(loop, epoch);
     if (outcome.status != RunStatus::completed) break;
-    record_epoch(loop, data.test, epoch, totals);
-    if (plan.after_epoch) plan.after_epoch(epoch + 1);
+    record_epoch(loop, data, epoch, totals);
+    EpochVerdict verdict;
+    if (selection) verdict = selection->epoch_done(epoch + 1, outcome.final_validation);
+    if (plan.after_epoch) {
+      plan.after_epoch(epoch + 1, selection ? selection->state() : plan.selection,
+                       verdict.new_best);
+    }
+    if (verdict.stop) {
+      console.line(
+          fmt::format("early stopping after epoch {}: {}", epoch + 1, selection->stop_text()));
+      stopped_early = true;
+      break;
+    }
   }
+  outcome.selection = selection ? selection->state() : plan.selection;
+  outcome.stop_reason = stop_reason_of(outcome, stopped_early);
   outcome.data_wait_seconds = feed.waited_seconds();
   outcome.step_seconds = loop.clock.seconds();
   outcome.train_images_per_second =

@@ -1,6 +1,6 @@
 // The training loop: epochs of seeded mini-batches, the tutorial's loss log line, per-epoch
-// evaluation, throughput after a warm-up, the learning rate of each step from training.schedule,
-// and early stop on a diverged loss or Ctrl-C.
+// evaluation (test and validation sets), throughput after a warm-up, the learning rate of each
+// step from training.schedule, and early stop on a diverged loss, Ctrl-C or early_stopping.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +13,7 @@
 #include "runner/config/experiment.h"
 #include "runner/data/dataset.h"
 #include "runner/train/evaluation.h"
+#include "runner/train/model_selection.h"
 #include "runner/train/run_status.h"
 #include "runner/util/console.h"
 
@@ -21,8 +22,8 @@ namespace runner {
 struct EpochRecord {
   int epoch = 0;  // 1-based
   double train_loss = 0;
-  double test_loss = 0;
-  double test_accuracy = 0;
+  std::optional<double> test_loss, test_accuracy;  // absent without a test set
+  std::optional<double> val_loss, val_accuracy;    // absent without a validation set
   double seconds = 0;  // training time of the epoch, evaluation excluded
   double images_per_second = 0;
   double grad_norm_mean = -1;      // clip_grad_norm: the mean global gradient norm before clipping
@@ -42,6 +43,7 @@ struct LossPoint {
 struct TrainingOutcome {
   RunStatus status = RunStatus::completed;  // completed | diverged | interrupted
   std::string error;                        // why, when not completed
+  StopReason stop_reason = StopReason::epochs;
   std::vector<EpochRecord> epochs;
   std::vector<LossPoint> loss_curve;
   std::int64_t steps = 0;
@@ -52,16 +54,21 @@ struct TrainingOutcome {
   std::vector<double> step_seconds;    // each full-batch step after the warm-up, data wait included
   double cpu_seconds = 0;              // process CPU time (all threads) during the training steps
   double cpu_wall_seconds = 0;         // the wall time it was measured over
-  Evaluation final_evaluation;
+  Evaluation final_evaluation;         // the last epoch's test set (count 0 without one)
+  Evaluation final_validation;         // its validation set (count 0 without one)
+  SelectionState selection;            // early stopping and the best epoch, after the last epoch
 };
 
 struct TrainingPlan {
   // 0-based; > 0 when resuming from a checkpoint. The schedule continues at step
   // first_epoch * batches per epoch (the checkpoint's optimizer.step for an unchanged config).
   int first_epoch = 0;
-  // Called after each completed epoch (evaluated, not diverged) with the epochs done so far:
-  // where checkpoints are taken.
-  std::function<void(int epochs_done)> after_epoch;
+  // Resuming: early stopping and the best epoch as the checkpoint left them.
+  SelectionState selection;
+  // Called after each completed epoch (evaluated, not diverged) with the epochs done so far,
+  // the selection state and whether the epoch is the run's best so far: where checkpoints are
+  // taken.
+  std::function<void(int epochs_done, const SelectionState& selection, bool new_best)> after_epoch;
 };
 
 TrainingOutcome train(const Experiment& experiment, Program& program, const DatasetSplits& data,

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 
@@ -104,6 +105,28 @@ TEST(Compare, WithoutRepeatsTheNoiseIsUnknownAndTheTextSaysSo) {
   EXPECT_NE(result.output.find("the seed noise is unknown"), std::string::npos) << result.output;
   json c = json::parse(run_runner("compare --json " + r.a1 + " " + r.b).output);
   EXPECT_TRUE(c["metrics"][0]["deltas"][0]["within_noise"].is_null());
+}
+
+TEST(Compare, ValidationFiguresAreComparedWhenTheReportsHaveThem) {
+  TempDir tmp;
+  json a = report(0.02, 0, 0.90, 2), b = report(0.05, 0, 0.95, 2);
+  a["metrics"]["val_accuracy"] = 0.80;
+  b["metrics"]["val_accuracy"] = 0.86;
+  a["metrics"]["best_epoch"] = 1;
+  b["metrics"]["best_epoch"] = 2;
+  std::string pa = tmp.write("a.json", a.dump()).string(),
+              pb = tmp.write("b.json", b.dump()).string();
+  json c = json::parse(run_runner("compare --json " + pa + " " + pb).output);
+  std::map<std::string, json> by_name;
+  for (const json& m : c["metrics"]) by_name[m["metric"]] = m;
+  ASSERT_TRUE(by_name.count("val_accuracy")) << c.dump(2);
+  EXPECT_NEAR(by_name["val_accuracy"]["deltas"][0]["delta"].get<double>(), 0.06, 1e-12);
+  EXPECT_EQ(by_name["best_epoch"]["groups"][1]["mean"], 2.0);
+  EXPECT_FALSE(by_name.count("val_loss")) << "no report has it";
+  // Reports without a validation set compare as before.
+  Reports r;
+  json plain = json::parse(run_runner("compare --json " + r.a1 + " " + r.b).output);
+  for (const json& m : plain["metrics"]) EXPECT_NE(m["metric"], "val_accuracy");
 }
 
 TEST(Compare, OneReportOrNoneIsAUserError) {

@@ -269,6 +269,46 @@ std::vector<BrokenCase> cases() {
        {"training.optimizer.momentm=0.9"},
        {"--set training.optimizer.momentm=0.9: training.optimizer.momentm: unknown key (did you "
         "mean 'momentum'?"}},
+      // Validation, early stopping and the best checkpoint.
+      {"early_stopping_without_validation",
+       valid + "  early_stopping: {monitor: val_accuracy}\n",
+       {},
+       {"@:11:",
+        "training.early_stopping.monitor: monitors val_accuracy, but the run has no "
+        "validation set",
+        "set dataset.validation_split (e.g. 0.1)"}},
+      {"checkpoint_monitor_without_validation",
+       valid + "checkpoint: {path: m.safetensors, monitor: val_loss}\n",
+       {},
+       {"@:11:", "checkpoint.monitor: monitors val_loss, but the run has no validation set",
+        "dataset.validation_split"}},
+      {"checkpoint_mode_without_monitor",
+       edit("{name: cifar10}", "{name: cifar10, validation_split: 0.1}") +
+           "checkpoint: {path: m.safetensors, mode: max}\n",
+       {},
+       {"@:11:", "checkpoint.mode: a mode without a monitor", "expected checkpoint.monitor"}},
+      {"checkpoint_monitor_without_path",
+       edit("{name: cifar10}", "{name: cifar10, validation_split: 0.1}") +
+           "checkpoint: {path: '', monitor: val_accuracy}\n",
+       {},
+       {"@:11:",
+        "checkpoint.path: found '', but checkpoint.monitor asks to keep the best weights"}},
+      {"validation_split_of_one",
+       edit("{name: cifar10}", "{name: cifar10, validation_split: 1}"),
+       {},
+       {"@:2:", "dataset.validation_split: found 1"}},
+      {"early_stopping_monitor_unknown",
+       edit("{name: cifar10}", "{name: cifar10, validation_split: 0.1}") +
+           "  early_stopping: {monitor: val_acc}\n",
+       {},
+       {"@:11:",
+        "training.early_stopping.monitor: found \"val_acc\", expected one of "
+        "val_accuracy, val_loss"}},
+      {"early_stopping_without_monitor",
+       edit("{name: cifar10}", "{name: cifar10, validation_split: 0.1}") +
+           "  early_stopping: {patience: 2}\n",
+       {},
+       {"@:11:", "training.early_stopping", "missing required key 'monitor'"}},
   };
 }
 

@@ -89,6 +89,10 @@ std::vector<DefaultCase> cases() {
       config("{name: synthetic, augment: [{random_crop: {}}, {horizontal_flip: {}}]}");
   const std::string d = "/definitions/";
   auto attr = [](auto field) { return [field](const Resolved& r) { return json(field(r.x())); }; };
+  const std::string early_stopping =
+      config("{name: synthetic, validation_split: 0.1}",
+             "[{name: flat, type: flatten}, {name: fc, type: linear, out_features: 10}]",
+             "{early_stopping: {monitor: val_accuracy}}");
   auto schedule = [](auto field) {
     return [field](const Resolved& r) { return json(field(r.experiment.training.schedule)); };
   };
@@ -100,6 +104,12 @@ std::vector<DefaultCase> cases() {
       {d + "dataset/properties/workers", plain, resolved("/dataset/workers")},
       {d + "dataset/properties/train_limit", plain, resolved("/dataset/train_limit")},
       {d + "dataset/properties/test_limit", plain, resolved("/dataset/test_limit")},
+      {d + "dataset/properties/validation_split", plain,
+       [](const Resolved& r) { return json(r.experiment.dataset.validation_split); }},
+      {d + "early_stopping/properties/patience", early_stopping,
+       resolved("/training/early_stopping/patience")},
+      {d + "early_stopping/properties/min_delta", early_stopping,
+       resolved("/training/early_stopping/min_delta")},
       {d + "dataset/properties/synthetic/properties/channels", plain,
        resolved("/dataset/synthetic/channels")},
       {d + "dataset/properties/synthetic/properties/height", plain,

@@ -57,6 +57,16 @@ TEST_P(ShippedConfig, LoadsAndItsResolvedJsonValidatesAgain) {
 
 TEST_P(ShippedConfig, BuildsItsGraphForItsDataset) {
   Experiment e = load_experiment(config_path(GetParam()), {});
+  // A format of image files takes its classes from the folders: give it as many as the model's
+  // output layer (the user's own folder is not shipped).
+  testing::TempDir folder;
+  if (e.dataset.files.image.height > 0) {
+    const int outputs = e.model.layers.back().attributes.value("out_features", 0);
+    for (int k = 0; k < outputs; ++k) {
+      std::filesystem::create_directories(folder / ("train/class" + std::to_string(k)));
+    }
+    e.dataset.root = folder.path().string();
+  }
   const DatasetGeometry geometry = dataset_geometry(e.dataset);
   Graph graph = build_graph(e.model, geometry.image, geometry.classes);
   EXPECT_EQ(graph.output().output, (Shape{geometry.classes, 1, 1, true}));

@@ -103,6 +103,32 @@ TEST(Summary, GpuPointsCarryTheirUtilisationAndDeviceMemory) {
   EXPECT_TRUE(cpu["gpu_memory_bytes"].is_null());
 }
 
+TEST(Summary, ValidationFiguresGetColumnsWhenARunHasThem) {
+  TempDir tmp;
+  write_sweep(tmp);
+  json with_validation = point_report("cpu", 0, "cpu", 1000);
+  with_validation["mode"] = "train";
+  with_validation["stop_reason"] = "early_stopping";
+  with_validation["metrics"] = {{"val_accuracy", 0.875}, {"val_loss", 0.4}, {"best_epoch", 3}};
+  write_file_atomically(tmp / "cpu" / "report.json", with_validation.dump());
+  json summary = summarize_folder(tmp.path());
+  const json& row = summary["points"][0];
+  EXPECT_EQ(row["val_accuracy"], 0.875);
+  EXPECT_EQ(row["best_epoch"], 3);
+  EXPECT_EQ(row["stop_reason"], "early_stopping");
+  EXPECT_TRUE(summary["points"][1]["val_accuracy"].is_null());
+  EXPECT_EQ(summary["groups"][0]["stats"]["val_accuracy"]["mean"], 0.875);
+  for (const auto& problem : schema_problems("summary.schema.json", summary))
+    ADD_FAILURE() << problem;
+  write_summary_files(tmp.path(), summary);
+  const std::string md = read_file(tmp / "summary.md");
+  EXPECT_NE(md.find("| val acc. | best epoch |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 87.50 % | 3 |"), std::string::npos) << md;
+  const std::string csv = read_file(tmp / "summary.csv");
+  EXPECT_NE(csv.find(",val_accuracy,val_loss,best_epoch,stop_reason,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",0.875,0.4,3,early_stopping,"), std::string::npos) << csv;
+}
+
 TEST(Summary, WithoutACpuPointThereIsNoSpeedup) {
   json rows = json::array({summary_row(point_report("gpu", 0, "cuda:0", 4000), "r.json")});
   add_speedups(rows);

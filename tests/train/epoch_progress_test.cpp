@@ -23,5 +23,12 @@ TEST(EpochProgress, UnknownEtaIsAQuestionMark) {
   EXPECT_EQ(format_epoch_progress(s), "epoch 1/1 [--------------------]  0/10  0 images/s  ETA ?");
 }
 
+TEST(EpochProgress, ShowsTheLastEpochsValidationAccuracy) {
+  EpochProgressState s{2, 3, 231, 5000, 1234.4, 42.2, 2.30149, 0.91234};
+  EXPECT_EQ(format_epoch_progress(s),
+            "epoch 2/3 [--------------------]  231/5000  1234 images/s  ETA 0:42  loss 2.301  "
+            "val acc 91.23 %");
+}
+
 }  // namespace
 }  // namespace runner
