@@ -80,6 +80,9 @@ void Session::open(Console& console) {
   auto files = fingerprint_files(data.files);
   check_known_dataset(experiment.dataset, files);
   data_fingerprint = data_json(experiment.dataset, files);
+  // In label order, so that `runner predict` names classes without the dataset at hand.
+  data_fingerprint["class_names"] =
+      data.test.class_names.empty() ? data.train.class_names : data.test.class_names;
   if (!data.digest.empty()) {  // a format of many files digests them itself
     data_fingerprint["sha256"] = data.digest;
     data_fingerprint["splits"] = data.summary;
