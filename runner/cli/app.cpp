@@ -154,7 +154,8 @@ struct Commands {
   RunOptions run;
   SessionOptions validate, describe, eval;
   std::filesystem::path checkpoint;  // eval's
-  bool measure_peak = false;         // devices'
+  PredictOptions predict;
+  bool measure_peak = false;  // devices'
   BenchOptions bench;
   SweepOptions sweep;
   SweepStatusOptions sweep_status;
@@ -165,7 +166,8 @@ struct Commands {
   CLI::App* compare_cmd = nullptr;
   CLI::App *run_cmd = nullptr, *validate_cmd = nullptr, *describe_cmd = nullptr,
            *eval_cmd = nullptr, *devices_cmd = nullptr, *bench_cmd = nullptr, *sweep_cmd = nullptr,
-           *report_cmd = nullptr, *reproduce_cmd = nullptr, *sweep_status_cmd = nullptr;
+           *report_cmd = nullptr, *reproduce_cmd = nullptr, *sweep_status_cmd = nullptr,
+           *predict_cmd = nullptr;
 };
 
 // The commands that run or look at one config: run, validate, describe, eval.
@@ -184,6 +186,32 @@ void add_config_commands(CLI::App& app, Commands& c) {
   c.eval_cmd = app.add_subcommand("eval", "evaluate a checkpoint on the test set");
   add_config_options(*c.eval_cmd, c.eval);
   c.eval_cmd->add_option("--checkpoint", c.checkpoint, "safetensors checkpoint")->required();
+}
+
+// predict: label image files with a trained run's model.
+void add_predict_command(CLI::App& app, Commands& c) {
+  PredictOptions& o = c.predict;
+  c.predict_cmd = app.add_subcommand(
+      "predict", "label image files with a trained model, preprocessed as its run's data was");
+  c.predict_cmd
+      ->add_option("run", o.model,
+                   "a run's folder (its report.json and checkpoint), or a checkpoint with the "
+                   "run's report.json beside it")
+      ->required();
+  c.predict_cmd
+      ->add_option("files", o.files, "image files, or folders walked as image_folder walks them")
+      ->required();
+  c.predict_cmd->add_option("--top-k", o.top_k, "classes shown per image, most probable first")
+      ->capture_default_str()
+      ->check(whole_number(1, 1'000'000));
+  c.predict_cmd->add_flag("--json", o.json,
+                          "print a JSON list of {path, predictions: [{class, probability}]}");
+  c.predict_cmd
+      ->add_option("--batch-size", o.batch_size,
+                   "images per forward pass (default: the run's training.eval_batch_size)")
+      ->check(whole_number(1, 1'000'000));
+  c.predict_cmd->add_option("--device", o.device,
+                            "auto, cpu, cuda or cuda:N (default: the run's device)");
 }
 
 // devices, then bench.
@@ -290,6 +318,7 @@ int dispatch(const Commands& c) {
   if (*c.describe_cmd) return describe_command(c.describe);
   if (*c.eval_cmd) return eval_command(c.eval, c.checkpoint);
   if (*c.devices_cmd) return devices_command(c.measure_peak);
+  if (*c.predict_cmd) return predict_command(c.predict);
   if (*c.bench_cmd) return bench_command(c.bench);
   if (*c.sweep_cmd) {
     if (c.sweep.point > 0) return sweep_point_command(c.sweep);
@@ -335,6 +364,7 @@ int run_cli(int argc, char** argv) {
   Commands commands;
   add_config_commands(app, commands);  // in the order `runner --help` lists them
   add_devices_and_bench(app, commands);
+  add_predict_command(app, commands);
   commands.sweep_cmd = add_sweep_command(app, commands.sweep);
   commands.sweep_status_cmd = add_sweep_status_command(app, commands.sweep_status);
   add_report_commands(app, commands);

@@ -49,6 +49,15 @@ struct CompareOptions {
   bool json = false;                         // the comparison as JSON, for scripts
 };
 
+struct PredictOptions {
+  std::filesystem::path model;  // a run's folder, or its checkpoint (report.json beside)
+  std::vector<std::filesystem::path> files;  // image files and folders of them
+  int top_k = 3;
+  bool json = false;   // a JSON list on stdout, nothing else there
+  int batch_size = 0;  // images per forward pass; 0: the run's training.eval_batch_size
+  std::string device;  // "" the report's
+};
+
 int run_command(const RunOptions& options);
 int bench_command(const BenchOptions& options);
 int sweep_command(const SweepOptions& options);
@@ -61,5 +70,7 @@ int validate_command(const SessionOptions& options);
 int describe_command(const SessionOptions& options);
 int eval_command(const SessionOptions& options, const std::filesystem::path& checkpoint);
 int devices_command(bool measure_peak);
+// Exit 1 when a file could not be decoded (the others are still labelled).
+int predict_command(const PredictOptions& options);
 
 }  // namespace runner

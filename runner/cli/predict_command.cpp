@@ -1,0 +1,256 @@
+// `runner predict RUN_DIR|CHECKPOINT FILE_OR_DIR...`: label image files with a trained model,
+// decoded and resized exactly as the run's data was (read from its report), top-k by name.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <numeric>
+
+#include "backends/layer_support.h"
+#include "runner/cli/commands.h"
+#include "runner/config/load_config.h"
+#include "runner/data/dataset_format.h"
+#include "runner/data/image_decode.h"
+#include "runner/data/image_files.h"
+#include "runner/data/image_resize.h"
+#include "runner/graph/dataset_geometry.h"
+#include "runner/report/read_report.h"
+#include "runner/train/checkpoint.h"
+#include "runner/util/errors.h"
+
+namespace runner {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The run's report and the checkpoint to load: a run folder's report and its checkpoint.path,
+// or a checkpoint file and the report.json beside it.
+struct TrainedRun {
+  fs::path report_path, checkpoint;
+  nlohmann::json report;
+};
+
+// The report's checkpoint.path, written relative to where the run was started; else the
+// config's checkpoint.path inside the run folder (the folder was moved or is read from elsewhere).
+fs::path checkpoint_of(const nlohmann::json& report, const fs::path& run_dir,
+                       const Experiment& experiment) {
+  const auto path = report.value(nlohmann::json::json_pointer("/checkpoint/path"), std::string());
+  if (path.empty()) {
+    throw UserError(fmt::format(
+        "{}: the run kept no checkpoint (its config has no checkpoint.path), so there are no "
+        "weights to predict with",
+        (run_dir / "report.json").string()));
+  }
+  fs::path file = path;
+  const fs::path configured = experiment.checkpoint.path;
+  if (file.is_relative() && !fs::exists(file) && configured.is_relative()) {
+    file = run_dir / configured;
+  }
+  if (!fs::is_regular_file(file)) {
+    throw UserError(
+        fmt::format("{}: checkpoint.path: found '{}', which is not a file (moved or "
+                    "deleted?); pass the checkpoint file itself instead",
+                    (run_dir / "report.json").string(), path));
+  }
+  return file;
+}
+
+TrainedRun find_trained_run(const fs::path& model) {
+  TrainedRun run;
+  if (fs::is_directory(model)) {
+    run.report_path = model / "report.json";
+  } else if (fs::is_regular_file(model)) {
+    run.checkpoint = model;
+    run.report_path = model.parent_path() / "report.json";
+  } else {
+    throw UserError(fmt::format(
+        "{}: no such run folder or checkpoint (expected a run's folder, e.g. results/<run>, or "
+        "its .safetensors checkpoint)",
+        model.string()));
+  }
+  if (!fs::is_regular_file(run.report_path)) {
+    throw UserError(fmt::format(
+        "{}: no report.json there; predict reads the run's preprocessing (image size, channels, "
+        "normalisation, class names) from the report of the run that trained the model: pass "
+        "the run's folder, or keep its report.json beside the checkpoint",
+        model.string()));
+  }
+  run.report = read_report_file(run.report_path);
+  if (!run.report.contains("config")) {
+    throw UserError(fmt::format("{}: the report holds no config (the run never started)",
+                                run.report_path.string()));
+  }
+  return run;
+}
+
+// The experiment the run resolved, from its report.
+Experiment experiment_of(const TrainedRun& run) {
+  ConfigDocument doc;
+  doc.file = run.report_path.string();
+  doc.json = run.report["config"];
+  validate_config(doc);
+  return resolve_experiment(doc);
+}
+
+// In label order: the report's (so a moved dataset does not matter), else from the dataset's
+// format (reports written before they held them).
+std::vector<std::string> class_names_of(const TrainedRun& run, const DatasetSpec& spec) {
+  const auto names =
+      run.report.value(nlohmann::json::json_pointer("/data/class_names"), nlohmann::json());
+  if (names.is_array() && !names.empty()) return names.get<std::vector<std::string>>();
+  try {
+    return dataset_geometry(spec).class_names;
+  } catch (const UserError& e) {
+    throw UserError(
+        fmt::format("{}: the report has no data.class_names and the dataset cannot "
+                    "tell them: {}",
+                    run.report_path.string(), e.what()));
+  }
+}
+
+// The files to label, in the order given; folders walked as image_folder walks them.
+std::vector<fs::path> input_files(const std::vector<fs::path>& inputs) {
+  std::vector<fs::path> files;
+  for (const fs::path& input : inputs) {
+    if (!fs::is_directory(input)) {
+      files.push_back(input);  // a missing or undecodable file is reported when it is read
+      continue;
+    }
+    const std::vector<fs::path> found = list_image_files(input);
+    if (found.empty()) std::cerr << fmt::format("warning: {}: no image files\n", input.string());
+    for (const fs::path& file : found) files.push_back(input / file);
+  }
+  return files;
+}
+
+struct Prediction {
+  int label = 0;
+  double probability = 0;
+};
+
+// The top `k` of one image's logits, by softmax probability.
+std::vector<Prediction> top_k(const float* logits, int classes, int k) {
+  const float max = *std::max_element(logits, logits + classes);
+  std::vector<double> p(static_cast<std::size_t>(classes));
+  double sum = 0;
+  for (int c = 0; c < classes; ++c) sum += p[c] = std::exp(double{logits[c]} - max);
+  std::vector<int> order(static_cast<std::size_t>(classes));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return p[a] > p[b]; });
+  std::vector<Prediction> top;
+  for (int i = 0; i < std::min(k, classes); ++i) top.push_back({order[i], p[order[i]] / sum});
+  return top;
+}
+
+class Predictor {
+ public:
+  Predictor(const PredictOptions& options, Shape input, std::vector<std::string> class_names)
+      : options_(options),
+        class_names_(std::move(class_names)),
+        channels_(input.c),
+        height_(input.h),
+        width_(input.w) {}
+
+  void run(const std::vector<fs::path>& files, Program& program, int batch_size) {
+    const std::size_t batch = static_cast<std::size_t>(batch_size);
+    for (std::size_t start = 0; start < files.size(); start += batch) {
+      std::size_t end = std::min(files.size(), start + batch);
+      predict_batch({files.begin() + start, files.begin() + end}, program);
+    }
+    if (options_.json) std::cout << json_.dump(2) << "\n";
+  }
+  int failures() const { return failures_; }
+
+ private:
+  void predict_batch(const std::vector<fs::path>& files, Program& program) {
+    const std::size_t image_bytes = std::size_t(channels_) * height_ * width_;
+    std::vector<std::uint8_t> images(files.size() * image_bytes);  // (N, C, H, W)
+    std::vector<fs::path> decoded;
+    for (const fs::path& file : files) {
+      try {
+        Image image = read_image(file, channels_);
+        std::span<std::uint8_t> slot(images.data() + decoded.size() * image_bytes, image_bytes);
+        resize_image_into(image, height_, width_, slot);
+        decoded.push_back(file);
+      } catch (const std::exception& e) {
+        ++failures_;
+        std::cerr << "error: " << e.what() << "\n";
+      }
+    }
+    if (decoded.empty()) return;
+    const int classes = static_cast<int>(class_names_.size());
+    std::vector<float> logits(decoded.size() * classes);  // (N, classes)
+    program.predict(images.data(), static_cast<int>(decoded.size()), logits.data());
+    for (std::size_t i = 0; i < decoded.size(); ++i) {
+      print(decoded[i], top_k(logits.data() + i * classes, classes, options_.top_k));
+    }
+  }
+
+  void print(const fs::path& file, const std::vector<Prediction>& top) {
+    if (options_.json) {
+      nlohmann::json predictions = nlohmann::json::array();
+      for (const Prediction& p : top) {
+        predictions.push_back({{"class", class_names_[p.label]}, {"probability", p.probability}});
+      }
+      json_.push_back({{"path", file.string()}, {"predictions", predictions}});
+      return;
+    }
+    std::string line = file.string() + ":";
+    for (const Prediction& p : top) {
+      line += fmt::format(" {} {:.1f} %", class_names_[p.label], 100 * p.probability);
+      if (&p != &top.back()) line += ",";
+    }
+    std::cout << line << "\n" << std::flush;
+  }
+
+  const PredictOptions& options_;
+  std::vector<std::string> class_names_;
+  int channels_, height_, width_;  // of the model's input
+  nlohmann::json json_ = nlohmann::json::array();
+  int failures_ = 0;
+};
+
+}  // namespace
+
+int predict_command(const PredictOptions& options) {
+  TrainedRun run = find_trained_run(options.model);
+  Session session;
+  session.experiment = experiment_of(run);
+  if (run.checkpoint.empty()) {
+    run.checkpoint = checkpoint_of(run.report, options.model, session.experiment);
+  }
+  if (!options.device.empty()) session.experiment.device = options.device;
+  const Experiment& experiment = session.experiment;
+  std::vector<std::string> class_names = class_names_of(run, experiment.dataset);
+  const ImageShape image = format_of(experiment.dataset).image(experiment.dataset);
+  session.graph = build_graph(experiment.model, Shape{image.channels, image.height, image.width},
+                              static_cast<int>(class_names.size()));
+  check_layer_support(session.graph, experiment.device);
+  std::vector<fs::path> files = input_files(options.files);
+  if (files.empty()) throw UserError("no image files to predict");
+
+  std::string note;
+  session.backend = make_backend(experiment.device, &note);
+  if (!note.empty()) std::cerr << note << "\n";
+  session.threads = resolve_threads(experiment.training.threads);
+  session.device = session.backend->info();
+  check_backend_layer_support(session.graph, session.device.backend);
+  // Batches of at most eval_batch_size images, the program's largest.
+  const int batch_size =
+      options.batch_size > 0 ? options.batch_size : experiment.training.eval_batch_size;
+  session.experiment.training.eval_batch_size = batch_size;
+  auto program = session.compile();
+  load_checkpoint(run.checkpoint, *program, CheckpointUse::weights);
+
+  Predictor predictor(options, session.graph.input, std::move(class_names));
+  predictor.run(files, *program, batch_size);
+  if (predictor.failures() > 0) {
+    std::cerr << fmt::format("error: {} of {} files could not be read\n", predictor.failures(),
+                             files.size());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace runner

@@ -1,0 +1,206 @@
+// `runner predict` end to end: a tiny synthetic run, its test images written as PNG files, and
+// predict's labels checked against the run's own evaluation of those images.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "data/image_writers.h"
+#include "runner/data/synthetic.h"
+#include "test_support.h"
+
+namespace runner::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+SyntheticSpec tiny_spec() {
+  SyntheticSpec spec;
+  spec.channels = 3;
+  spec.height = 16;
+  spec.width = 16;
+  spec.classes = 10;
+  spec.train_count = 256;
+  spec.test_count = 64;
+  return spec;
+}
+
+std::string tiny_config() {
+  return R"(name: predict_tiny
+seed: 0
+device: cpu
+dataset:
+  name: synthetic
+  synthetic: {channels: 3, height: 16, width: 16, classes: 10, train_count: 256, test_count: 64}
+model:
+  layers:
+    - {name: conv1, type: conv2d, out_channels: 4, kernel: 3, padding: 1}
+    - {name: relu1, type: relu}
+    - {name: pool1, type: max_pool2d, kernel: 2, stride: 2}
+    - {name: flat,  type: flatten}
+    - {name: fc1,   type: linear, out_features: 10}
+training:
+  epochs: 1
+  batch_size: 16
+  eval_batch_size: 64
+  loss: cross_entropy
+  optimizer: {type: sgd, lr: 0.003, momentum: 0.9}
+checkpoint: {path: model.safetensors}
+)";
+}
+
+// (C, H, W) bytes as an RGB PNG.
+std::string png_of(const std::uint8_t* planar, int height, int width) {
+  std::vector<std::uint16_t> samples;
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      for (int c = 0; c < 3; ++c) samples.push_back(planar[(c * height + y) * width + x]);
+    }
+  }
+  return png_file(width, height, 2, 8, samples);
+}
+
+// One trained run and its test set as PNG files (images/00000.png, ...), shared by the tests.
+class Predict : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    tmp_ = new TempDir();
+    fs::path config = tmp_->write("predict_tiny.yaml", tiny_config());
+    CommandResult run = run_runner(config.string() + " --quiet --output " + tmp_->path().string());
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    fs::path report_path = report_path_in(run.output);
+    run_dir_ = new fs::path(report_path.parent_path());
+    std::ifstream in(report_path);
+    report_ = new nlohmann::json(nlohmann::json::parse(in));
+    const Dataset test = make_synthetic(tiny_spec(), 0).test;
+    labels_ = new std::vector<std::int32_t>(test.labels);
+    for (std::size_t i = 0; i < test.size(); ++i) {
+      write_bytes(images() / fmt_index(i),
+                  png_of(test.images.data() + i * test.image_bytes(), test.height, test.width));
+    }
+  }
+  static void TearDownTestSuite() {
+    delete labels_;
+    delete report_;
+    delete run_dir_;
+    delete tmp_;
+  }
+  static std::string fmt_index(std::size_t i) {
+    std::ostringstream name;
+    name << std::setw(5) << std::setfill('0') << i << ".png";
+    return name.str();
+  }
+  static fs::path images() { return tmp_->path() / "images"; }
+
+  // Runs predict with stdout in a file; the result's output is stderr alone.
+  static CommandResult predict(const std::string& arguments, std::string& out) {
+    const fs::path file = tmp_->path() / "stdout.txt";
+    CommandResult result = run_command("(" + std::string(RUNNER_BINARY) + " predict " + arguments +
+                                       " > " + file.string() + ")");
+    std::ifstream in(file);
+    out.assign(std::istreambuf_iterator<char>(in), {});
+    return result;
+  }
+
+  static TempDir* tmp_;
+  static fs::path* run_dir_;
+  static nlohmann::json* report_;
+  static std::vector<std::int32_t>* labels_;
+};
+
+TempDir* Predict::tmp_ = nullptr;
+fs::path* Predict::run_dir_ = nullptr;
+nlohmann::json* Predict::report_ = nullptr;
+std::vector<std::int32_t>* Predict::labels_ = nullptr;
+
+TEST_F(Predict, TopClassesMatchTheRunsEvaluationOfTheSameImages) {
+  ASSERT_EQ((*report_)["data"]["class_names"].size(), 10u);
+  std::string out;
+  CommandResult result =
+      predict(run_dir_->string() + " " + images().string() + " --json --batch-size 24", out);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const nlohmann::json list = nlohmann::json::parse(out);  // stdout holds the JSON alone
+  ASSERT_EQ(list.size(), labels_->size());
+  std::map<std::string, int> correct, total;
+  int all_correct = 0;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    EXPECT_EQ(list[i]["path"], (images() / fmt_index(i)).string());
+    const nlohmann::json& predictions = list[i]["predictions"];
+    ASSERT_EQ(predictions.size(), 3u);
+    double sum = 0, last = 1;
+    for (const auto& p : predictions) {
+      const double probability = p["probability"].get<double>();
+      EXPECT_LE(probability, last);
+      last = probability;
+      sum += probability;
+    }
+    EXPECT_LE(sum, 1 + 1e-9);
+    const std::string truth = "class" + std::to_string((*labels_)[i]);
+    ++total[truth];
+    if (predictions[0]["class"] == truth) {
+      ++correct[truth];
+      ++all_correct;
+    }
+  }
+  const nlohmann::json& metrics = (*report_)["metrics"];
+  for (const auto& [name, count] : total) {
+    EXPECT_DOUBLE_EQ(metrics["per_class_accuracy"][name].get<double>(),
+                     static_cast<double>(correct[name]) / count)
+        << name;
+  }
+  // Half-trained (a small learning rate), so that wrong answers must match too.
+  EXPECT_GT(metrics["test_accuracy"].get<double>(), 0.0);
+  EXPECT_LT(metrics["test_accuracy"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(metrics["test_accuracy"].get<double>(),
+                   static_cast<double>(all_correct) / static_cast<double>(labels_->size()));
+}
+
+TEST_F(Predict, TakesTheCheckpointFileAndResizesAndConvertsOtherImages) {
+  // A grey 40x24 image: converted to the run's 3 channels and resized to 16x16.
+  const fs::path grey = tmp_->path() / "other" / "grey.png";
+  write_bytes(grey, png_file(40, 24, 0, 8, std::vector<std::uint16_t>(40 * 24, 90)));
+  std::string out;
+  CommandResult result =
+      predict((*run_dir_ / "model.safetensors").string() + " " + (images() / "00000.png").string() +
+                  " " + grey.string() + " --top-k 2",
+              out);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(out.find((images() / "00000.png").string() + ": class"), std::string::npos) << out;
+  EXPECT_NE(out.find(grey.string() + ": class"), std::string::npos) << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '%'), 4) << out;  // two classes each
+}
+
+TEST_F(Predict, AnUndecodableFileIsReportedTheOthersStillPredictedExitOne) {
+  const fs::path bad = tmp_->write("bad.png", "not an image");
+  std::string out;
+  CommandResult result = predict(run_dir_->string() + " " + (images() / "00001.png").string() +
+                                     " " + bad.string() + " " + (images() / "00002.png").string(),
+                                 out);
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find(bad.string()), std::string::npos) << result.output;
+  EXPECT_NE(out.find("00001.png: class"), std::string::npos) << out;
+  EXPECT_NE(out.find("00002.png: class"), std::string::npos) << out;
+  EXPECT_EQ(out.find("bad.png"), std::string::npos) << out;
+}
+
+TEST_F(Predict, AMissingRunOrReportIsAUserError) {
+  std::string out;
+  CommandResult missing = predict((tmp_->path() / "no_such_run").string() + " x.png", out);
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find("no_such_run"), std::string::npos) << missing.output;
+
+  // A checkpoint copied away from its report.json.
+  const fs::path alone = tmp_->path() / "alone" / "model.safetensors";
+  fs::create_directories(alone.parent_path());
+  fs::copy_file(*run_dir_ / "model.safetensors", alone);
+  CommandResult no_report = predict(alone.string() + " " + (images() / "00000.png").string(), out);
+  EXPECT_EQ(no_report.exit_code, 2) << no_report.output;
+  EXPECT_NE(no_report.output.find("report.json"), std::string::npos) << no_report.output;
+}
+
+}  // namespace
+}  // namespace runner::testing
