@@ -100,6 +100,11 @@ std::vector<DefaultCase> cases() {
       {d + "dataset/properties/workers", plain, resolved("/dataset/workers")},
       {d + "dataset/properties/train_limit", plain, resolved("/dataset/train_limit")},
       {d + "dataset/properties/test_limit", plain, resolved("/dataset/test_limit")},
+      // No files at the default root: the official 100 fine names make 100 classes.
+      {d + "dataset/properties/label",
+       config("{name: cifar100}",
+              "[{name: flat, type: flatten}, {name: fc, type: linear, out_features: 100}]"),
+       resolved("/dataset/label")},
       {d + "dataset/properties/synthetic/properties/channels", plain,
        resolved("/dataset/synthetic/channels")},
       {d + "dataset/properties/synthetic/properties/height", plain,
