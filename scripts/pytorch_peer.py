@@ -51,29 +51,36 @@ def find(root, stem):
 
 
 # dataset.root when the config gives none, as runner/config/resolve_experiment.cpp has them.
-DEFAULT_ROOTS = {"cifar10": "data/cifar-10-batches-bin",
+DEFAULT_ROOTS = {"cifar10": "data/cifar-10-batches-bin", "cifar100": "data/cifar-100-binary",
                  "fashion_mnist": "/usr/share/datasets/fashion-mnist", "mnist": "data/mnist"}
 
 
 def load_split(dataset, train):
     """The split as the runner reads it: dataset.root is the folder holding the files themselves
-    (CIFAR-10's data_batch_1.bin .. data_batch_5.bin and test_batch.bin; the IDX files, plain
-    or .gz), a relative root taken from the working folder."""
+    (CIFAR-10's data_batch_1.bin .. data_batch_5.bin and test_batch.bin; CIFAR-100's train.bin
+    and test.bin, records of a coarse then a fine label byte; the IDX files, plain or .gz), a
+    relative root taken from the working folder."""
     name = dataset["name"]
     root = dataset.get("root", DEFAULT_ROOTS.get(name, ""))
     if name in ("fashion_mnist", "mnist"):
         prefix = "train" if train else "t10k"
         images = read_idx(find(root, f"{prefix}-images-idx3-ubyte"))[:, None, :, :]
         labels = read_idx(find(root, f"{prefix}-labels-idx1-ubyte"))
-    elif name == "cifar10":
-        files = [f"data_batch_{i}.bin" for i in range(1, 6)] if train else ["test_batch.bin"]
+    elif name in ("cifar10", "cifar100"):
+        if name == "cifar10":
+            files = [f"data_batch_{i}.bin" for i in range(1, 6)] if train else ["test_batch.bin"]
+            label_bytes, label_byte = 1, 0
+        else:
+            files = ["train.bin" if train else "test.bin"]
+            label_bytes, label_byte = 2, (0 if dataset.get("label", "fine") == "coarse" else 1)
         for f in files:
             if not os.path.isfile(os.path.join(root, f)):
                 raise SystemExit(f"{os.path.join(root, f)}: not found; dataset.root is the folder "
-                                 "holding data_batch_1.bin .. data_batch_5.bin and test_batch.bin")
+                                 f"holding the {name} binary files")
         raw = np.concatenate([np.fromfile(os.path.join(root, f), dtype=np.uint8) for f in files])
-        raw = raw.reshape(-1, 3073)
-        images, labels = raw[:, 1:].reshape(-1, 3, 32, 32), raw[:, 0]
+        raw = raw.reshape(-1, label_bytes + 3072)
+        images = raw[:, label_bytes:].reshape(-1, 3, 32, 32)
+        labels = raw[:, label_byte]
     elif name == "synthetic":
         images, labels = synthetic_split(dataset.get("synthetic", {}), train)
     elif name == "image_folder":

@@ -20,7 +20,7 @@ void check_jobs_fit_host_memory(const std::vector<PlannedPoint>& plan,
     if (!p.valid) continue;  // recorded as invalid at once, never a process
     Experiment experiment = load_experiment(base_config, p.point.overrides);
     DatasetGeometry geometry = dataset_geometry(experiment.dataset);
-    Graph graph = build_graph(experiment.model, geometry.image, geometry.classes);
+    Graph graph = build_graph(experiment.model, geometry);
     points.push_back({p.point.id, planned_host_bytes(experiment, graph)});
   }
   check_jobs_fit(points, jobs, physical_memory_bytes());

@@ -54,7 +54,7 @@ Session Session::prepare(const SessionOptions& options, Console& console) {
   Session session;
   session.experiment = load_experiment(options.config, options.overrides);
   DatasetGeometry geometry = dataset_geometry(session.experiment.dataset);
-  session.graph = build_graph(session.experiment.model, geometry.image, geometry.classes);
+  session.graph = build_graph(session.experiment.model, geometry);
   // The training images as the files' headers (or the official sizes) say; checked again with
   // the images loaded.
   check_training_batches(session.graph, session.experiment.training.batch_size,

@@ -31,7 +31,7 @@ void validate_config(const ConfigDocument& doc);
 void validate_document(const ConfigDocument& doc, const std::string& schema_name);
 
 // Fills defaults and makes the checks the schema cannot express (normalize lengths, duplicate
-// layer names, download only for cifar10). Expects a validated document.
+// layer names, download only for a format that can). Expects a validated document.
 Experiment resolve_experiment(const ConfigDocument& doc);
 
 // read_config, validate_config and resolve_experiment in one call.

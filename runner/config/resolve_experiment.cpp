@@ -208,8 +208,8 @@ DatasetSpec read_dataset(const Fields& f) {
       if (other.download) downloadable.push_back(other.name);
     }
     throw_user_error(f.where("download"),
-                     fmt::format("download is only available for {}, not {}",
-                                 fmt::join(downloadable, ", "), d.name),
+                     fmt::format("download is not available for {} (only for {})", d.name,
+                                 fmt::join(downloadable, ", ")),
                      "remove it and put the files under dataset.root");
   }
   d.shuffle = f.flag("shuffle", d.shuffle);

@@ -6,15 +6,17 @@
 #include <string>
 #include <vector>
 
+#include "runner/data/cifar_records.h"
 #include "runner/data/dataset.h"
 
 namespace runner {
 
-inline constexpr int kCifar10ImageBytes = 3 * 32 * 32;
-inline constexpr int kCifar10RecordBytes = 1 + kCifar10ImageBytes;
 inline constexpr const char* kCifar10Url =
     "https://www.cs.toronto.edu/~kriz/cifar-10-binary.tar.gz";
 inline constexpr const char* kCifar10Md5 = "c32a1d4ab5d03f1284b67883e8d87530";
+
+// The files, the one-label-byte layout and the standard ten names (airplane..truck).
+const CifarFiles& cifar10_files();
 
 // The record files, in reading order: five train batches, then the test batch.
 const std::vector<std::string>& cifar10_train_files();
@@ -29,14 +31,11 @@ std::string cifar10_by_hand_hint(const std::filesystem::path& root, bool offer_d
 std::vector<std::string> missing_cifar10_files(const std::filesystem::path& root);
 
 // Class names from root/batches.meta.txt (one per line, empty lines skipped), or the standard
-// ten (airplane..truck) when that file is absent.
+// ten (airplane..truck) when that file is absent: any class count.
 std::vector<std::string> read_cifar10_class_names(const std::filesystem::path& root);
 
-// Appends the records of one file to `out` (whose class_names must be set). Any whole number of
-// records is accepted; a partial record or a label >= out.classes() is a UserError.
-void append_cifar10_file(const std::filesystem::path& file, Dataset& out);
-
-// Reads both splits from `root`; a missing file is a UserError saying where to put the files.
+// Reads both splits from `root`; a missing file is a UserError saying where to put the files,
+// a label >= the class names' count one naming the record and batches.meta.txt.
 DatasetSplits load_cifar10(const std::filesystem::path& root);
 
 }  // namespace runner

@@ -34,6 +34,9 @@ struct DatasetFormat {
   // The class names in label order, from the format's fixed list or its metadata (a names
   // file, the class folders): cheap, no image is read. May throw a UserError naming the file.
   std::vector<std::string> (*class_names)(const DatasetSpec& spec) = nullptr;
+  // Where those names come from, for a model whose outputs differ ("ROOT/batches.meta.txt lists
+  // 3 class names"). None: the format's fixed list, or its settings.
+  std::string (*classes_origin)(const DatasetSpec& spec) = nullptr;
   // The records it will load, from the files' headers or sizes; never throws for the files' sake.
   DatasetRecords (*planned_records)(const DatasetSpec& spec) = nullptr;
   // Fetches missing files into spec.root (dataset.download). None: the format cannot.

@@ -1,5 +1,5 @@
-// CIFAR-10 download: libcurl to a temporary file, MD5 check, libarchive unpacking to a
-// temporary folder, then rename() into place.
+// CIFAR-10 and CIFAR-100 download: libcurl to a temporary file, MD5 check, libarchive
+// unpacking to a temporary folder, then rename() into place.
 #include "runner/data/download.h"
 
 #include <archive.h>
@@ -14,6 +14,7 @@
 #include <mutex>
 
 #include "runner/data/cifar10.h"
+#include "runner/data/cifar100.h"
 #include "runner/data/error_location.h"
 #include "runner/util/digest.h"
 #include "runner/util/errors.h"
@@ -45,8 +46,8 @@ int stop_on_interrupt(void*, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
   return interrupt_requested() ? 1 : 0;
 }
 
-void fetch(const std::string& url, const std::filesystem::path& destination,
-           const std::filesystem::path& root) {
+void fetch(const CifarFiles& files, const std::string& url,
+           const std::filesystem::path& destination, const std::filesystem::path& root) {
   static std::once_flag curl_initialised;
   std::call_once(curl_initialised, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
@@ -54,7 +55,7 @@ void fetch(const std::string& url, const std::filesystem::path& destination,
                                                     std::fclose);
   if (!curl || !out) {
     throw_user_error(at_file(destination), "cannot create the download file",
-                     cifar10_by_hand_hint(root, /*offer_download=*/false));
+                     cifar_by_hand_hint(files, root, /*offer_download=*/false));
   }
   char error[CURL_ERROR_SIZE] = "";
   curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
@@ -69,29 +70,30 @@ void fetch(const std::string& url, const std::filesystem::path& destination,
   curl_easy_setopt(curl.get(), CURLOPT_XFERINFOFUNCTION, stop_on_interrupt);
   curl_easy_setopt(curl.get(), CURLOPT_NOPROGRESS, 0L);
   CURLcode result = curl_easy_perform(curl.get());
-  throw_if_interrupted("downloading CIFAR-10");
+  throw_if_interrupted(("downloading " + files.title).c_str());
   const bool written = std::fflush(out.get()) == 0 && !std::ferror(out.get());
   if (result != CURLE_OK) {
     throw_user_error(at_file(url),
                      fmt::format("dataset.download is set, but the download failed: {}{}{}",
                                  curl_easy_strerror(result), error[0] ? ": " : "", error),
-                     cifar10_by_hand_hint(root, /*offer_download=*/false));
+                     cifar_by_hand_hint(files, root, /*offer_download=*/false));
   }
   if (!written) {
     throw_user_error(at_file(destination), "writing the download failed (disk full?)",
-                     cifar10_by_hand_hint(root, /*offer_download=*/false));
+                     cifar_by_hand_hint(files, root, /*offer_download=*/false));
   }
 }
 
 // Unpacks regular files and folders only, refusing absolute paths and "..": an archive cannot
 // write outside `destination`.
-void extract(const std::filesystem::path& archive_path, const std::filesystem::path& destination,
-             const std::string& url) {
+void extract(const CifarFiles& files, const std::filesystem::path& archive_path,
+             const std::filesystem::path& destination, const std::string& url) {
   std::unique_ptr<archive, decltype(&archive_read_free)> in(archive_read_new(), archive_read_free);
   archive_read_support_filter_all(in.get());
   archive_read_support_format_all(in.get());
   auto fail = [&](const std::string& problem) {
-    throw_user_error(at_file(url), problem, "expected the CIFAR-10 binary archive (.tar.gz)");
+    throw_user_error(at_file(url), problem,
+                     fmt::format("expected the {} binary archive (.tar.gz)", files.title));
   };
   if (archive_read_open_filename(in.get(), archive_path.c_str(), 1 << 16) != ARCHIVE_OK) {
     fail(fmt::format("cannot read the archive: {}", archive_error_string(in.get())));
@@ -99,8 +101,9 @@ void extract(const std::filesystem::path& archive_path, const std::filesystem::p
   std::filesystem::create_directories(destination);
   archive_entry* entry = nullptr;
   std::vector<char> buffer(1 << 16);
+  const std::string unpacking = "unpacking " + files.title;
   for (;;) {
-    throw_if_interrupted("unpacking CIFAR-10");
+    throw_if_interrupted(unpacking.c_str());
     int status = archive_read_next_header(in.get(), &entry);
     if (status == ARCHIVE_EOF) break;
     if (status < ARCHIVE_WARN)
@@ -124,7 +127,7 @@ void extract(const std::filesystem::path& archive_path, const std::filesystem::p
       if (!out.flush()) {
         throw_user_error(at_file(destination / name), "write failed (disk full?)");
       }
-    }  // links and special files are not part of CIFAR-10: skipped
+    }  // links and special files are not part of CIFAR: skipped
   }
 }
 
@@ -154,40 +157,53 @@ std::filesystem::path folder_path(const std::filesystem::path& root) {
 
 }  // namespace
 
-void download_cifar10_archive(const std::string& url, const std::filesystem::path& root_in,
-                              const std::string& expected_md5) {
+void download_cifar_archive(const CifarFiles& files, const std::string& url,
+                            const std::filesystem::path& root_in, const std::string& expected_md5) {
   const std::filesystem::path root = folder_path(root_in);
   const std::filesystem::path parent = root.has_parent_path() ? root.parent_path() : ".";
   std::filesystem::create_directories(parent);
   const std::string stem = fmt::format(".{}.download-{}", root.filename().string(), ::getpid());
   Temporaries temporaries(parent / (stem + ".tar.gz"), parent / (stem + ".d"));
 
-  fmt::print(stderr, "downloading CIFAR-10 from {} into {} ...\n", url, root.string());
-  fetch(url, temporaries.archive(), root);
+  fmt::print(stderr, "downloading {} from {} into {} ...\n", files.title, url, root.string());
+  fetch(files, url, temporaries.archive(), root);
   const std::string found_md5 = md5_hex_of_file(temporaries.archive());
   if (found_md5 != expected_md5) {
     throw_user_error(at_file(url),
                      fmt::format("MD5 of the download is {}, expected {}", found_md5, expected_md5),
                      "a corrupt or different file; try again, or " +
-                         cifar10_by_hand_hint(root, /*offer_download=*/false));
+                         cifar_by_hand_hint(files, root, /*offer_download=*/false));
   }
-  extract(temporaries.archive(), temporaries.folder(), url);
-  const auto unpacked = temporaries.folder() / "cifar-10-batches-bin";
+  extract(files, temporaries.archive(), temporaries.folder(), url);
+  const auto unpacked = temporaries.folder() / files.archive_folder;
   std::error_code ignored;
   if (!std::filesystem::is_directory(unpacked, ignored)) {
-    throw_user_error(at_file(url), "the archive holds no cifar-10-batches-bin folder",
-                     "expected the CIFAR-10 binary archive; " +
-                         cifar10_by_hand_hint(root, /*offer_download=*/false));
+    throw_user_error(at_file(url),
+                     fmt::format("the archive holds no {} folder", files.archive_folder),
+                     fmt::format("expected the {} binary archive; ", files.title) +
+                         cifar_by_hand_hint(files, root, /*offer_download=*/false));
   }
   const auto megabytes =
       static_cast<double>(std::filesystem::file_size(temporaries.archive())) / 1e6;
   move_into_place(unpacked, root);
-  fmt::print(stderr, "downloaded CIFAR-10 ({:.1f} MB, MD5 ok) into {}\n", megabytes, root.string());
+  fmt::print(stderr, "downloaded {} ({:.1f} MB, MD5 ok) into {}\n", files.title, megabytes,
+             root.string());
+}
+
+void download_cifar10_archive(const std::string& url, const std::filesystem::path& root,
+                              const std::string& expected_md5) {
+  download_cifar_archive(cifar10_files(), url, root, expected_md5);
 }
 
 void download_cifar10(const DatasetSpec& spec) {
   if (missing_cifar10_files(spec.root).empty()) return;
   download_cifar10_archive(spec.url.empty() ? kCifar10Url : spec.url, spec.root, kCifar10Md5);
+}
+
+void download_cifar100(const DatasetSpec& spec) {
+  const CifarFiles& files = cifar100_files(spec.label);
+  if (missing_cifar_files(files, spec.root).empty()) return;
+  download_cifar_archive(files, spec.url.empty() ? files.url : spec.url, spec.root, kCifar100Md5);
 }
 
 }  // namespace runner

@@ -159,7 +159,8 @@ std::int64_t Graph::flops_per_sample() const {
   return n;
 }
 
-Graph build_graph(const ModelSpec& model, Shape input, int classes) {
+Graph build_graph(const ModelSpec& model, Shape input, int classes,
+                  const std::string& classes_origin) {
   if (model.layers.empty()) throw UserError("model.layers: the model has no layers");
   auto inputs = resolve_inputs(model);
   auto order = topological_order(model, inputs);
@@ -212,8 +213,9 @@ Graph build_graph(const ModelSpec& model, Shape input, int classes) {
   if (!out.output.flat || out.output.c != classes) {
     throw_user_error(out.where,
                      fmt::format("the output layer '{}' gives {} values per image, but the dataset "
-                                 "has {} classes",
-                                 out.name, out.output.str(), classes),
+                                 "has {} classes{}",
+                                 out.name, out.output.str(), classes,
+                                 classes_origin.empty() ? "" : " because " + classes_origin),
                      fmt::format("end the model with a linear layer of out_features: {}", classes));
   }
   return graph;

@@ -99,7 +99,10 @@ struct Graph {
 };
 
 // Builds and checks the graph: unknown layers or inputs, cycles, unused layers, impossible
-// shapes and a classifier that does not match `classes` are UserErrors naming the layer.
-Graph build_graph(const ModelSpec& model, Shape input, int classes);
+// shapes and a classifier that does not match `classes` are UserErrors naming the layer (and
+// `classes_origin`, where the dataset's class count comes from: "ROOT/batches.meta.txt lists 3
+// class names").
+Graph build_graph(const ModelSpec& model, Shape input, int classes,
+                  const std::string& classes_origin = "");
 
 }  // namespace runner

@@ -57,7 +57,7 @@ PlannedPoint plan_point(const SweepSpec& spec, const std::filesystem::path& base
     planned.config = read_config(base, planned.point.overrides).json;
     Experiment experiment = load_experiment(base, planned.point.overrides);
     DatasetGeometry geometry = dataset_geometry(experiment.dataset);
-    Graph graph = build_graph(experiment.model, geometry.image, geometry.classes);
+    Graph graph = build_graph(experiment.model, geometry);
     planned.valid = true;
     planned.config = experiment.resolved;
     planned.name = experiment.name;

@@ -17,14 +17,16 @@ dataset: {name: DATASET, root: ROOT, workers: 0}
 model:
   layers:
     - {name: flat, type: flatten}
-    - {name: fc, type: linear, out_features: 10}
+    - {name: fc, type: linear, out_features: OUTPUTS}
 training: {epochs: 1, batch_size: 2, optimizer: {type: sgd, lr: 0.01}}
 )";
 
-CommandResult run_on(const TempDir& tmp, const std::string& dataset) {
+// A run of a linear model with `outputs` values per image on `dataset` at tmp/data.
+CommandResult run_on(const TempDir& tmp, const std::string& dataset, int outputs = 10) {
   std::string config = kConfig;
   config.replace(config.find("DATASET"), 7, dataset);
   config.replace(config.find("ROOT"), 4, (tmp / "data").string());
+  config.replace(config.find("OUTPUTS"), 7, std::to_string(outputs));
   auto file = tmp.write("config.yaml", config);
   return run_runner(file.string() + " --output " + (tmp / "out").string());
 }
@@ -78,7 +80,67 @@ TEST(BadData, CifarWithMoreClassesThanTheModelsOutputs) {
   for (int k = 0; k < 20; ++k) names += "class" + std::to_string(k) + "\n";
   write(tmp / "data" / "batches.meta.txt", names);
   expect_refused(run_on(tmp, "cifar10"),
-                 {"the data has 20 classes, but the model's output layer gives 10 values"});
+                 {"the output layer 'fc' gives 10 values per image, but the dataset has 20 "
+                  "classes because " +
+                  (tmp / "data" / "batches.meta.txt").string() + " lists 20 class names"});
+}
+
+// Three names in batches.meta.txt (issue 23): with a 10-way model and with a 3-way one whose
+// data holds a label of 7, one message that says what was found, naming batches.meta.txt.
+void write_three_class_cifar(const TempDir& tmp, int stray_label) {
+  write_cifar10_folder(tmp / "data", {2, 2, 2, 2, 2, 2}, 1);
+  std::string records = cifar10_records(14, 3, 3);
+  if (stray_label >= 0) cifar10_label(records, 12) = static_cast<std::uint8_t>(stray_label);
+  write(tmp / "data" / "data_batch_2.bin", records);
+  for (const char* name : {"data_batch_1.bin", "data_batch_3.bin", "data_batch_4.bin",
+                           "data_batch_5.bin", "test_batch.bin"}) {
+    write(tmp / "data" / name, cifar10_records(2, 4, 3));
+  }
+  write(tmp / "data" / "batches.meta.txt", "cat\ndog\nbird\n");
+}
+
+TEST(BadData, ThreeCifarClassNamesWithATenWayModel) {
+  for (int stray_label : {-1, 7}) {  // the labels do not matter: the model is refused first
+    TempDir tmp;
+    write_three_class_cifar(tmp, stray_label);
+    const CommandResult result = run_on(tmp, "cifar10", 10);
+    expect_refused(result,
+                   {"the output layer 'fc' gives 10 values per image, but the dataset "
+                    "has 3 classes because " +
+                        (tmp / "data" / "batches.meta.txt").string() + " lists 3 class names",
+                    "out_features: 3"});
+    EXPECT_EQ(result.output.find("label 7"), std::string::npos) << result.output;
+  }
+}
+
+TEST(BadData, ThreeCifarClassNamesWithAThreeWayModelAndALabelOfSeven) {
+  TempDir tmp;
+  write_three_class_cifar(tmp, 7);
+  const CommandResult result = run_on(tmp, "cifar10", 3);
+  expect_refused(
+      result,
+      {(tmp / "data" / "data_batch_2.bin").string() + ": record 12: found label 7, but " +
+       (tmp / "data" / "batches.meta.txt").string() + " lists 3 class names (labels 0..2)"});
+  EXPECT_EQ(result.output.find("values per image"), std::string::npos) << result.output;
+}
+
+TEST(BadData, Cifar100CoarseLabelsWithAFineModel) {
+  TempDir tmp;
+  write_cifar100_folder(tmp / "data", 4, 2, 1);
+  auto config = tmp.write("config.yaml", R"(name: bad_data
+device: cpu
+dataset: {name: cifar100, root: )" + (tmp / "data").string() +
+                                             R"(, label: coarse, workers: 0}
+model:
+  layers:
+    - {name: flat, type: flatten}
+    - {name: fc, type: linear, out_features: 100}
+training: {epochs: 1, batch_size: 2, optimizer: {type: sgd, lr: 0.01}}
+)");
+  expect_refused(run_runner(config.string() + " --output " + (tmp / "out").string()),
+                 {"gives 100 values per image, but the dataset has 20 classes because " +
+                  (tmp / "data" / "coarse_label_names.txt").string() +
+                  " is absent, so the 20 official CIFAR-100 class names are used"});
 }
 
 TEST(BadData, EmptyCifarFiles) {
@@ -94,7 +156,7 @@ TEST(BadData, ACifarFileThatIsAFifoIsNotReadForever) {
   ASSERT_EQ(run_command("mkfifo " + (tmp / "data" / "data_batch_3.bin").string()).exit_code, 0);
   expect_refused(run_on(tmp, "cifar10"),
                  {"data_batch_3.bin: is not a regular file (a FIFO, a socket or a device), "
-                  "expected a CIFAR-10 binary batch"});
+                  "expected a CIFAR-10 binary file"});
 }
 
 TEST(BadData, AnIdxFileThatIsAFifoIsNotReadForever) {

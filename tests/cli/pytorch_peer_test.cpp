@@ -70,6 +70,25 @@ TEST(PyTorchPeer, OptimizerDefaultsAreTheRunners) {
 // CIFAR-10 files written in the real format into the runner's default root,
 // data/cifar-10-batches-bin under the working folder: the runner trains on them and the peer
 // scores its checkpoint from the same root, left out of the config or given as a path.
+// The report of a run of `config` from the folder `tmp` (where a default dataset.root is).
+nlohmann::json run_in(const TempDir& tmp, const std::filesystem::path& config) {
+  auto run = run_command("cd " + tmp.path().string() + " && " + RUNNER_BINARY + " " +
+                         config.string() + " --quiet --output " + (tmp / "out").string());
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  std::ifstream in(report_path_in(run.output));
+  return in ? nlohmann::json::parse(in) : nlohmann::json();
+}
+
+// The peer's test accuracy of `checkpoint` under `config`, run from the folder `tmp`.
+double peer_accuracy(const TempDir& tmp, const std::filesystem::path& config,
+                     const std::string& checkpoint) {
+  auto scored = run_command("cd " + tmp.path().string() + " && " + peer() + " evaluate " +
+                            config.string() + " " + checkpoint);
+  EXPECT_EQ(scored.exit_code, 0) << config << ": " << scored.output;
+  return scored.exit_code == 0 ? nlohmann::json::parse(scored.output)["test_accuracy"].get<double>()
+                               : -1;
+}
+
 TEST(PyTorchPeer, ReadsCifar10FromTheFolderTheRunnerReads) {
   if (!have_torch()) GTEST_SKIP() << "no /usr/bin/python3 with torch, yaml and numpy";
   TempDir tmp;
@@ -88,19 +107,13 @@ TEST(PyTorchPeer, ReadsCifar10FromTheFolderTheRunnerReads) {
   auto default_root = tmp.write("default.yaml", "name: c\ndataset: {name: cifar10}\n" + model);
   auto given_root = tmp.write(
       "given.yaml", "name: c\ndataset: {name: cifar10, root: " + root.string() + "}\n" + model);
-  auto run = run_command("cd " + tmp.path().string() + " && " + RUNNER_BINARY + " " +
-                         default_root.string() + " --quiet --output " + (tmp / "out").string());
-  ASSERT_EQ(run.exit_code, 0) << run.output;
-  std::ifstream in(report_path_in(run.output));
-  const nlohmann::json report = nlohmann::json::parse(in);
+  const nlohmann::json report = run_in(tmp, default_root);
+  ASSERT_TRUE(report.is_object());
   EXPECT_EQ(report["metrics"]["test_images"], 64);
   const std::string checkpoint = report["checkpoint"]["path"];
   for (const auto& config : {default_root, given_root}) {
-    auto scored = run_command("cd " + tmp.path().string() + " && " + peer() + " evaluate " +
-                              config.string() + " " + checkpoint);
-    ASSERT_EQ(scored.exit_code, 0) << config << ": " << scored.output;
     // 64 test images; float rounding may flip an argmax between near-equal logits.
-    EXPECT_NEAR(nlohmann::json::parse(scored.output)["test_accuracy"].get<double>(),
+    EXPECT_NEAR(peer_accuracy(tmp, config, checkpoint),
                 report["metrics"]["test_accuracy"].get<double>(), 1.5 / 64)
         << config;
   }
@@ -112,6 +125,25 @@ TEST(PyTorchPeer, ReadsCifar10FromTheFolderTheRunnerReads) {
   EXPECT_NE(refused.output.find("data_batch_1.bin: not found"), std::string::npos)
       << refused.output;
   EXPECT_EQ(run_runner(parent.string() + " --output " + (tmp / "out").string()).exit_code, 2);
+}
+
+// CIFAR-100 from its default root, on the coarse labels: the peer reads the same label byte.
+TEST(PyTorchPeer, ReadsCifar100sCoarseLabelsAsTheRunnerDoes) {
+  if (!have_torch()) GTEST_SKIP() << "no /usr/bin/python3 with torch, yaml and numpy";
+  TempDir tmp;
+  write_cifar100_folder(tmp / "data" / "cifar-100-binary", 100, 64, 8);
+  auto config =
+      tmp.write("coarse.yaml",
+                "name: c\ndevice: cpu\ndataset: {name: cifar100, label: coarse}\n"
+                "model:\n  layers:\n    - {name: flat, type: flatten}\n"
+                "    - {name: fc, type: linear, out_features: 20}\n"
+                "training: {epochs: 1, batch_size: 20, optimizer: {type: sgd, lr: 0.01}}\n"
+                "checkpoint: {path: c.safetensors}\n");
+  const nlohmann::json report = run_in(tmp, config);
+  ASSERT_TRUE(report.is_object());
+  EXPECT_EQ(report["metrics"]["test_images"], 64);
+  EXPECT_NEAR(peer_accuracy(tmp, config, report["checkpoint"]["path"]),
+              report["metrics"]["test_accuracy"].get<double>(), 1.5 / 64);
 }
 
 }  // namespace

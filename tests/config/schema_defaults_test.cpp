@@ -110,6 +110,11 @@ std::vector<DefaultCase> cases() {
        resolved("/training/early_stopping/patience")},
       {d + "early_stopping/properties/min_delta", early_stopping,
        resolved("/training/early_stopping/min_delta")},
+      // No files at the default root: the official 100 fine names make 100 classes.
+      {d + "dataset/properties/label",
+       config("{name: cifar100}",
+              "[{name: flat, type: flatten}, {name: fc, type: linear, out_features: 100}]"),
+       resolved("/dataset/label")},
       {d + "dataset/properties/synthetic/properties/channels", plain,
        resolved("/dataset/synthetic/channels")},
       {d + "dataset/properties/synthetic/properties/height", plain,

@@ -90,17 +90,54 @@ TEST(Cifar10, LabelOutOfRangeNamesFileAndRecord) {
   std::ofstream(dir / "test_batch.bin", std::ios::binary) << records;
   std::string message = error_of(dir.path());
   EXPECT_NE(message.find((dir / "test_batch.bin").string()), std::string::npos) << message;
-  EXPECT_NE(message.find("record 2: found label 10, expected 0..9"), std::string::npos) << message;
+  EXPECT_NE(message.find("record 2: found label 10, but " + (dir / "batches.meta.txt").string() +
+                         " is absent, so the 10 official CIFAR-10 class names are used "
+                         "(labels 0..9)"),
+            std::string::npos)
+      << message;
 }
 
-TEST(Cifar10, LabelRangeFollowsTheMetaFile) {
+// A three-class set in CIFAR-10's format: three names in batches.meta.txt, labels 0..2.
+std::vector<std::string> write_three_classes(const TempDir& dir) {
+  std::vector<std::string> files;
+  const char* names[] = {"data_batch_1.bin", "data_batch_2.bin", "data_batch_3.bin",
+                         "data_batch_4.bin", "data_batch_5.bin", "test_batch.bin"};
+  for (int i = 0; i < 6; ++i) {
+    files.push_back(testing::cifar10_records(14 + i, 30 + i, 3));
+    dir.write(names[i], files.back());
+  }
+  dir.write("batches.meta.txt", "cat\ndog\nbird\n");
+  return files;
+}
+
+TEST(Cifar10, ThreeNamesInTheMetaFileMakeThreeClasses) {
   TempDir dir;
-  testing::write_cifar10_folder(dir.path(), {1, 1, 1, 1, 1, 1}, 5);
-  std::string records = testing::cifar10_records(1, 8, 3);
-  testing::cifar10_label(records, 0) = 3;  // valid for CIFAR-10, not for three classes
-  std::ofstream(dir / "data_batch_1.bin", std::ios::binary) << records;
-  dir.write("batches.meta.txt", "a\nb\nc\n");
-  EXPECT_NE(error_of(dir.path()).find("found label 3, expected 0..2"), std::string::npos);
+  auto files = write_three_classes(dir);
+  DatasetSplits splits = load_cifar10(dir.path());
+  EXPECT_EQ(splits.train.class_names, (std::vector<std::string>{"cat", "dog", "bird"}));
+  EXPECT_EQ(splits.test.classes(), 3);
+  std::vector<std::int32_t> labels;
+  std::vector<std::uint8_t> images;
+  split_records(files[5], labels, images);
+  EXPECT_EQ(splits.test.labels, labels);
+  EXPECT_EQ(read_cifar10_class_names(dir.path()).size(), 3u);
+  EXPECT_EQ(splits.files.back(), dir / "batches.meta.txt");
+}
+
+TEST(Cifar10, LabelBeyondTheMetaFileNamesTheRecordAndTheMetaFile) {
+  TempDir dir;
+  auto files = write_three_classes(dir);
+  testing::cifar10_label(files[1], 12) = 7;  // valid for CIFAR-10, not for three classes
+  dir.write("data_batch_2.bin", files[1]);
+  const std::string message = error_of(dir.path());
+  EXPECT_NE(
+      message.find((dir / "data_batch_2.bin").string() + ": record 12: found label 7, but " +
+                   (dir / "batches.meta.txt").string() + " lists 3 class names (labels 0..2)"),
+      std::string::npos)
+      << message;
+  EXPECT_NE(message.find("list one name per class in " + (dir / "batches.meta.txt").string()),
+            std::string::npos)
+      << message;
 }
 
 TEST(Cifar10, MissingFolderSaysWhereToPutTheFiles) {

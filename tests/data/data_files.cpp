@@ -1,4 +1,4 @@
-// Writers of CIFAR-10, IDX and tar.gz files for the data tests.
+// Writers of CIFAR-10, CIFAR-100, IDX and tar.gz files for the data tests.
 #include "data_files.h"
 
 #include <archive.h>
@@ -13,12 +13,17 @@
 
 namespace runner::testing {
 
-std::string cifar10_records(int count, std::uint64_t seed, int classes) {
+std::string cifar_records(int count, std::uint64_t seed, const std::vector<int>& classes) {
   Random random(seed);
-  std::string bytes(static_cast<std::size_t>(count) * 3073, '\0');
-  for (int r = 0; r < count; ++r) {
-    bytes[r * 3073] = static_cast<char>(random.below(classes));
-    for (int p = 1; p < 3073; ++p) bytes[r * 3073 + p] = static_cast<char>(random.below(256));
+  const std::size_t record = classes.size() + 3072;
+  std::string bytes(static_cast<std::size_t>(count) * record, '\0');
+  for (std::size_t r = 0; r < static_cast<std::size_t>(count); ++r) {
+    for (std::size_t l = 0; l < classes.size(); ++l) {
+      bytes[r * record + l] = static_cast<char>(random.below(classes[l]));
+    }
+    for (std::size_t p = classes.size(); p < record; ++p) {
+      bytes[r * record + p] = static_cast<char>(random.below(256));
+    }
   }
   return bytes;
 }
@@ -34,6 +39,16 @@ std::vector<std::string> write_cifar10_folder(const std::filesystem::path& root,
     files.push_back(cifar10_records(counts.at(i), derive_seed(seed, i)));
     std::ofstream(root / names[i], std::ios::binary) << files.back();
   }
+  return files;
+}
+
+std::vector<std::string> write_cifar100_folder(const std::filesystem::path& root, int train,
+                                               int test, std::uint64_t seed) {
+  std::filesystem::create_directories(root);
+  std::vector<std::string> files = {cifar100_records(train, derive_seed(seed, 0)),
+                                    cifar100_records(test, derive_seed(seed, 1))};
+  std::ofstream(root / "train.bin", std::ios::binary) << files[0];
+  std::ofstream(root / "test.bin", std::ios::binary) << files[1];
   return files;
 }
 

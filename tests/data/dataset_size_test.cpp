@@ -1,5 +1,5 @@
 // The dataset's size in memory, known before loading: from the spec, the IDX headers and the
-// CIFAR-10 files' sizes, after the limits; what loading then holds agrees.
+// CIFAR-10 and CIFAR-100 files' sizes, after the limits; what loading then holds agrees.
 #include "runner/data/dataset_size.h"
 
 #include <gtest/gtest.h>
@@ -68,25 +68,35 @@ TEST(DatasetSize, IdxHeadersDeclaringHugeImagesCountWhatLoadingWouldRead) {
 
 TEST(DatasetSize, CifarFromTheFilesSizes) {
   testing::TempDir dir;
-  testing::write_cifar10_folder(dir.path(), {3, 1, 0, 2, 5, 4}, 11);
-  DatasetSpec spec;
-  spec.name = "cifar10";
-  spec.root = dir.path().string();
-  spec.test_limit = 2;
-  DatasetRecords records = planned_dataset_records(spec);
-  EXPECT_EQ(records.train, 11);
-  EXPECT_EQ(records.test, 2);
-  EXPECT_EQ(records.bytes(), loaded_bytes(load_dataset(spec)));
+  testing::write_cifar10_folder(dir / "cifar10", {3, 1, 0, 2, 5, 4}, 11);
+  testing::write_cifar100_folder(dir / "cifar100", 11, 4, 11);  // 3074-byte records
+  for (const CifarLabel label : {CifarLabel::fine, CifarLabel::coarse}) {
+    for (const char* name : {"cifar10", "cifar100"}) {
+      SCOPED_TRACE(name);
+      DatasetSpec spec;
+      spec.name = name;
+      spec.root = (dir / name).string();
+      spec.label = label;
+      spec.test_limit = 2;
+      DatasetRecords records = planned_dataset_records(spec);
+      EXPECT_EQ(records.train, 11);
+      EXPECT_EQ(records.test, 2);
+      EXPECT_EQ(records.bytes(), loaded_bytes(load_dataset(spec)));
+    }
+  }
 }
 
 TEST(DatasetSize, MissingFilesCountAsTheOfficialDataset) {
-  DatasetSpec spec;
-  spec.name = "cifar10";
-  spec.root = "/nonexistent";
-  DatasetRecords records = planned_dataset_records(spec);
-  EXPECT_EQ(records.train, 50'000);
-  EXPECT_EQ(records.test, 10'000);
-  EXPECT_EQ(records.bytes(), 60'000 * (3072 + 4));
+  for (const char* name : {"cifar10", "cifar100"}) {
+    SCOPED_TRACE(name);
+    DatasetSpec spec;
+    spec.name = name;
+    spec.root = "/nonexistent";
+    DatasetRecords records = planned_dataset_records(spec);
+    EXPECT_EQ(records.train, 50'000);
+    EXPECT_EQ(records.test, 10'000);
+    EXPECT_EQ(records.bytes(), 60'000 * (3072 + 4));
+  }
 }
 
 TEST(DatasetSize, OverflowSaturates) {

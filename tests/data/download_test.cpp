@@ -1,4 +1,5 @@
-// CIFAR-10 download against a local HTTP server: unpack and load, MD5 mismatch, unreachable URL.
+// CIFAR-10 and CIFAR-100 download against a local HTTP server: unpack and load, MD5 mismatch,
+// unreachable URL.
 #include "runner/data/download.h"
 
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 #include "data_files.h"
 #include "http_server.h"
 #include "runner/data/cifar10.h"
+#include "runner/data/cifar100.h"
 #include "runner/data/dataset.h"
 #include "runner/util/digest.h"
 #include "runner/util/errors.h"
@@ -166,6 +168,44 @@ TEST(Download, NothingIsFetchedWhenTheFilesArePresent) {
   spec.download = true;
   spec.url = "http://127.0.0.1:1/x";  // would fail if it were fetched
   EXPECT_EQ(load_dataset(spec).test.size(), 2u);
+}
+
+TEST(Download, Cifar100ArchiveUnpacksItsFolderAndLoads) {
+  TempDir served, work;
+  const std::string train = testing::cifar100_records(5, 1), test = testing::cifar100_records(2, 2);
+  testing::write_tar_gz(served / "cifar100.tar.gz",
+                        {{"cifar-100-binary/train.bin", train},
+                         {"cifar-100-binary/test.bin", test},
+                         {"cifar-100-binary/coarse_label_names.txt", "c0\nc1\n"}});
+  testing::HttpServer server(read_file(served / "cifar100.tar.gz"), 1);
+  const auto root = work / "cifar-100-binary";
+  download_cifar_archive(cifar100_files(CifarLabel::fine), server.url(), root,
+                         md5_hex_of_file(served / "cifar100.tar.gz"));
+  EXPECT_EQ(read_file(root / "train.bin"), train);
+  EXPECT_EQ(read_file(root / "coarse_label_names.txt"), "c0\nc1\n");
+  EXPECT_EQ(names_in(work.path()), std::vector<std::string>{"cifar-100-binary"});
+  EXPECT_EQ(load_cifar100(root, CifarLabel::fine).train.size(), 5u);
+}
+
+// download_cifar100 checks the official MD5 (a test server's archive is not the official one)
+// and points at the official CIFAR-100 archive and its folder.
+TEST(Download, Cifar100ChecksTheOfficialMd5) {
+  TempDir served, work;
+  testing::write_tar_gz(served / "cifar100.tar.gz",
+                        {{"cifar-100-binary/train.bin", testing::cifar100_records(1, 1)}});
+  testing::HttpServer server(read_file(served / "cifar100.tar.gz"), 1);
+  DatasetSpec spec;
+  spec.name = "cifar100";
+  spec.root = (work / "cifar100").string();
+  spec.download = true;
+  spec.url = server.url();
+  const std::string message = error_of([&] { download_cifar100(spec); });
+  EXPECT_NE(message.find("expected 03b5dce01913d631647c71ecec9e9cb8"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find(kCifar100Url), std::string::npos) << message;
+  EXPECT_NE(message.find("cifar-100-binary folder into " + spec.root), std::string::npos)
+      << message;
+  EXPECT_TRUE(names_in(work.path()).empty());
 }
 
 }  // namespace
