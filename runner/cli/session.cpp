@@ -86,8 +86,7 @@ void Session::open(Console& console) {
   data_fingerprint = data_json(experiment.dataset, files);
   data_fingerprint.update(split_sizes_json(data));
   // In label order, so that `runner predict` names classes without the dataset at hand.
-  data_fingerprint["class_names"] =
-      data.train.class_names;
+  data_fingerprint["class_names"] = data.train.class_names;
   if (!data.digest.empty()) {  // a format of many files digests them itself
     data_fingerprint["sha256"] = data.digest;
     data_fingerprint["splits"] = data.summary;

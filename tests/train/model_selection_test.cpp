@@ -10,8 +10,8 @@
 
 #include "forwarding_program.h"
 #include "runner/config/load_config.h"
-#include "runner/graph/dataset_geometry.h"
 #include "runner/data/validation_split.h"
+#include "runner/graph/dataset_geometry.h"
 #include "runner/train/trainer.h"
 #include "test_support.h"
 
