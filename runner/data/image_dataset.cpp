@@ -98,7 +98,7 @@ Dataset decode_split(const DatasetSpec& spec, const LabelledFiles& files,
   split.images = std::move(set.images);
   split.labels = std::move(set.labels);
   for (const SkippedFile& skipped : set.skipped) {
-    splits.warnings.push_back(fmt::format("skipped {}", skipped.reason));
+    splits.warnings.push_back(fmt::format("warning: skipped {}", skipped.reason));
   }
   nlohmann::json per_class = nlohmann::json::object();
   for (const std::string& name : class_names) per_class[name] = 0;
