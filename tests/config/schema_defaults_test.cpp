@@ -3,6 +3,7 @@
 // without the key, and a default added to the schema without a check here fails the test.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <set>
@@ -60,6 +61,15 @@ std::string config(const std::string& dataset = "{name: synthetic}",
   return "name: d\ndataset: " + dataset + "\nmodel: {layers: " + layers +
          "}\ntraining: " + training + "\n" + more;
 }
+// An image_folder config needs its class folders (ten, for the classifier of config()).
+std::string image_folder_root() {
+  const auto root = std::filesystem::temp_directory_path() / "runner-schema-defaults-folder";
+  for (int k = 0; k < 10; ++k) {
+    std::filesystem::create_directories(root / "train" / ("class" + std::to_string(k)));
+  }
+  return root.string();
+}
+
 // Layer x first (reading the images), then a flatten and the classifier.
 std::string with_layer(const std::string& x) {
   return config("{name: synthetic}", "[" + x +
@@ -115,6 +125,12 @@ std::vector<DefaultCase> cases() {
        config("{name: cifar100}",
               "[{name: flat, type: flatten}, {name: fc, type: linear, out_features: 100}]"),
        resolved("/dataset/label")},
+      {d + "dataset/properties/channels",
+       config("{name: image_folder, image_size: 8, root: " + image_folder_root() + "}"),
+       resolved("/dataset/channels")},
+      {d + "dataset/properties/on_bad_file",
+       config("{name: image_folder, image_size: 8, root: " + image_folder_root() + "}"),
+       resolved("/dataset/on_bad_file")},
       {d + "dataset/properties/synthetic/properties/channels", plain,
        resolved("/dataset/synthetic/channels")},
       {d + "dataset/properties/synthetic/properties/height", plain,
