@@ -30,9 +30,9 @@ struct DatasetSplits {
   std::vector<std::filesystem::path> files;  // every file read, for the data's fingerprint
   Dataset validation{};  // held out of train (dataset.validation_split), or a format's own
   // Formats of many files (image folders) fingerprint them themselves: one digest, not a list.
-  std::string digest;                 // "": the digest over `files`
-  nlohmann::json summary = nullptr;   // what the report's `data` block adds (counts per class)
-  std::vector<std::string> warnings;  // one line each (a skipped file), printed by the caller
+  std::string digest{};                 // "": the digest over `files`
+  nlohmann::json summary = nullptr;     // what the report's `data` block adds (counts per class)
+  std::vector<std::string> warnings{};  // one line each (a skipped file), printed by the caller
 };
 
 // Loads both splits as the spec says (downloading CIFAR-10 first when asked), applying the
