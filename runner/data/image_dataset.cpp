@@ -74,6 +74,9 @@ std::filesystem::path split_path(const DatasetSpec& spec, const std::string& spl
   return path.is_absolute() ? path : std::filesystem::path(spec.root) / path;
 }
 
+namespace {
+
+// Decodes `files` into a split; skipped files become warnings and counts in `splits`.
 Dataset decode_split(const DatasetSpec& spec, const LabelledFiles& files,
                      const std::vector<std::string>& class_names, const std::string& which,
                      DatasetSplits& splits) {
@@ -113,11 +116,13 @@ Dataset decode_split(const DatasetSpec& spec, const LabelledFiles& files,
   return split;
 }
 
+// A split without images (test: null), of the spec's image and `class_names`.
 Dataset empty_split(const DatasetSpec& spec, const std::vector<std::string>& class_names) {
   const ImageShape image = spec.files.image;
   return Dataset{spec.name, "", image.channels, image.height, image.width, class_names, {}, {}};
 }
 
+// One digest over the splits' fingerprints (the report's data.sha256).
 void finish_image_splits(DatasetSplits& splits) {
   std::string all;
   for (const char* which : {"train", "validation", "test"}) {
@@ -126,6 +131,25 @@ void finish_image_splits(DatasetSplits& splits) {
     }
   }
   splits.digest = sha256_hex(all);
+}
+
+}  // namespace
+
+DatasetSplits load_image_splits(const DatasetSpec& spec,
+                                const std::vector<std::string>& class_names,
+                                const ListSplit& list) {
+  DatasetSplits splits;
+  auto split = [&](const std::string& name, const char* which, bool training) {
+    return decode_split(spec, list(split_path(spec, name), training), class_names, which, splits);
+  };
+  splits.train = split(spec.files.train, "train", true);
+  if (!spec.files.validation.empty()) {
+    splits.validation = split(spec.files.validation, "validation", false);
+  }
+  splits.test = spec.files.test_absent ? empty_split(spec, class_names)
+                                       : split(spec.files.test, "test", false);
+  finish_image_splits(splits);
+  return splits;
 }
 
 }  // namespace runner

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,16 +29,14 @@ struct LabelledFiles {
   std::vector<LabelledFile> files;
 };
 
-// Decodes `files` as the spec says into a Dataset named `source`; skipped files become warnings
-// and counts in `splits`. `which` (train, test, validation) names the split in the summary.
-Dataset decode_split(const DatasetSpec& spec, const LabelledFiles& files,
-                     const std::vector<std::string>& class_names, const std::string& which,
-                     DatasetSplits& splits);
+// The files of one split (the folder or file at `split`), labelled; `training` for the training
+// split, which must have images of every class.
+using ListSplit = std::function<LabelledFiles(const std::filesystem::path& split, bool training)>;
 
-// A split without images (test: null), of the spec's image and `class_names`.
-Dataset empty_split(const DatasetSpec& spec, const std::vector<std::string>& class_names);
-
-// One digest over the splits' fingerprints, set on `splits` (the report's data.sha256).
-void finish_image_splits(DatasetSplits& splits);
+// The spec's splits (train, the validation split when given, test unless test: null) listed by
+// `list` and decoded as the spec says; skipped files become warnings, each split's counts and
+// fingerprint go to the report's summary, and one digest covers them all.
+DatasetSplits load_image_splits(const DatasetSpec& spec,
+                                const std::vector<std::string>& class_names, const ListSplit& list);
 
 }  // namespace runner

@@ -141,21 +141,9 @@ RUNNER_DATASET_FORMAT(csv) {
   };
   format.load = [](const DatasetSpec& spec) {
     const std::vector<std::string> classes = format_of(spec).class_names(spec);
-    DatasetSplits splits;
-    auto split = [&](const std::string& file, const char* which) {
-      return decode_split(spec, labelled_files(split_path(spec, file), classes), classes, which,
-                          splits);
-    };
-    splits.train = split(spec.files.train, "train");
-    if (!spec.files.validation.empty())
-      splits.validation = split(spec.files.validation, "validation");
-    if (!spec.files.test_absent) {
-      splits.test = split(spec.files.test, "test");
-    } else {
-      splits.test = empty_split(spec, classes);
-    }
-    finish_image_splits(splits);
-    return splits;
+    return load_image_splits(spec, classes, [&](const std::filesystem::path& file, bool) {
+      return labelled_files(file, classes);
+    });
   };
   return format;
 }

@@ -77,23 +77,9 @@ RUNNER_DATASET_FORMAT(image_folder) {
   };
   format.load = [](const DatasetSpec& spec) {
     const std::vector<std::string> classes = train_classes(spec);
-    DatasetSplits splits;
-    splits.train = decode_split(spec, list_split(split_path(spec, spec.files.train), classes, true),
-                                classes, "train", splits);
-    if (!spec.files.validation.empty()) {
-      splits.validation =
-          decode_split(spec, list_split(split_path(spec, spec.files.validation), classes, false),
-                       classes, "validation", splits);
-    }
-    if (!spec.files.test_absent) {
-      splits.test =
-          decode_split(spec, list_split(split_path(spec, spec.files.test), classes, false), classes,
-                       "test", splits);
-    } else {
-      splits.test = empty_split(spec, classes);
-    }
-    finish_image_splits(splits);
-    return splits;
+    return load_image_splits(spec, classes, [&](const std::filesystem::path& split, bool training) {
+      return list_split(split, classes, training);
+    });
   };
   return format;
 }
