@@ -55,6 +55,7 @@ struct CompileOptions {
   double label_smoothing = 0;  // of the training loss (training.label_smoothing)
   Normalization normalize;     // applied to the uint8 images as the first op
   int threads = 1;
+  Precision precision = Precision::fp32;  // training.precision, checked against the device
   // CPU: a larger training batch runs as chunks of at most this many images whose gradients
   // add up (the same step, with activations that stay in cache); 0: never split.
   int max_chunk = 128;
@@ -185,6 +186,8 @@ struct DeviceInfo {
   std::string name;                            // CPU model or GPU name
   std::int64_t memory_bytes = 0;               // the device's memory (the machine's, for the CPU)
   std::map<std::string, std::string> details;  // ISA, threads, library versions, memory, ...
+  // The precisions this backend runs on this device (absent: not at all).
+  std::map<Precision, PrecisionSupport> precisions = {{Precision::fp32, PrecisionSupport::native}};
 };
 
 class Backend {

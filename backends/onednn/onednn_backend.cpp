@@ -68,7 +68,23 @@ DeviceInfo OnednnBackend::info() const {
   // Which 16-channel 3x3 convolutions ran: a report says, since their rounding differs.
   info.details["own_kernels"] =
       winograd16::available() ? "winograd16 (AVX-512)" : "none (oneDNN for every layer)";
+  info.precisions = cpu_precisions();
   return info;
+}
+
+std::map<Precision, PrecisionSupport> cpu_precisions() {
+  using isa_t = dnnl::cpu_isa;
+  const isa_t isa = dnnl::get_effective_cpu_isa();
+  std::map<Precision, PrecisionSupport> precisions = {{Precision::fp32, PrecisionSupport::native}};
+  // oneDNN 2.6 computes bf16 natively with AVX512-BF16's dot products or AMX, and emulates it on
+  // the older AVX-512 cores (converting to FP32 around every product); below AVX-512 it has no
+  // optimised bf16 kernels at all.
+  if (isa == isa_t::avx512_core_bf16 || isa == isa_t::avx512_core_amx) {
+    precisions[Precision::bf16] = PrecisionSupport::native;
+  } else if (isa == isa_t::avx512_core || isa == isa_t::avx512_core_vnni) {
+    precisions[Precision::bf16] = PrecisionSupport::emulated;
+  }
+  return precisions;
 }
 
 std::unique_ptr<Program> OnednnBackend::compile(const Graph& graph, const CompileOptions& options) {

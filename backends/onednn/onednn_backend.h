@@ -16,5 +16,7 @@ std::string effective_isa();
 std::string onednn_version();
 // The CPU's model name from /proc/cpuinfo.
 std::string cpu_model();
+// The precisions oneDNN runs on this CPU (its effective ISA, which ONEDNN_MAX_CPU_ISA can lower).
+std::map<Precision, PrecisionSupport> cpu_precisions();
 
 }  // namespace runner::onednn

@@ -8,6 +8,7 @@
 #include "backends/onednn/peak_flops.h"
 #include "runner/cli/commands.h"
 #include "runner/cli/layer_table.h"
+#include "runner/cli/precision_check.h"
 #include "runner/util/process_stats.h"
 
 namespace runner {
@@ -55,6 +56,7 @@ int devices_command(bool measure_peak) {
   console.result(fmt::format("  cores: {}, oneDNN {} (ISA {}), default threads {}",
                              info.details["cores"], info.details["onednn_version"],
                              info.details["isa"], resolve_threads(0)));
+  console.result(fmt::format("  precisions: {}", precisions_text(info)));
   if (measure_peak) {
     int threads = resolve_threads(0);
     console.result(

@@ -10,6 +10,7 @@
 #include "runner/cli/data_fit_check.h"
 #include "runner/cli/host_memory_check.h"
 #include "runner/cli/layer_table.h"
+#include "runner/cli/precision_check.h"
 #include "runner/config/load_config.h"
 #include "runner/data/dataset_size.h"
 #include "runner/data/fingerprint.h"
@@ -73,8 +74,12 @@ void Session::open(Console& console) {
   threads = resolve_threads(experiment.training.threads);
   device = backend->info();
   check_backend_layer_support(graph, device.backend);  // auto may have chosen the GPU
-  console.line(fmt::format("device: {} ({}), backend {}, {} threads", device.device, device.name,
-                           device.backend, threads));
+  if (std::string warning = check_precision(experiment, device); !warning.empty()) {
+    console.warning(warning);
+  }
+  console.line(fmt::format("device: {} ({}), backend {}, {} threads, {}", device.device,
+                           device.name, device.backend, threads,
+                           precision_name(experiment.training.precision)));
   data = load_dataset_or_say_its_size(experiment);
   hold_out_validation(data, experiment.dataset.validation_split, experiment.seed,
                       {experiment.source_file, "dataset.validation_split"});
@@ -105,6 +110,7 @@ CompileOptions Session::compile_options() const {
   options.label_smoothing = experiment.training.label_smoothing;
   options.normalize = experiment.dataset.normalize;
   options.threads = threads;
+  options.precision = experiment.training.precision;
   options.seed = experiment.seed;
   options.deterministic = experiment.backend.deterministic;
   options.cuda_graph = experiment.backend.cuda_graph;

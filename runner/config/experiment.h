@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "runner/config/monitor_spec.h"
+#include "runner/config/precision.h"
 #include "runner/config/schedule_spec.h"
 #include "runner/data/dataset_spec.h"
 #include "runner/util/errors.h"
@@ -119,6 +120,9 @@ struct TrainingSpec {
   ScheduleSpec schedule;  // the learning rate per step; constant: the optimizer's lr throughout
   int log_every = 2000;   // mini-batches between loss lines
   int threads = 0;        // 0: OMP_NUM_THREADS, else the machine's cores
+  Precision precision = Precision::fp32;
+  // Run a precision the device only emulates (slowly) instead of refusing it.
+  bool allow_emulation = false;
   EarlyStoppingSpec early_stopping;  // enabled: stop when the validation figure stalls
 };
 

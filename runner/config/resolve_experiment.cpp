@@ -388,6 +388,9 @@ TrainingSpec read_training(const Fields& f) {
   }
   t.log_every = f.integer("log_every", t.log_every);
   t.threads = f.integer("threads", t.threads);
+  // The schema's enum admits only known names.
+  t.precision = parse_precision(f.text("precision", "fp32")).value_or(Precision::fp32);
+  t.allow_emulation = f.flag("allow_emulation", t.allow_emulation);
   t.early_stopping = read_early_stopping(f.child("early_stopping"));
   return t;
 }

@@ -26,7 +26,7 @@ std::string timestamp_now() {
   return text;
 }
 
-nlohmann::json environment_json(const DeviceInfo& device, int threads) {
+nlohmann::json environment_json(const DeviceInfo& device, int threads, Precision precision) {
   utsname system{};
   ::uname(&system);
   char host[256] = {};
@@ -43,6 +43,7 @@ nlohmann::json environment_json(const DeviceInfo& device, int threads) {
       {"onednn_version", onednn::onednn_version()},
       {"onednn_isa", onednn::effective_isa()},
       {"threads", threads},
+      {"precision", precision_name(precision)},
   };
   for (const auto& [key, value] : device.details) env[key] = value;
   return env;

@@ -8,7 +8,7 @@
 
 namespace runner {
 
-nlohmann::json environment_json(const DeviceInfo& device, int threads);
+nlohmann::json environment_json(const DeviceInfo& device, int threads, Precision precision);
 std::string runner_version();
 // The git commit this binary was built from (read at build time, "unknown" outside a git
 // checkout), and whether that tree had uncommitted changes then.

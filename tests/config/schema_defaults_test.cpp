@@ -184,6 +184,12 @@ std::vector<DefaultCase> cases() {
       {d + "training/properties/clip_grad_norm", plain, resolved("/training/clip_grad_norm")},
       {d + "training/properties/log_every", plain, resolved("/training/log_every")},
       {d + "training/properties/threads", plain, resolved("/training/threads")},
+      {d + "training/properties/precision", plain,
+       [](const Resolved& r) {
+         return json(std::string(precision_name(r.experiment.training.precision)));
+       }},
+      {d + "training/properties/allow_emulation", plain,
+       [](const Resolved& r) { return json(r.experiment.training.allow_emulation); }},
       {d + "schedule/properties/type", with_schedule("{}"), resolved("/training/schedule/type")},
       {d + "warmup/properties/start_factor", with_schedule("{warmup: {epochs: 1}}"),
        resolved("/training/schedule/warmup/start_factor")},
