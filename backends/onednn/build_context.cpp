@@ -49,7 +49,8 @@ dnnl::memory BuildContext::view_as(const dnnl::memory& from, const dnnl::memory:
 dnnl::memory BuildContext::blocked_view(const dnnl::memory& from) const {
   const auto dims = from.get_desc().dims();
   if (dims.size() != 4) return from;
-  dnnl::memory view = view_as(from, dnnl::memory::desc(dims, dt::f32, tag::aBcd16b));
+  dnnl::memory view =
+      view_as(from, dnnl::memory::desc(dims, from.get_desc().data_type(), tag::aBcd16b));
   return view ? view : from;
 }
 
@@ -71,9 +72,9 @@ dnnl::memory::dims BuildContext::dims_of(const Shape& shape) const {
   return {batch, shape.c, shape.h, shape.w};
 }
 
-dnnl::memory::desc BuildContext::activation_desc(const dnnl::memory::dims& dims) {
-  if (dims.size() == 4 && dims[1] % 16 != 0) return dnnl::memory::desc(dims, dt::f32, tag::acdb);
-  return any(dims);
+dnnl::memory::desc BuildContext::activation_desc(const dnnl::memory::dims& dims) const {
+  if (dims.size() == 4 && dims[1] % 16 != 0) return dnnl::memory::desc(dims, data, tag::acdb);
+  return data_any(dims);
 }
 
 dnnl::primitive_attr BuildContext::output_attr() const {

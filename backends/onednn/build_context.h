@@ -28,6 +28,10 @@ struct MaskSource {
 
 struct BuildContext {
   dnnl::engine engine;
+  // The type of activations and their gradients: f32, or bf16 for mixed precision (weights
+  // then reach the primitives as bf16 mirrors of FP32 masters; weight gradients, batch-norm
+  // statistics and the loss stay f32).
+  dt data = dt::f32;
   MaskSource masks;  // training nets
   int batch = 1;
   bool training = true;
@@ -70,15 +74,17 @@ struct BuildContext {
   void copy(const dnnl::memory& from, const dnnl::memory& to, StepList& steps,
             const std::string& label) const;
   // A descriptor of the given dims with format `any` (the primitive chooses the layout).
-  static dnnl::memory::desc any(const dnnl::memory::dims& dims) {
-    return dnnl::memory::desc(dims, dt::f32, tag::any);
+  static dnnl::memory::desc any(const dnnl::memory::dims& dims, dt type = dt::f32) {
+    return dnnl::memory::desc(dims, type, tag::any);
   }
+  // The same for activations, weights as the primitives read them and activation gradients.
+  dnnl::memory::desc data_any(const dnnl::memory::dims& dims) const { return any(dims, data); }
   // (N, C, H, W) or, for flat shapes, (N, C).
   dnnl::memory::dims dims_of(const Shape& shape) const;
   // The layout for a layer's image output: channels-last (NHWC) when the channel count is not a
   // multiple of 16, so oneDNN's 16-channel blocks do not pad it (6 channels would become 16 and
   // every memory-bound op would do 2.7 times the work); otherwise the primitive's choice.
-  static dnnl::memory::desc activation_desc(const dnnl::memory::dims& dims);
+  dnnl::memory::desc activation_desc(const dnnl::memory::dims& dims) const;
   // The post-ops for `fuse_relu`.
   dnnl::primitive_attr output_attr() const;
   // Appends a ReLU of `data`, in place, to the forward steps; its descriptor is the hint for the

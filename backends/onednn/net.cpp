@@ -140,7 +140,13 @@ void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
   }
   for (std::size_t b = 0; b < buffers.size(); ++b) buffers[b] = buffers[owner[b]];
   auto buffer = [&](int id) { return id == kNoGradient ? dnnl::memory() : buffers[id]; };
-  net.logits_grad = buffer(plan.output_gradient.back());
+  // The loss writes an f32 gradient; bf16 layers read it converted, before everything else.
+  const dnnl::memory logits_grad = buffer(plan.output_gradient.back());
+  net.logits_grad = ctx.view_as(logits_grad, net.logits.get_desc());
+  if (!net.logits_grad) {
+    net.logits_grad = ctx.allocate(net.logits.get_desc());
+    ctx.copy(net.logits_grad, logits_grad, *ctx.backward, "logits gradient from f32");
+  }
 
   for (const BackwardStep& step : plan.steps) {
     const Node& node = graph.nodes[step.node];
@@ -159,11 +165,12 @@ void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
 }  // namespace
 
 std::unique_ptr<Net> build_net(const Graph& graph, const dnnl::engine& engine, int batch,
-                               bool training, ParamStore& params, MaskSource masks) {
+                               bool training, ParamStore& params, dt data, MaskSource masks) {
   auto net = std::make_unique<Net>();
   net->batch = batch;
   BuildContext ctx;
   ctx.engine = engine;
+  ctx.data = data;
   ctx.masks = masks;
   ctx.batch = batch;
   ctx.training = training;
@@ -172,20 +179,25 @@ std::unique_ptr<Net> build_net(const Graph& graph, const dnnl::engine& engine, i
   ctx.forward = &net->forward;
   ctx.backward = &net->backward;
 
-  net->input = ctx.allocate(dnnl::memory::desc(ctx.dims_of(graph.input), dt::f32, tag::abcd));
+  const auto input_dims = ctx.dims_of(graph.input);
+  net->input = ctx.allocate(dnnl::memory::desc(input_dims, dt::f32, tag::abcd));
+  // The layers read the images in the data type (the loss and the host see f32 either way).
+  const dnnl::memory images = ctx.in_layout(
+      net->input, dnnl::memory::desc(input_dims, data, tag::abcd), net->forward, "input to bf16");
   std::vector<dnnl::memory> outputs;
   const ReluPlan relus = plan_relus(graph);
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
     const Node& node = graph.nodes[i];
     std::vector<dnnl::memory> inputs;
-    for (int input : node.inputs)
-      inputs.push_back(input == kDataInput ? net->input : outputs[input]);
+    for (int input : node.inputs) inputs.push_back(input == kDataInput ? images : outputs[input]);
     ctx.fuse_relu = relus.fuse[i];
     ctx.relu_placement = relus.placement[i];
     net->layers.push_back(layer_factories().make(node.type));
     outputs.push_back(ctx.blocked_view(net->layers.back()->forward(ctx, node, inputs)));
   }
-  net->logits = outputs.back();  // plain (N, classes): the graph ends in a flat layer
+  // Plain (N, classes): the graph ends in a flat layer. The loss reads and writes f32.
+  const dnnl::memory::desc logits_f32(outputs.back().get_desc().dims(), dt::f32, tag::ab);
+  net->logits = ctx.in_layout(outputs.back(), logits_f32, net->forward, "logits to f32");
   if (training) build_backward(graph, *net, ctx, outputs, relus);
   return net;
 }

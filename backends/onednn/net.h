@@ -18,9 +18,10 @@ struct Net {
   std::vector<std::unique_ptr<OnednnLayer>> layers;  // keep what the steps refer to
 };
 
-// Compiles `graph` for `batch` images. Training nets register their parameters' master layouts
+// Compiles `graph` for `batch` images, with activations of type `data` (f32, or bf16 for mixed
+// precision: see BuildContext::data). Training nets register their parameters' master layouts
 // in `params`; inference nets mirror them.
 std::unique_ptr<Net> build_net(const Graph& graph, const dnnl::engine& engine, int batch,
-                               bool training, ParamStore& params, MaskSource masks = {});
+                               bool training, ParamStore& params, dt data, MaskSource masks = {});
 
 }  // namespace runner::onednn

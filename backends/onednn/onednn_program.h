@@ -41,6 +41,8 @@ class OnednnProgram : public Program {
   // with batch statistics (which must not see padding), one compiled for exactly `count`.
   Net& training_net(int count);
   MaskSource mask_source() const;
+  // The activations' type: bf16 for training.precision bf16, else f32.
+  dt data_type() const;
   // Adds the chunk's parameter gradients into summed_gradients_ (copies for the first chunk).
   void sum_gradients(bool first_chunk);
   // This step's gradient of `p`: its own, or the sum over the chunks.

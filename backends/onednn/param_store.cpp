@@ -46,17 +46,24 @@ dnnl::memory ParamStore::value(const ParamSpec& spec, const dnnl::memory::desc& 
     Parameter p;
     p.spec = spec;
     p.plain = plain_desc(md.dims());  // a grouped conv's 5-D weights: goihw
-    p.value = dnnl::memory(md, engine_);
-    p.gradient = dnnl::memory(md, engine_);
+    // Masters are FP32: a first request in bf16 makes a plain master and a bf16 mirror.
+    const bool master = md.data_type() == dnnl::memory::data_type::f32;
+    p.value = dnnl::memory(master ? md : p.plain, engine_);
+    p.gradient = dnnl::memory(master ? md : p.plain, engine_);
     zero(p.value);  // blocked layouts pad; padding must stay zero
     zero(p.gradient);
     parameters_.push_back(std::move(p));
-    return parameters_.back().value;
+    if (master) return parameters_.back().value;
+    it = std::prev(parameters_.end());
   }
   if (it->value.get_desc() == md) return it->value;
+  for (const auto& [list, mirror] : it->mirrors) {  // one conversion per layout and step list
+    if (list == &refresh && mirror.get_desc() == md) return mirror;
+  }
   dnnl::memory mirror(md, engine_);
   refresh.add(spec.name + " layout", dnnl::reorder(it->value, mirror),
               {{DNNL_ARG_FROM, it->value}, {DNNL_ARG_TO, mirror}});
+  it->mirrors.emplace_back(&refresh, mirror);
   return mirror;
 }
 

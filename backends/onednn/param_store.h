@@ -5,6 +5,7 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backends/backend.h"
@@ -18,14 +19,17 @@ struct Parameter {
   dnnl::memory value;               // master copy
   dnnl::memory gradient;            // same layout as value
   std::vector<dnnl::memory> state;  // optimizer buffers, same layout as value
+  // Copies in other layouts or types, each refreshed by a step of one net's refresh list.
+  std::vector<std::pair<const StepList*, dnnl::memory>> mirrors;
 };
 
 class ParamStore {
  public:
   explicit ParamStore(dnnl::engine engine) : engine_(std::move(engine)) {}
 
-  // The parameter's values in layout `md`. The first request fixes the master layout; later
-  // requests for another layout get a mirror refreshed by a reorder appended to `refresh`.
+  // The parameter's values in layout `md`. The first request fixes the master layout (plain
+  // when it asks for bf16: masters are FP32); later requests for another layout or type get a
+  // mirror refreshed by a reorder appended to `refresh` (once per step, before the forward pass).
   dnnl::memory value(const ParamSpec& spec, const dnnl::memory::desc& md, StepList& refresh);
   // A memory in layout `md` where a backward primitive writes the gradient; when `md` is not
   // the master layout, a reorder into the master gradient is appended to `steps`.

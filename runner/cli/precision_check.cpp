@@ -57,7 +57,8 @@ std::string check_precision(const Experiment& experiment, const DeviceInfo& devi
     throw_user_error(where, fmt::format("found {}, but {}", name, why),
                      "expected fp32, or training.allow_emulation: true to run it emulated anyway");
   }
-  return fmt::format("training.precision {}: {} (training.allow_emulation is set)", name, why);
+  return fmt::format("warning: training.precision {}: {} (training.allow_emulation is set)", name,
+                     why);
 }
 
 }  // namespace runner

@@ -161,6 +161,11 @@ nlohmann::json experiment_to_json(const Experiment& e) {
   add_selection(out, e);
   // Only when given: configs without tags keep the hash they had before tags existed.
   if (!e.tags.empty()) out["tags"] = e.tags;
+  // Likewise only away from the defaults, so FP32 configs keep the hash they had before.
+  if (t.precision != Precision::fp32) {
+    out["training"]["precision"] = std::string(precision_name(t.precision));
+  }
+  if (t.allow_emulation) out["training"]["allow_emulation"] = true;
   return out;
 }
 

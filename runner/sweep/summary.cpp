@@ -165,6 +165,9 @@ json summary_row(const json& report, const std::string& report_path) {
   row["device"] = report.contains("device") ? report["device"] : at(report, "/config/device");
   row["batch_size"] = at(report, "/config/training/batch_size");
   row["width"] = at(report, "/config/model/width");
+  // Reports from before training.precision ran FP32.
+  json precision = at(report, "/config/training/precision");
+  row["precision"] = precision.is_null() && report.contains("config") ? json("fp32") : precision;
   row["values"] = report.contains("sweep_point") ? report["sweep_point"]["values"] : json::object();
   row["images_per_second"] = at(report, "/step_time/images_per_second");
   row["whole_run_images_per_second"] = at(report, "/throughput/train_images_per_second");

@@ -6,37 +6,14 @@
 #include <algorithm>
 #include <cmath>
 
-#include "backends/onednn/onednn_backend.h"
-#include "layer_cases.h"
+#include "layer_fixture.h"
 #include "reference_model.h"
 #include "runner/util/random.h"
 
 namespace runner::testing {
 namespace {
 
-class LayerCheck : public ::testing::TestWithParam<LayerCase> {
- protected:
-  void SetUp() override {
-    const LayerCase& c = GetParam();
-    ModelSpec model;
-    model.layers = c.layers;
-    graph_ = build_graph(model, c.input, kClasses);
-    initial_ = initial_parameters(graph_, 11);
-    batch_ = random_batch(c.input, c.batch, 5);
-  }
-
-  std::unique_ptr<Program> compile(int train_batch, int eval_batch, int max_chunk = 128) {
-    CompileOptions options = options_for(graph_, train_batch, eval_batch);
-    options.max_chunk = max_chunk;
-    auto program = onednn::OnednnBackend().compile(graph_, options);
-    program->load_parameters(initial_);
-    return program;
-  }
-
-  Graph graph_;
-  std::vector<HostTensor> initial_;
-  Batch batch_;
-};
+using LayerCheck = OnednnLayerTest;
 
 TEST_P(LayerCheck, ReferenceGradientsMatchFiniteDifferences) {
   ReferenceModel model(graph_, as_values(initial_));

@@ -145,11 +145,11 @@ TEST(Summary, CsvAndMarkdownHaveARowPerPointAndListTheErrors) {
   // The swept axes' columns (device is a column already: training.batch_size), then seed, then
   // the figures.
   EXPECT_EQ(csv.rfind("id,index,training.batch_size,seed,status,mode,device,batch_size,width,"
-                      "images_per_second,",
+                      "precision,images_per_second,",
                       0),
             0u)
       << csv;
-  EXPECT_NE(csv.find("\ngpu,1,16,,completed,benchmark,cuda:0,16,1.0,4000.0,"), std::string::npos)
+  EXPECT_NE(csv.find("\ngpu,1,16,,completed,benchmark,cuda:0,16,1.0,fp32,4000.0,"), std::string::npos)
       << csv;
   std::string md = read_file(tmp / "summary.md");
   EXPECT_NE(md.find("| gpu | cuda:0 | 16 | 1 | completed | 4000 |"), std::string::npos) << md;

@@ -7,8 +7,8 @@ namespace {
 
 // Channels-last for images: every input's channel range is then a strided view that any
 // offset can address (blocked layouts cannot start a view inside a 16-channel block).
-dnnl::memory::desc plain_output(const dnnl::memory::dims& dims) {
-  return dnnl::memory::desc(dims, dt::f32, dims.size() == 4 ? tag::acdb : tag::ab);
+dnnl::memory::desc plain_output(const dnnl::memory::dims& dims, dt type) {
+  return dnnl::memory::desc(dims, type, dims.size() == 4 ? tag::acdb : tag::ab);
 }
 
 class Concat : public OnednnLayer {
@@ -21,7 +21,8 @@ class Concat : public OnednnLayer {
       mds.push_back(inputs[k].get_desc());  // each input in its own layout
       args[DNNL_ARG_MULTIPLE_SRC + static_cast<int>(k)] = inputs[k];
     }
-    dnnl::concat::primitive_desc pd(plain_output(ctx.dims_of(node.output)), 1, mds, ctx.engine);
+    dnnl::concat::primitive_desc pd(plain_output(ctx.dims_of(node.output), ctx.data), 1, mds,
+                                    ctx.engine);
     dnnl::memory dst = ctx.allocate(pd.dst_desc());  // (N, sum of C, H, W)
     args[DNNL_ARG_DST] = dst;
     ctx.forward->add(node.name, dnnl::concat(pd), args);
@@ -33,7 +34,8 @@ class Concat : public OnednnLayer {
                 const std::vector<dnnl::memory>& input_grads) override {
     // The gradient buffer has the output's layout, but read it through a channels-last copy
     // should a later change give it another.
-    dnnl::memory grad = ctx.in_layout(output_grad, plain_output(output_grad.get_desc().dims()),
+    const dnnl::memory::desc& md = output_grad.get_desc();
+    dnnl::memory grad = ctx.in_layout(output_grad, plain_output(md.dims(), md.data_type()),
                                       *ctx.backward, node.name + " grad layout");
     dnnl::memory::dims offsets(grad.get_desc().dims().size(), 0);
     for (std::size_t k = 0; k < input_grads.size(); ++k) {

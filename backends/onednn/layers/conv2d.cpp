@@ -57,7 +57,8 @@ class Conv2d : public OnednnLayer {
  public:
   dnnl::memory forward(BuildContext& ctx, const Node& node,
                        const std::vector<dnnl::memory>& inputs) override {
-    if (winograd16_applies(node, inputs[0].get_desc().dims())) {
+    // The own kernels compute in FP32; bf16 runs use oneDNN's bf16 convolutions.
+    if (ctx.data == dt::f32 && winograd16_applies(node, inputs[0].get_desc().dims())) {
       own_ = make_winograd16_conv();
       return own_->forward(ctx, node, inputs);
     }
@@ -107,9 +108,9 @@ class Conv2d : public OnednnLayer {
     dnnl::convolution_forward::primitive_desc fallback;
     bool fallback_fused = false;
     for (auto algorithm : algorithms) {
-      for (const auto& [src, dst] : layout_candidates(src_dims, ctx.dims_of(node.output))) {
+      for (const auto& [src, dst] : layout_candidates(ctx, src_dims, ctx.dims_of(node.output))) {
         for (bool fuse : {ctx.fuse_relu, false}) {
-          auto weights = BuildContext::any(weight_dims_);
+          auto weights = ctx.data_any(weight_dims_);
           auto desc =
               a.bias ? dnnl::convolution_forward::desc(ctx.forward_kind(), algorithm, src, weights,
                                                        BuildContext::any({a.out_channels}), dst,
@@ -142,14 +143,13 @@ class Conv2d : public OnednnLayer {
   // faster there than its blocked one, and the bytes are those of one 16-channel block, so no
   // reorder follows (measured on AVX-512; slower with other channel counts).
   static std::vector<std::pair<dnnl::memory::desc, dnnl::memory::desc>> layout_candidates(
-      const dnnl::memory::dims& src, const dnnl::memory::dims& dst) {
+      const BuildContext& ctx, const dnnl::memory::dims& src, const dnnl::memory::dims& dst) {
     using Desc = dnnl::memory::desc;
     if (src[1] == 16 && dst[1] == 16) {
-      return {{Desc(src, dt::f32, tag::acdb), Desc(dst, dt::f32, tag::acdb)},
-              {BuildContext::any(src), BuildContext::any(dst)}};
+      return {{Desc(src, ctx.data, tag::acdb), Desc(dst, ctx.data, tag::acdb)},
+              {ctx.data_any(src), ctx.data_any(dst)}};
     }
-    return {{BuildContext::any(src), BuildContext::activation_desc(dst)},
-            {BuildContext::any(src), BuildContext::any(dst)}};
+    return {{ctx.data_any(src), ctx.activation_desc(dst)}, {ctx.data_any(src), ctx.data_any(dst)}};
   }
 
   void backward_weights(BuildContext& ctx, const Node& node, const dnnl::memory& output_grad) {
@@ -157,10 +157,10 @@ class Conv2d : public OnednnLayer {
     const ParamSpec& weight = node.params[0];
     auto pd = winograd_or_direct<dnnl::convolution_backward_weights::primitive_desc>(
         winograd_.backward_weights, [&](dnnl::algorithm algorithm, bool given) {
-          auto src = given ? src_.get_desc() : BuildContext::any(src_.get_desc().dims());
+          auto src = given ? src_.get_desc() : ctx.data_any(src_.get_desc().dims());
           auto diff_dst =
-              given ? output_grad.get_desc() : BuildContext::any(output_grad.get_desc().dims());
-          auto weights = BuildContext::any(weight_dims_);
+              given ? output_grad.get_desc() : ctx.data_any(output_grad.get_desc().dims());
+          auto weights = BuildContext::any(weight_dims_);  // f32 gradients, whatever the data
           auto desc = a.bias ? dnnl::convolution_backward_weights::desc(
                                    algorithm, src, weights, BuildContext::any({a.out_channels}),
                                    diff_dst, strides_, dilates_, padding_, padding_)
@@ -192,12 +192,12 @@ class Conv2d : public OnednnLayer {
     auto pd = winograd_or_direct<dnnl::convolution_backward_data::primitive_desc>(
         winograd_.backward_data, [&](dnnl::algorithm algorithm, bool given) {
           auto diff_src =
-              given ? input_grad.get_desc() : BuildContext::any(input_grad.get_desc().dims());
+              given ? input_grad.get_desc() : ctx.data_any(input_grad.get_desc().dims());
           auto diff_dst =
-              given ? output_grad.get_desc() : BuildContext::any(output_grad.get_desc().dims());
+              given ? output_grad.get_desc() : ctx.data_any(output_grad.get_desc().dims());
           dnnl::convolution_backward_data::desc desc(algorithm, diff_src,
-                                                     BuildContext::any(weight_dims_), diff_dst,
-                                                     strides_, dilates_, padding_, padding_);
+                                                     ctx.data_any(weight_dims_), diff_dst, strides_,
+                                                     dilates_, padding_, padding_);
           return dnnl::convolution_backward_data::primitive_desc(desc, ctx.engine, forward_pd_);
         });
     dnnl::memory diff_dst =

@@ -9,9 +9,10 @@ class Flatten : public OnednnLayer {
  public:
   dnnl::memory forward(BuildContext& ctx, const Node& node,
                        const std::vector<dnnl::memory>& inputs) override {
-    plain_ = dnnl::memory::desc(inputs[0].get_desc().dims(), dt::f32, tag::abcd);
+    const dnnl::memory::desc& in = inputs[0].get_desc();
+    plain_ = dnnl::memory::desc(in.dims(), in.data_type(), tag::abcd);
     dnnl::memory plain = ctx.in_layout(inputs[0], plain_, *ctx.forward, node.name);
-    dnnl::memory::desc flat(ctx.dims_of(node.output), dt::f32, tag::ab);
+    dnnl::memory::desc flat(ctx.dims_of(node.output), in.data_type(), tag::ab);
     return dnnl::memory(flat, ctx.engine, plain.get_data_handle());  // same bytes
   }
 

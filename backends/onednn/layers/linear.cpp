@@ -10,8 +10,8 @@ class Linear : public OnednnLayer {
                        const std::vector<dnnl::memory>& inputs) override {
     const LayerAttrs& a = node.attrs;
     auto src_md = inputs[0].get_desc();  // (N, Cin)
-    auto weights_any = BuildContext::any(node.params[0].dims);
-    dnnl::memory::desc dst_md(ctx.dims_of(node.output), dt::f32, tag::ab);  // (N, Cout)
+    auto weights_any = ctx.data_any(node.params[0].dims);
+    dnnl::memory::desc dst_md(ctx.dims_of(node.output), ctx.data, tag::ab);  // (N, Cout)
     auto desc =
         a.bias ? dnnl::inner_product_forward::desc(ctx.forward_kind(), src_md, weights_any,
                                                    BuildContext::any({a.out_features}), dst_md)
@@ -36,7 +36,7 @@ class Linear : public OnednnLayer {
                 const std::vector<dnnl::memory>& input_grads) override {
     const LayerAttrs& a = node.attrs;
     const ParamSpec& weight = node.params[0];
-    auto weights_any = BuildContext::any(weight.dims);
+    auto weights_any = BuildContext::any(weight.dims);  // f32 gradients, whatever the data
     auto weights_desc = a.bias ? dnnl::inner_product_backward_weights::desc(
                                      src_.get_desc(), weights_any,
                                      BuildContext::any({a.out_features}), output_grad.get_desc())
@@ -59,8 +59,8 @@ class Linear : public OnednnLayer {
     ctx.backward->append(gradient_layouts);
 
     if (!input_grads[0]) return;
-    dnnl::inner_product_backward_data::desc data_desc(input_grads[0].get_desc(), weights_any,
-                                                      output_grad.get_desc());
+    dnnl::inner_product_backward_data::desc data_desc(
+        input_grads[0].get_desc(), ctx.data_any(weight.dims), output_grad.get_desc());
     dnnl::inner_product_backward_data::primitive_desc data_pd(data_desc, ctx.engine, forward_pd_);
     ctx.backward->add(
         node.name + " backward data", dnnl::inner_product_backward_data(data_pd),

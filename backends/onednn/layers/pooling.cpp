@@ -17,12 +17,12 @@ class Pooling : public OnednnLayer {
     strides_ = {a.stride_h, a.stride_w};
     kernel_ = {a.kernel_h, a.kernel_w};
     padding_ = {a.pad_h, a.pad_w};
-    dnnl::memory::desc dst_desc = BuildContext::any(ctx.dims_of(node.output));
+    dnnl::memory::desc dst_desc = ctx.data_any(ctx.dims_of(node.output));
     if (global_) {
       const dnnl::memory::dims in = inputs[0].get_desc().dims();
       strides_ = kernel_ = {in[2], in[3]};
       padding_ = {0, 0};
-      dst_desc = BuildContext::any({in[0], in[1], 1, 1});
+      dst_desc = ctx.data_any({in[0], in[1], 1, 1});
     }
     dnnl::pooling_forward::desc desc(ctx.forward_kind(), algorithm_, inputs[0].get_desc(), dst_desc,
                                      strides_, kernel_, padding_, padding_);
@@ -64,12 +64,14 @@ class Pooling : public OnednnLayer {
 
  private:
   dnnl::memory::desc plain_4d() const {
-    return dnnl::memory::desc(forward_pd_.dst_desc().dims(), dt::f32, tag::abcd);
+    const auto& dst = forward_pd_.dst_desc();
+    return dnnl::memory::desc(dst.dims(), dst.data_type(), tag::abcd);
   }
   // The same plain bytes seen with other dims (N, C, 1, 1 and N, C).
   static dnnl::memory as_dims(const dnnl::memory& m, const dnnl::memory::dims& dims, tag layout,
                               const BuildContext& ctx) {
-    return dnnl::memory(dnnl::memory::desc(dims, dt::f32, layout), ctx.engine, m.get_data_handle());
+    return dnnl::memory(dnnl::memory::desc(dims, m.get_desc().data_type(), layout), ctx.engine,
+                        m.get_data_handle());
   }
 
   dnnl::algorithm algorithm_;

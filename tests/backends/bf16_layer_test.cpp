@@ -1,0 +1,157 @@
+// bf16 mixed precision on the oneDNN backend, per layer kind: the forward pass and the gradients
+// against the double-precision reference within bounds derived from bf16's 8-bit significand,
+// FP32 master weights, and a setting that takes effect. Skipped where the CPU has no bf16 at all.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "backends/common/bf16.h"
+#include "backends/onednn/onednn_backend.h"
+#include "layer_fixture.h"
+
+namespace runner::testing {
+namespace {
+
+// bf16 keeps 8 significant bits: rounding to nearest is off by at most u = 2^-8 of the value.
+constexpr double kUnitRoundoff = 1.0 / 256;
+
+// To first order, every rounding adds at most u (times the gain of the layers after it, about 1
+// for these small normalised graphs) to the output's relative error: the input is rounded once,
+// and each layer rounds its output and, for conv2d and linear, its weights (products accumulate
+// in FP32). The backward pass rounds each gradient once more, on top of the forward error in the
+// activations it reads. Bounds relative to the largest reference value (relative_error).
+double forward_bound(const Graph& graph) {
+  double roundings = 1;
+  for (const Node& node : graph.nodes) roundings += node.params.empty() ? 1 : 2;
+  return roundings * kUnitRoundoff;
+}
+double gradient_bound(const Graph& graph) {
+  return 2 * forward_bound(graph);
+}
+
+double round_to_bf16(double value) {
+  return to_float(to_bf16(static_cast<float>(value)));
+}
+
+class Bf16Layer : public OnednnLayerTest {
+ protected:
+  void SetUp() override {
+    if (!onednn::cpu_precisions().contains(Precision::bf16)) {
+      GTEST_SKIP() << "this CPU has no bf16 in oneDNN (needs AVX-512)";
+    }
+    OnednnLayerTest::SetUp();
+  }
+
+  // Per parameter, how far the exact gradients move when only the input and the weights are
+  // rounded to bf16 (the reference in double precision otherwise): the part of bf16's error
+  // that no implementation avoids. Gradients summed over positions whose terms cancel (batch
+  // norm's above all) move far more than u, and every later rounding moves them as much again.
+  std::map<std::string, double> rounding_sensitivity(
+      const std::map<std::string, Values>& exact) const {
+    auto weights = as_values(initial_);
+    for (auto& [name, values] : weights) {
+      for (double& v : values) v = round_to_bf16(v);
+    }
+    Values input = batch_.normalized;
+    for (double& v : input) v = round_to_bf16(v);
+    auto moved = ReferenceModel(graph_, weights).gradients(input, batch_.labels);
+    std::map<std::string, double> sensitivity;
+    for (const auto& [name, values] : exact) {
+      sensitivity[name] = relative_error(moved.at(name), values);
+    }
+    return sensitivity;
+  }
+};
+
+TEST_P(Bf16Layer, ForwardMatchesTheReferenceWithinBf16Rounding) {
+  const int batch = GetParam().batch;
+  auto program = compile(batch, batch, 128, Precision::bf16);
+  std::vector<float> logits(batch * kClasses);
+  program->predict(batch_.bytes.data(), batch, logits.data());
+  Values expected = ReferenceModel(graph_, as_values(initial_)).logits(batch_.normalized, batch);
+  const double error = relative_error(Values(logits.begin(), logits.end()), expected);
+  EXPECT_LT(error, forward_bound(graph_)) << "max relative difference " << error;
+}
+
+TEST_P(Bf16Layer, GradientsMatchTheReferenceWithinBf16Rounding) {
+  const int batch = GetParam().batch;
+  auto program = compile(batch, batch, 128, Precision::bf16);
+  program->train_step(batch_.bytes.data(), batch_.labels.data(), batch);
+  ReferenceModel model(graph_, as_values(initial_));
+  EXPECT_NEAR(program->take_loss().mean(), model.loss(batch_.normalized, batch_.labels),
+              forward_bound(graph_) * 4);  // the loss of logits within the forward bound
+  auto expected = model.gradients(batch_.normalized, batch_.labels);
+  const auto sensitivity = rounding_sensitivity(expected);
+  auto before = as_values(initial_);
+  for (const auto& tensor : program->parameters()) {
+    if (!expected.count(tensor.name)) continue;  // running statistics
+    Values grad(tensor.values.size());
+    for (std::size_t i = 0; i < grad.size(); ++i)
+      grad[i] = before[tensor.name][i] - tensor.values[i];
+    const double error = relative_error(grad, expected.at(tensor.name));
+    const double bound = gradient_bound(graph_) + 2 * sensitivity.at(tensor.name);
+    EXPECT_LT(error, bound) << tensor.name << ": max relative difference " << error
+                            << ", of which rounding the input and weights alone makes "
+                            << sensitivity.at(tensor.name);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Layers, Bf16Layer, ::testing::ValuesIn(cases()),
+                         [](const auto& info) { return info.param.name; });
+
+// Whether `value` is a bf16 number (its lower 16 bits are zero).
+bool is_bf16(float value) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return (bits & 0xffffu) == 0;
+}
+
+class Bf16Lenet : public Bf16Layer {};
+
+// Checkpoints and the optimizer see FP32 masters: a bf16 program returns the FP32 values it was
+// given, and after a step holds p - lr * g in FP32 (a bf16 master would round both).
+TEST_P(Bf16Lenet, MasterWeightsStayFp32) {
+  const int batch = GetParam().batch;
+  auto program = compile(batch, batch, 128, Precision::bf16);
+  for (const HostTensor& tensor : program->parameters()) {
+    const HostTensor& given =
+        *std::find_if(initial_.begin(), initial_.end(),
+                      [&](const HostTensor& t) { return t.name == tensor.name; });
+    EXPECT_EQ(tensor.values, given.values) << tensor.name;
+  }
+  program->train_step(batch_.bytes.data(), batch_.labels.data(), batch);
+  std::size_t values = 0, wider = 0;
+  for (const HostTensor& tensor : program->parameters()) {
+    for (float v : tensor.values) wider += !is_bf16(v);
+    values += tensor.values.size();
+  }
+  EXPECT_GT(wider, values * 9 / 10) << "of " << values << " values after a step";
+}
+
+// The precision takes effect: bf16 logits differ from FP32 ones by far more than FP32's own
+// rounding (about 1e-7), though within bf16's bound.
+TEST_P(Bf16Lenet, DiffersFromFp32) {
+  const int batch = GetParam().batch;
+  std::vector<float> fp32(batch * kClasses), bf16(batch * kClasses);
+  compile(batch, batch)->predict(batch_.bytes.data(), batch, fp32.data());
+  compile(batch, batch, 128, Precision::bf16)->predict(batch_.bytes.data(), batch, bf16.data());
+  const double difference =
+      relative_error(Values(bf16.begin(), bf16.end()), Values(fp32.begin(), fp32.end()));
+  EXPECT_GT(difference, 1e-5);
+  EXPECT_LT(difference, forward_bound(graph_));
+}
+
+std::vector<LayerCase> lenet_like() {
+  std::vector<LayerCase> chosen;
+  for (const LayerCase& c : cases()) {
+    if (c.layers.size() >= 5) chosen.push_back(c);
+  }
+  return chosen;
+}
+
+INSTANTIATE_TEST_SUITE_P(Graphs, Bf16Lenet, ::testing::ValuesIn(lenet_like()),
+                         [](const auto& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace runner::testing
