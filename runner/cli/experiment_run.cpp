@@ -289,9 +289,9 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
   }
   if (auto gpu = gpu_json(program->facts(), &utilisation); !gpu.is_null()) report["gpu"] = gpu;
 
-  MemoryEstimate estimate =
-      estimate_training_memory(session.graph, experiment.training.batch_size,
-                               experiment.training.eval_batch_size, experiment.training.optimizer);
+  MemoryEstimate estimate = estimate_training_memory(
+      session.graph, experiment.training.batch_size, experiment.training.eval_batch_size,
+      experiment.training.optimizer, experiment.training.precision);
   report["memory"] = {
       {"peak_rss_bytes", peak_rss_bytes()},
       {"dataset_bytes", session.data.train.images.size() + session.data.validation.images.size() +

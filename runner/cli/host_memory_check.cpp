@@ -59,7 +59,8 @@ std::int64_t planned_host_bytes(const Experiment& experiment, const Graph& graph
   if (!runs_on_gpu(experiment.device)) {  // auto may pick the CPU: plan for it
     const TrainingSpec& t = experiment.training;
     std::int64_t model =
-        estimate_training_memory(graph, t.batch_size, t.eval_batch_size, t.optimizer).total();
+        estimate_training_memory(graph, t.batch_size, t.eval_batch_size, t.optimizer, t.precision)
+            .total();
     if (__builtin_add_overflow(bytes, model, &bytes))
       bytes = std::numeric_limits<std::int64_t>::max();
   }

@@ -30,8 +30,11 @@ std::int64_t MemoryEstimate::total() const {
 }
 
 MemoryEstimate estimate_training_memory(const Graph& graph, int train_batch, int eval_batch,
-                                        const OptimizerSpec& optimizer) {
+                                        const OptimizerSpec& optimizer, Precision precision) {
   constexpr std::int64_t kFloat = sizeof(float);
+  // Mixed precision keeps activations and their gradients in 16 bits.
+  const bool half = precision == Precision::bf16 || precision == Precision::fp16;
+  const std::int64_t kActivation = half ? 2 : kFloat;
   const std::int64_t params = graph.parameter_count();
   std::int64_t outputs = 0;  // floats per sample over every layer output
   std::int64_t pool_outputs = 0;
@@ -42,14 +45,15 @@ MemoryEstimate estimate_training_memory(const Graph& graph, int train_batch, int
   const std::int64_t per_sample = add(graph.input.elements(), outputs);  // normalised input too
 
   MemoryEstimate e;
-  e.parameters = mul(params, kFloat);
+  // 16-bit runs add 16-bit copies of the FP32 master weights.
+  e.parameters = mul(params, half ? kFloat + 2 : kFloat);
   e.gradients = mul(params, kFloat);
   e.optimizer_state = mul(static_cast<std::int64_t>(optimizer.state_names().size()), e.parameters);
-  e.activations = mul(mul(train_batch, per_sample), kFloat);
-  e.activation_gradients = mul(mul(train_batch, outputs), kFloat);
+  e.activations = mul(mul(train_batch, per_sample), kActivation);
+  e.activation_gradients = mul(mul(train_batch, outputs), kActivation);
   e.workspaces = add(mul(mul(train_batch, pool_outputs), kFloat),
                      mul(std::int64_t{train_batch} + eval_batch, graph.input.elements()));
-  e.evaluation = mul(mul(eval_batch, per_sample), kFloat);
+  e.evaluation = mul(mul(eval_batch, per_sample), kActivation);
   return e;
 }
 

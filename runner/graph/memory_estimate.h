@@ -9,7 +9,7 @@
 
 namespace runner {
 
-// Bytes, all float32 except the uint8 input batches.
+// Bytes: float32 (16-bit activations in mixed precision) except the uint8 input batches.
 struct MemoryEstimate {
   std::int64_t parameters = 0;
   std::int64_t gradients = 0;
@@ -21,7 +21,9 @@ struct MemoryEstimate {
   std::int64_t total() const;             // saturates at the largest int64 rather than wrapping
 };
 
+// `precision` bf16 or fp16: activations, their gradients and a copy of the weights in 16 bits.
 MemoryEstimate estimate_training_memory(const Graph& graph, int train_batch, int eval_batch,
-                                        const OptimizerSpec& optimizer);
+                                        const OptimizerSpec& optimizer,
+                                        Precision precision = Precision::fp32);
 
 }  // namespace runner

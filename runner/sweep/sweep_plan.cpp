@@ -65,9 +65,9 @@ PlannedPoint plan_point(const SweepSpec& spec, const std::filesystem::path& base
     planned.batch_size = experiment.training.batch_size;
     planned.width = experiment.model.width;
     planned.parameters = graph.parameter_count();
-    planned.memory = estimate_training_memory(graph, experiment.training.batch_size,
-                                              experiment.training.eval_batch_size,
-                                              experiment.training.optimizer);
+    planned.memory = estimate_training_memory(
+        graph, experiment.training.batch_size, experiment.training.eval_batch_size,
+        experiment.training.optimizer, experiment.training.precision);
     const DeviceProbe& probe = probe_device(experiment.device);
     planned.device_memory = probe.memory;
     planned.device_problem = probe.problem;

@@ -58,5 +58,18 @@ TEST(MemoryEstimate, FollowsTheOptimizerTheBatchAndTheWidth) {
   EXPECT_GT(wide.activations, small.activations);
 }
 
+TEST(MemoryEstimate, MixedPrecisionHalvesTheActivationsAndAddsWeightCopies) {
+  Graph graph = small_graph();
+  OptimizerSpec sgd;
+  auto fp32 = estimate_training_memory(graph, 8, 10, sgd);
+  auto bf16 = estimate_training_memory(graph, 8, 10, sgd, Precision::bf16);
+  EXPECT_EQ(bf16.activations * 2, fp32.activations);
+  EXPECT_EQ(bf16.activation_gradients * 2, fp32.activation_gradients);
+  EXPECT_EQ(bf16.evaluation * 2, fp32.evaluation);
+  EXPECT_EQ(bf16.parameters, 19 * (4 + 2));   // FP32 masters and their bf16 copies
+  EXPECT_EQ(bf16.gradients, fp32.gradients);  // weight gradients stay FP32
+  EXPECT_EQ(bf16.workspaces, fp32.workspaces);
+}
+
 }  // namespace
 }  // namespace runner
