@@ -29,9 +29,9 @@ the device refuses) records its error and is not run again.
 
 `make bench` (the defaults: 6 lenet and 2 resnet8 points, 6 or 7 columns, 5 runs of each, about
 250 processes) takes about 22 minutes on 2 idle cores: estimated from the 2026-11-25 throughputs
-and the peers' start-up (about 3 s: importing torch, rebuilding the data), which is nearly half of it.
-Batch 512 (--batch-sizes 4 32 128 512) adds about 7 minutes. The JSON records the suite's wall
-time (wall_seconds) and the Markdown header shows it.
+and the peers' start-up (about 3 s each: importing torch, rebuilding the data; nearly half of
+the total). Batch 512 (--batch-sizes 4 32 128 512) adds about 7 minutes. The JSON records the
+suite's wall time (wall_seconds) and the Markdown header shows it.
 
 On a GPU (`make bench-gpu`, or from a bundle made by scripts/gpu_bundle.sh:
 `python3 runner-gpu/scripts/bench.py --device cuda ...`) both peers hold the data in device memory
@@ -150,31 +150,36 @@ def summarise(runs):
             "median_run": by_rate[(len(by_rate) - 1) // 2], "runs": runs}
 
 
-def median_rate(summary):
+def median_rate(point, name):
+    """A column's median images/s, or None where it failed."""
+    summary = point["columns"][name]
     return summary["images_per_second"]["median"] if "error" not in summary else None
 
 
 def best(point, keep):
     """The name of the fastest column (median images/s) among those `keep` accepts, or None."""
-    rated = [(median_rate(point["columns"][c["name"]]), c["name"])
-             for c in point["configurations"] if keep(c) and "error" not in point["columns"][c["name"]]]
+    rated = [(median_rate(point, c["name"]), c["name"]) for c in point["configurations"]
+             if keep(c) and median_rate(point, c["name"]) is not None]
     return max(rated)[1] if rated else None
 
 
 def ratios(point, device):
-    """Runner over PyTorch, from medians: the best of each side (the runner's diagnostic
-    oneDNN-only column aside), then each runner precision against PyTorch's best of it."""
+    """Runner over PyTorch, from medians: the fastest of each side (the runner's diagnostic
+    oneDNN-only column aside), then each runner precision against PyTorch's fastest of it."""
     def ratio(runner, pytorch):
         if runner is None or pytorch is None:
             return None
         return {"runner": runner, "pytorch": pytorch,
-                "ratio": median_rate(point["columns"][runner]) / median_rate(point["columns"][pytorch])}
+                "ratio": median_rate(point, runner) / median_rate(point, pytorch)}
 
-    result = {"best": ratio(best(point, lambda c: c["side"] == "runner" and not c.get("diagnostic")),
-                            best(point, lambda c: c["side"] == "pytorch"))}
+    def pytorch_at(precision):
+        return best(point, lambda c: c["side"] == "pytorch" and c["precision"] == precision)
+
+    runner_best = best(point, lambda c: c["side"] == "runner" and not c.get("diagnostic"))
+    result = {"best": ratio(runner_best, best(point, lambda c: c["side"] == "pytorch"))}
     for p in PRECISIONS[device_type(device)]:
-        runner = f"runner {p}" if "error" not in point["columns"][f"runner {p}"] else None
-        result[p] = ratio(runner, best(point, lambda c: c["side"] == "pytorch" and c["precision"] == p))
+        runner = f"runner {p}" if median_rate(point, f"runner {p}") is not None else None
+        result[p] = ratio(runner, pytorch_at(p))
     return result
 
 
@@ -231,7 +236,9 @@ def step_ms(point, name):
 
 def peak_mb(point, name):
     summary = point["columns"].get(name) if name else None
-    return f"{summary['median_run']['peak_rss_bytes'] / 2**20:.0f}" if summary and "error" not in summary else "?"
+    if not summary or "error" in summary:
+        return "?"
+    return f"{summary['median_run']['peak_rss_bytes'] / 2**20:.0f}"
 
 
 def short(name):
@@ -297,7 +304,8 @@ def markdown(result, cpu):
     return (f"# runner vs PyTorch, {result['date']}, {result['host']}\n\n{cpu}, "
             f"{result['threads']} threads, device {result['device']}"
             + (f", attainable FP32 {peak / 1e9:.1f} GFLOP/s" if peak else "")
-            + f", runs per column: {result['repeats']}, suite: {result['wall_seconds'] / 60:.0f} min\n\n"
+            + f", runs per column: {result['repeats']}"
+            + f", suite: {result['wall_seconds'] / 60:.0f} min\n\n"
             "Images/s per configuration, median (min-max) of the runs, runner and PyTorch "
             "alternating, run r with seed r on both sides. PyTorch fp32 is strict FP32 (TF32 "
             "off); tf32 and bf16 are its default math, bf16 under torch.autocast; nchw or "
