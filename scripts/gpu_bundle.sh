@@ -63,8 +63,8 @@ for f in "${elf_files[@]}"; do cp "$build/$f" "$out/bin/$f"; done
 cp -r "$root/schemas" "$root/configs" "$out/"
 # The benchmark suite, to run against PyTorch there: python3 OUT/scripts/bench.py --device cuda
 mkdir -p "$out/scripts"
-cp "$root/scripts/bench.py" "$root/scripts/pytorch_lenet.py" "$root/scripts/synthetic_data.py" \
-   "$out/scripts/"
+cp "$root/scripts/bench.py" "$root/scripts/pytorch_lenet.py" "$root/scripts/peer_settings.py" \
+   "$root/scripts/synthetic_data.py" "$out/scripts/"
 
 needed_cuda=()
 while read -r name _ path _; do

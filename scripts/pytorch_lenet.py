@@ -3,7 +3,8 @@
 (zero_grad, forward, loss, backward, step) on the runner's own synthetic images (rebuilt byte
 for byte by synthetic_data.py) held in memory as uint8, normalised per batch as torchvision's
 ToTensor + Normalize would. Prints one JSON line of measurements; its mean loss over the timed
-steps is comparable with `runner bench`'s."""
+steps is comparable with `runner bench`'s. --math, --memory-format and --precision as
+peer_settings.py describes them (TF32, channels_last, bf16 autocast)."""
 import argparse
 import json
 import os
@@ -17,6 +18,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+import peer_settings  # scripts/: the settings both peers share
 
 
 def runner_synthetic_images(count):
@@ -74,30 +76,29 @@ def main():
     parser.add_argument("--warmup-steps", type=int, default=20)
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--device", default="cpu")
-    parser.add_argument("--math", choices=["strict", "default"], default="strict",
-                        help="strict: FP32 everywhere, as the runner computes (TF32 off); "
-                             "default: PyTorch's defaults as its users run it (TF32 convolutions)")
+    parser.add_argument("--seed", type=int, default=0, help="the weights' (the data are fixed)")
+    peer_settings.add_arguments(parser)
     args = parser.parse_args()
-    if args.math == "strict":
-        torch.backends.cudnn.allow_tf32 = False
-        torch.backends.cuda.matmul.allow_tf32 = False
+    peer_settings.apply_math(args.math)
     if args.threads:
         torch.set_num_threads(args.threads)
-    torch.manual_seed(0)
+    torch.manual_seed(args.seed)
     device = torch.device(args.device)
     images, labels = runner_synthetic_images(args.images)
     images, labels = images.to(device), labels.to(device)
-    net = Net(args.width).to(device)
+    net = peer_settings.prepare_model(Net(args.width).to(device), args)
     criterion = nn.CrossEntropyLoss()
     optimizer = torch.optim.SGD(net.parameters(), lr=0.001, momentum=0.9)
     batches = args.images // args.batch_size
 
     def step(i):
         start = (i % batches) * args.batch_size
-        x = (images[start:start + args.batch_size].float() / 255 - 0.5) / 0.5
+        x = peer_settings.prepare_input(
+            (images[start:start + args.batch_size].float() / 255 - 0.5) / 0.5, args)
         y = labels[start:start + args.batch_size]
         optimizer.zero_grad()
-        loss = criterion(net(x), y)
+        with peer_settings.autocast(args, device):
+            loss = criterion(net(x), y)
         loss.backward()
         optimizer.step()
         return loss
@@ -123,9 +124,13 @@ def main():
     step_times.sort()
     print(json.dumps({
         "peer": "pytorch", "torch_version": torch.__version__, "threads": torch.get_num_threads(),
-        "math": args.math, "cudnn_allow_tf32": torch.backends.cudnn.allow_tf32,
-        "device": str(device), "batch_size": args.batch_size, "width": args.width, "steps": steps,
-        "images_per_second": steps * args.batch_size / elapsed,
+        **peer_settings.describe(args),
+        "device": str(device), "seed": args.seed, "batch_size": args.batch_size,
+        "width": args.width, "steps": steps,
+        # From the median step, as `runner bench` and pytorch_peer.py bench give theirs: a step
+        # that a busy machine slowed counts no more on one side than on the other.
+        "images_per_second": args.batch_size / step_times[len(step_times) // 2],
+        "images_per_second_whole_run": steps * args.batch_size / elapsed,
         "step_seconds_p10": step_times[len(step_times) // 10],
         "step_seconds_p50": step_times[len(step_times) // 2],
         "step_seconds_p90": step_times[9 * len(step_times) // 10],

@@ -9,8 +9,12 @@ smoothing, augmentation, normalisation) on the same files.
       loads a runner checkpoint (read as plain safetensors, buffers included) and prints
       the test accuracy as JSON.
   pytorch_peer.py bench CONFIG [--batch-size N] [--steps N] [--warmup-steps N] [--threads N]
+                   [--memory-format nchw|channels_last] [--precision fp32|bf16]
       times training steps as `runner bench` does and prints one JSON line (images/s from the
       median step, step-time percentiles, mean loss, peak memory).
+
+train and bench take --math, --memory-format and --precision as peer_settings.py describes them
+(channels_last: model and batches in NHWC; bf16: forward and loss under torch.autocast).
 
 Needs torch, numpy and yaml (Debian: python3-torch python3-yaml; run with /usr/bin/python3)."""
 import argparse
@@ -30,6 +34,7 @@ import torch.nn.functional as F
 import yaml
 
 from load_checkpoint import load_model_state  # scripts/: the plain safetensors reader
+import peer_settings  # scripts/: memory format, precision and math, shared with pytorch_lenet.py
 
 
 # ---- data -------------------------------------------------------------------------------------
@@ -352,8 +357,9 @@ class Recipe:
     """One training step of the config's recipe: the batch's augmentation and normalisation, the
     scheduled learning rate, forward, loss, backward, clipping, the optimizer's step."""
 
-    def __init__(self, config, net, images, labels, seed):
+    def __init__(self, config, net, images, labels, seed, settings):
         self.dataset, self.training = config["dataset"], config["training"]
+        self.settings = settings  # peer_settings: memory format and precision
         self.net, self.images, self.labels = net, images, labels
         self.optimizer = optimizer_for(net, self.training.get("optimizer", {}))
         self.base_lrs = [g["lr"] for g in self.optimizer.param_groups]
@@ -371,6 +377,7 @@ class Recipe:
     def step(self, rows, step):
         x = normalise(augment(self.images[rows], self.dataset.get("augment", []), self.generator),
                       self.dataset)
+        x = peer_settings.prepare_input(x, self.settings)
         factor = lr_factor(self.training.get("schedule"), step, self.steps_per_epoch,
                            self.total_steps, self.base_lrs[0])
         for g, lr in zip(self.optimizer.param_groups, self.base_lrs):
@@ -383,8 +390,9 @@ class Recipe:
                 else:
                     g["momentum"] = momentum
         self.optimizer.zero_grad()
-        loss = F.cross_entropy(self.net(x), self.labels[rows],
-                               label_smoothing=self.training.get("label_smoothing", 0.0))
+        with peer_settings.autocast(self.settings, x.device):
+            loss = F.cross_entropy(self.net(x), self.labels[rows],
+                                   label_smoothing=self.training.get("label_smoothing", 0.0))
         loss.backward()
         clip = self.training.get("clip_grad_norm", 0)
         if clip:
@@ -393,11 +401,12 @@ class Recipe:
         return loss.detach()
 
 
-def train(config, seed):
+def train(config, seed, settings):
     torch.manual_seed(seed)
     net, (images, labels), (test_images, test_labels) = build(config)
     initialise(net, config["model"])
-    recipe = Recipe(config, net, images, labels, seed)
+    net = peer_settings.prepare_model(net, settings)
+    recipe = Recipe(config, net, images, labels, seed, settings)
     step, start = 0, time.perf_counter()
     for _ in range(recipe.epochs):
         net.train()
@@ -413,14 +422,17 @@ def train(config, seed):
             "threads": torch.get_num_threads()}
 
 
-def bench(config, seed, steps, warmup_steps):
+def bench(config, seed, steps, warmup_steps, settings):
     """`runner bench`'s measurement: untimed warm-up steps, then timed steps of the recipe over
-    the shuffled training set (augmentation included); images/s from the median step."""
+    the shuffled training set (augmentation included); images/s from the median step. The
+    learning rate follows the schedule from the first warm-up step and partial batches are
+    skipped, as `runner bench` does (runner/train/benchmark.cpp)."""
     torch.manual_seed(seed)
     net, (images, labels), _ = build(config)
     initialise(net, config["model"])
+    net = peer_settings.prepare_model(net, settings)
     net.train()
-    recipe = Recipe(config, net, images, labels, seed)
+    recipe = Recipe(config, net, images, labels, seed, settings)
     order, cursor, losses, times = recipe.epoch_order(), 0, [], []
     for step in range(warmup_steps + steps):
         if cursor + recipe.batch > len(labels):  # whole batches only, as a timed step should be
@@ -433,7 +445,8 @@ def bench(config, seed, steps, warmup_steps):
         cursor += recipe.batch
     times.sort()
     return {"peer": "pytorch", "torch_version": torch.__version__,
-            "threads": torch.get_num_threads(), "batch_size": recipe.batch, "steps": steps,
+            "threads": torch.get_num_threads(), **peer_settings.describe(settings), "seed": seed,
+            "batch_size": recipe.batch, "steps": steps,
             "images_per_second": recipe.batch / times[len(times) // 2],
             "step_seconds_p10": times[len(times) // 10],
             "step_seconds_p50": times[len(times) // 2],
@@ -465,7 +478,9 @@ def main():
     parser.add_argument("--width", type=float)
     parser.add_argument("--steps", type=int, default=30)
     parser.add_argument("--warmup-steps", type=int, default=5)
+    peer_settings.add_arguments(parser)
     args = parser.parse_args()
+    peer_settings.apply_math(args.math)
     with open(args.config) as f:
         config = yaml.safe_load(f)
     if args.threads:
@@ -482,9 +497,9 @@ def main():
         config["model"]["width"] = args.width
     seed = args.seed if args.seed is not None else config.get("seed", 0)
     if args.command == "train":
-        result = train(config, seed)
+        result = train(config, seed, args)
     elif args.command == "bench":
-        result = bench(config, seed, args.steps, args.warmup_steps)
+        result = bench(config, seed, args.steps, args.warmup_steps, args)
     else:
         if not args.checkpoint:
             sys.exit("evaluate needs a checkpoint")

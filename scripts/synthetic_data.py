@@ -20,10 +20,10 @@ def _mix(z):
     return z ^ (z >> np.uint64(31))
 
 
-def stream(seed, count):
-    """The first `count` outputs of runner::Random(seed).next_u64()."""
+def stream(seed, count, start=0):
+    """`count` outputs of runner::Random(seed).next_u64(), from the one after the first `start`."""
     with np.errstate(over="ignore"):
-        k = np.arange(1, count + 1, dtype=np.uint64)
+        k = np.arange(start + 1, start + count + 1, dtype=np.uint64)
         return _mix(np.uint64(seed) + k * GOLDEN)
 
 
@@ -47,12 +47,21 @@ def derive_seed(base, stream_id):
     return int(stream(mixed, 1)[0])
 
 
-def make_split(prototypes, classes, count, seed):
+def make_split(prototypes, classes, count, seed, chunk=256):
+    """Each image draws its label then its bytes' noise. Built `chunk` images at a time: the
+    whole split's 64-bit temporaries would be gigabytes of page faults (make bench starts a peer,
+    and so this, a few hundred times)."""
     image_bytes = prototypes.shape[1]
-    draws = stream(seed, count * (1 + image_bytes)).reshape(count, 1 + image_bytes)
-    labels = below(draws[:, 0], classes).astype(np.int32)
-    noise = below(draws[:, 1:], 2 * NOISE + 1) - NOISE
-    images = np.clip(prototypes[labels].astype(np.int64) + noise, 0, 255).astype(np.uint8)
+    images = np.empty((count, image_bytes), dtype=np.uint8)
+    labels = np.empty(count, dtype=np.int32)
+    for first in range(0, count, chunk):
+        n = min(chunk, count - first)
+        draws = stream(seed, n * (1 + image_bytes), first * (1 + image_bytes))
+        draws = draws.reshape(n, 1 + image_bytes)
+        labels[first:first + n] = below(draws[:, 0], classes)
+        noise = below(draws[:, 1:], 2 * NOISE + 1) - NOISE
+        images[first:first + n] = np.clip(prototypes[labels[first:first + n]].astype(np.int64)
+                                          + noise, 0, 255)
     return images, labels
 
 
