@@ -14,7 +14,7 @@
 namespace runner::cudnn {
 
 // Raised whenever GpuPlugin or the types it passes change, so that a stale library is refused.
-constexpr int kGpuPluginAbi = 5;
+constexpr int kGpuPluginAbi = 6;  // 6: CompileOptions::precision, DeviceInfo::precisions, loss scaling facts
 constexpr const char* kGpuPluginFile = "librunner_cudnn.so";
 constexpr const char* kGpuPluginEntry = "runner_cudnn_plugin";
 
