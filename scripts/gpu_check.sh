@@ -4,10 +4,12 @@
 # every training.precision (fp32, tf32, bf16, fp16) and prints each run's test accuracy,
 # training images/s and, for fp16, the loss scaling (final scale, skipped steps).
 #
-# Usage: scripts/gpu_check.sh [--root DIR] [--data DIR] [--out DIR] [--precisions "fp32 tf32 ..."]
-#                             [--no-tests] [-- --set PATH=VALUE ...]
-#   --root DIR        a bundle folder (scripts/gpu_bundle.sh --tests) or a source tree with
-#                     build/runner and build/backend_tests (default: the folder above scripts/)
+# Usage: scripts/gpu_check.sh [--root DIR] [--build DIR] [--data DIR] [--out DIR]
+#                             [--precisions "fp32 tf32 ..."] [--no-tests] [-- --set PATH=VALUE ...]
+#   --root DIR        a bundle folder (scripts/gpu_bundle.sh --tests), whose launchers are used,
+#                     or a source tree (default: the folder above scripts/)
+#   --build DIR       in a source tree, the build folder with runner and backend_tests
+#                     (default: ROOT/build)
 #   --data DIR        the Fashion-MNIST folder (default: ROOT/data/fashion-mnist, else the config's)
 #   --out DIR         where the runs' reports go (default: gpu-check-results)
 #   --precisions L    the precisions to train in (default: fp32 tf32 bf16 fp16)
@@ -17,6 +19,7 @@
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+build=""
 data=""
 out=gpu-check-results
 precisions="fp32 tf32 bf16 fp16"
@@ -25,26 +28,28 @@ extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --root) root=$(cd "$2" && pwd); shift 2 ;;
+    --build) build=$(cd "$2" && pwd); shift 2 ;;
     --data) data=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --precisions) precisions=$2; shift 2 ;;
     --no-tests) tests=0; shift ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "gpu_check: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 
-# A bundle has launchers at its root; a source tree has its binaries in build/.
+build=${build:-$root/build}
+# A bundle has launchers at its root; a source tree has its binaries in the build folder.
 find_binary() {
-  for candidate in "$root/$1" "$root/build/$1"; do
+  for candidate in "$root/$1" "$build/$1"; do
     if [ -x "$candidate" ] && [ -f "$candidate" ]; then echo "$candidate"; return; fi
   done
 }
 runner=$(find_binary runner)
 backend_tests=$(find_binary backend_tests)
 if [ -z "$runner" ]; then
-  echo "gpu_check: no runner in $root or $root/build: build it, or give a bundle with --root" >&2
+  echo "gpu_check: no runner in $root or $build: build it, or give a bundle with --root" >&2
   exit 2
 fi
 config=$root/configs/lenet_fashion_mnist.yaml
