@@ -20,8 +20,7 @@ cudnnDataType_t cudnn_type(DataType type) {
 TensorDescriptor::TensorDescriptor(int n, int c, int h, int w, DataType type) {
   CUDNN_CHECK(cudnnCreateTensorDescriptor(&desc_));
   try {
-    CUDNN_CHECK(
-        cudnnSetTensor4dDescriptor(desc_, CUDNN_TENSOR_NCHW, cudnn_type(type), n, c, h, w));
+    CUDNN_CHECK(cudnnSetTensor4dDescriptor(desc_, CUDNN_TENSOR_NCHW, cudnn_type(type), n, c, h, w));
   } catch (...) {
     cudnnDestroyTensorDescriptor(desc_);
     throw;
@@ -34,8 +33,7 @@ TensorDescriptor::~TensorDescriptor() {
 FilterDescriptor::FilterDescriptor(int k, int c, int h, int w, DataType type) {
   CUDNN_CHECK(cudnnCreateFilterDescriptor(&desc_));
   try {
-    CUDNN_CHECK(
-        cudnnSetFilter4dDescriptor(desc_, cudnn_type(type), CUDNN_TENSOR_NCHW, k, c, h, w));
+    CUDNN_CHECK(cudnnSetFilter4dDescriptor(desc_, cudnn_type(type), CUDNN_TENSOR_NCHW, k, c, h, w));
   } catch (...) {
     cudnnDestroyFilterDescriptor(desc_);
     throw;

@@ -196,7 +196,8 @@ __global__ void sum_kernel(T* out, SumInputs inputs, std::size_t n, bool accumul
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
     float sum = accumulate ? to_float(out[i]) : 0.f;
-    for (int k = 0; k < inputs.count; ++k) sum += to_float(static_cast<const T*>(inputs.data[k])[i]);
+    for (int k = 0; k < inputs.count; ++k)
+      sum += to_float(static_cast<const T*>(inputs.data[k])[i]);
     out[i] = from_float<T>(sum);
   }
 }
@@ -266,8 +267,8 @@ void add_bias_rows(void* y, DataType type, const float* bias, int rows, int cols
   if (total == 0) return;
   with_element(type, [&](auto element) {
     using T = typename decltype(element)::type;
-    add_bias_rows_kernel<<<blocks_for(total), kThreads, 0, stream>>>(static_cast<T*>(y), bias,
-                                                                     cols, total);
+    add_bias_rows_kernel<<<blocks_for(total), kThreads, 0, stream>>>(static_cast<T*>(y), bias, cols,
+                                                                     total);
   });
   CUDA_CHECK(cudaGetLastError());
 }

@@ -16,8 +16,8 @@ int blocks_for(std::size_t n) {
 }
 
 template <typename T>
-__global__ void activation_forward_kernel(activation_math::Activation kind, float slope,
-                                          const T* x, T* y, std::size_t n) {
+__global__ void activation_forward_kernel(activation_math::Activation kind, float slope, const T* x,
+                                          T* y, std::size_t n) {
   for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
     y[i] = from_float<T>(activation_math::forward(kind, to_float(x[i]), slope));

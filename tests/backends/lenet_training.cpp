@@ -47,8 +47,8 @@ Graph lenet() {
 }
 
 TrainingRun train(Backend& backend, const Graph& graph, const OptimizerSpec& optimizer,
-                  bool cuda_graph, bool deterministic, int steps,
-                  double clip_grad_norm, bool momentum_per_step, Precision precision) {
+                  bool cuda_graph, bool deterministic, int steps, double clip_grad_norm,
+                  bool momentum_per_step, Precision precision) {
   CompileOptions options = options_for(graph, kTrainBatch, 16);
   options.optimizer = optimizer;
   options.clip_grad_norm = clip_grad_norm;
@@ -95,9 +95,8 @@ void expect_same_training(const Graph& graph, const TrainingRun& expected,
       expected_change[i] = cpu_end[i] - start[i];
     }
     double error = relative_error(change, expected_change);
-    EXPECT_LT(error, tolerance.change)
-        << tensor.name << " change over " << expected.losses.size()
-        << " steps: max relative difference " << error;
+    EXPECT_LT(error, tolerance.change) << tensor.name << " change over " << expected.losses.size()
+                                       << " steps: max relative difference " << error;
   }
   auto cpu_state = index_of(expected.state);
   ASSERT_EQ(actual.state.size(), expected.state.size());

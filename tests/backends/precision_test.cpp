@@ -44,8 +44,8 @@ std::string lacks(const Backend& gpu, Precision precision) {
          ") does not run " + std::string(precision_name(precision));
 }
 
-#define REQUIRE_PRECISION(p)                                              \
-  REQUIRE_GPU();                                                          \
+#define REQUIRE_PRECISION(p) \
+  REQUIRE_GPU();             \
   if (std::string why = lacks(*gpu, p); !why.empty()) GTEST_SKIP() << why
 
 // A few LeNet steps on the GPU in `precision` against the CPU's FP32 steps.

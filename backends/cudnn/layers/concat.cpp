@@ -18,8 +18,8 @@ void copy_slice(const Slice& s, const void* from, void* to, bool into_output, St
                 const std::string& label) {
   steps.add(label, [=](cudaStream_t stream) {
     if (into_output) {
-      CUDA_CHECK(cudaMemcpy2DAsync(static_cast<char*>(to) + s.offset, s.whole, from, s.part,
-                                   s.part, s.images, cudaMemcpyDeviceToDevice, stream));
+      CUDA_CHECK(cudaMemcpy2DAsync(static_cast<char*>(to) + s.offset, s.whole, from, s.part, s.part,
+                                   s.images, cudaMemcpyDeviceToDevice, stream));
     } else {
       CUDA_CHECK(cudaMemcpy2DAsync(to, s.part, static_cast<const char*>(from) + s.offset, s.whole,
                                    s.part, s.images, cudaMemcpyDeviceToDevice, stream));

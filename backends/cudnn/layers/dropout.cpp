@@ -16,8 +16,8 @@ class Dropout : public CudnnLayer {
     const DeviceTensor x = inputs[0];
     const DeviceTensor y = ctx.allocate_like(x, node.name + " output");
     // FP32 whatever the activations are: 1 / (1 - p) is not a 16-bit number in general.
-    factors_ = static_cast<float*>(ctx.memory->allocate(x.elements() * sizeof(float),
-                                                        node.name + " mask"));
+    factors_ = static_cast<float*>(
+        ctx.memory->allocate(x.elements() * sizeof(float), node.name + " mask"));
     const std::uint64_t seed = ctx.seed, layer = dropout_math::layer_key(node.name.c_str());
     const long long* step = ctx.step;
     const float p = static_cast<float>(node.attrs.p);

@@ -31,8 +31,8 @@ cudaDataType_t cuda_type(DataType type) {
 // `out_type` ones. FP32 data: cublasSgemm (TF32 products where the handle's math mode allows
 // them: training.precision tf32). 16-bit data: cublasGemmEx accumulating in FP32.
 void gemm(cublasHandle_t handle, cublasOperation_t op_a, cublasOperation_t op_b, int m, int n,
-          int k, const void* a, int lda, const void* b, int ldb, DataType in_type, void* c,
-          int ldc, DataType out_type) {
+          int k, const void* a, int lda, const void* b, int ldb, DataType in_type, void* c, int ldc,
+          DataType out_type) {
   if (in_type == DataType::f32) {
     CUBLAS_CHECK(cublasSgemm(handle, op_a, op_b, m, n, k, &kOne, static_cast<const float*>(a), lda,
                              static_cast<const float*>(b), ldb, &kZero, static_cast<float*>(c),
