@@ -115,7 +115,12 @@ struct ProgramFacts {
   std::vector<std::string> algorithms;    // one per convolution pass: "conv1 forward: FFT"
   std::int64_t device_memory_bytes = -1;  // device memory the program holds; -1: not a GPU
   bool training_set_on_device = false;    // batches gathered on the device (hold_training_set)
-  std::string cuda_graph_fallback;        // why steps ran eagerly after a failed capture ("": none)
+  std::string cuda_graph_fallback = {};   // why steps ran eagerly after a failed capture ("": none)
+  // fp16's dynamic loss scaling (GradScaler's rules): the scale when asked and the steps whose
+  // update was skipped for an inf or nan gradient. loss_scale 0: no loss scaling (every other
+  // precision, and the CPU).
+  double loss_scale = 0;
+  std::int64_t skipped_steps = 0;
 };
 
 class Program {

@@ -61,10 +61,11 @@ rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib"
 for f in "${elf_files[@]}"; do cp "$build/$f" "$out/bin/$f"; done
 cp -r "$root/schemas" "$root/configs" "$out/"
-# The benchmark suite, to run against PyTorch there: python3 OUT/scripts/bench.py --device cuda
+# The benchmark suite, to run against PyTorch there: python3 OUT/scripts/bench.py --device cuda;
+# and the GPU check (tests, and LeNet in every precision): OUT/scripts/gpu_check.sh
 mkdir -p "$out/scripts"
 cp "$root/scripts/bench.py" "$root/scripts/pytorch_lenet.py" "$root/scripts/peer_settings.py" \
-   "$root/scripts/synthetic_data.py" "$out/scripts/"
+   "$root/scripts/synthetic_data.py" "$root/scripts/gpu_check.sh" "$out/scripts/"
 
 needed_cuda=()
 while read -r name _ path _; do

@@ -12,40 +12,47 @@
 
 namespace runner::cudnn {
 
-DeviceTensor view(float* data, int n, int c, int h, int w) {
+DeviceTensor view(void* data, DataType type, int n, int c, int h, int w) {
   DeviceTensor t;
   t.data = data;
+  t.type = type;
   t.n = n;
   t.c = c;
   t.h = h;
   t.w = w;
-  t.desc = std::make_shared<TensorDescriptor>(n, c, h, w);
+  t.desc = std::make_shared<TensorDescriptor>(n, c, h, w, type);
   return t;
 }
 
 DeviceTensor BuildContext::allocate(const Shape& shape, const std::string& what) const {
   const std::size_t elements = static_cast<std::size_t>(batch) * shape.elements();
-  float* data = memory->array<float>(elements, what);  // allocated first: OOM before cuDNN limits
+  // Allocated first: out of memory before cuDNN's limits.
+  void* data = memory->allocate(elements * element_size(activations), what);
   if (elements > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
     throw UserError(fmt::format(
         "{}: {} x {} = {} values, over the 2^31 that cuDNN and cuBLAS address in one tensor; "
         "lower training.batch_size or training.eval_batch_size",
         what, batch, shape.str(), elements));
   }
-  return view(data, batch, shape.c, shape.h, shape.w);
+  return view(data, activations, batch, shape.c, shape.h, shape.w);
 }
 
 DeviceTensor BuildContext::allocate_like(const DeviceTensor& like, const std::string& what) const {
-  float* data = memory->array<float>(like.elements(), what);
+  void* data = memory->allocate(like.bytes(), what);
   DeviceTensor t = like;  // shares the descriptor
   t.data = data;
   return t;
 }
 
+const void* BuildContext::weights(const ParamSpec& spec) const {
+  if (activations == DataType::f32) return params->get(spec).value;
+  return params->mirror(spec, activations);
+}
+
 void BuildContext::copy(const DeviceTensor& from, const DeviceTensor& to, StepList& steps,
                         const std::string& label) const {
-  const float* src = from.data;
-  float* dst = to.data;
+  const void* src = from.data;
+  void* dst = to.data;
   const std::size_t bytes = to.bytes();
   steps.add(label, [=](cudaStream_t stream) {
     CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream));

@@ -42,6 +42,8 @@ struct BuildContext {
   int batch = 1;
   bool training = true;
   bool deterministic = false;
+  Precision precision = Precision::fp32;  // training.precision
+  DataType activations = DataType::f32;   // activation_type(precision): every layer's tensors
   const float* ones = nullptr;  // (batch) ones, for bias gradients as a matrix-vector product
   // Dropout masks (backends/common/dropout_math.h): the run's seed and, on the device, the
   // optimizer steps taken before the step being run.
@@ -51,16 +53,20 @@ struct BuildContext {
   StepList* backward = nullptr;                    // training only
   std::vector<std::string>* algorithms = nullptr;  // "conv1 forward: IMPLICIT_GEMM", ...
 
-  // A zeroed (batch, C, H, W) tensor of `shape`, or (batch, C, 1, 1) for a flat one.
+  // A zeroed (batch, C, H, W) tensor of `shape`, or (batch, C, 1, 1) for a flat one, of the
+  // activations' type.
   DeviceTensor allocate(const Shape& shape, const std::string& what) const;
   DeviceTensor allocate_like(const DeviceTensor& like, const std::string& what) const;
+  // The weights a convolution or linear layer multiplies by: the FP32 parameter, or its 16-bit
+  // mirror under mixed precision (refreshed from the FP32 master weights before each step).
+  const void* weights(const ParamSpec& spec) const;
   // Appends a device-to-device copy of `from` into `to` (same element count) to `steps`.
   void copy(const DeviceTensor& from, const DeviceTensor& to, StepList& steps,
             const std::string& label) const;
 };
 
-// A (n, c, h, w) view of existing memory with its own descriptor.
-DeviceTensor view(float* data, int n, int c, int h, int w);
+// A (n, c, h, w) view of existing memory of `type` elements with its own descriptor.
+DeviceTensor view(void* data, DataType type, int n, int c, int h, int w);
 
 // One layer's cuDNN/cuBLAS implementation; an object per node and per compiled net, keeping
 // what its backward pass needs from its forward pass (descriptors, tensors, algorithms).

@@ -9,6 +9,7 @@
 #include "backends/cudnn/cuda_check.h"
 #include "backends/cudnn/cudnn_program.h"
 #include "backends/cudnn/gpu_devices.h"
+#include "backends/cudnn/gpu_precisions.h"
 #include "backends/cudnn/nvml.h"
 
 namespace runner::cudnn {
@@ -25,6 +26,7 @@ DeviceInfo CudnnBackend::info() const {
     info.details["memory"] = format_bytes(d.memory_bytes);
     info.details["compute_capability"] = fmt::format("{}.{}", d.major, d.minor);
     info.details["multiprocessors"] = std::to_string(d.multiprocessors);
+    info.precisions = gpu_precisions(d.major, d.minor);
   }
   info.details["driver"] = gpus.driver;
   info.details["cuda_runtime"] = gpus.runtime;

@@ -14,6 +14,7 @@
 #include "backends/common/host_math.h"
 #include "backends/common/label_check.h"
 #include "backends/cudnn/cuda_check.h"
+#include "backends/cudnn/precision_kernels.h"
 #include "runner/graph/layer_kind.h"
 #include "runner/util/errors.h"
 
@@ -36,6 +37,11 @@ CudnnProgram::CudnnProgram(int device, const Graph& graph, const CompileOptions&
     : graph_(graph), options_(options), device_(device), params_(memory_, handles_.stream()) {
   const Libraries& libs = handles_.get();
   state_names_ = Optimizer(options.optimizer).state_names();
+  // cuBLAS's default math mode is strict FP32 (as fp32 needs); tf32 lets its tensor cores round
+  // the products' inputs to TF32. cuDNN's convolutions are told per descriptor (descriptors.h).
+  if (options.precision == Precision::tf32) {
+    CUBLAS_CHECK(cublasSetMathMode(libs.cublas, CUBLAS_TF32_TENSOR_OP_MATH));
+  }
 
   // Constants: the normalisation (the host's own formula), ones for bias gradients.
   ByteNormalizer normalizer(options.normalize, graph_.input.c);
@@ -54,6 +60,8 @@ CudnnProgram::CudnnProgram(int device, const Graph& graph, const CompileOptions&
   ctx.params = &params_;
   ctx.workspace = &workspace_;
   ctx.deterministic = options.deterministic;
+  ctx.precision = options.precision;
+  ctx.activations = activation_type(options.precision);
   ctx.ones = ones;
   ctx.seed = options.seed;
   ctx.step = &scalars_->step;  // a device address
@@ -68,8 +76,12 @@ CudnnProgram::CudnnProgram(int device, const Graph& graph, const CompileOptions&
   if (workspace_.bytes > 0) workspace_.data = memory_.allocate(workspace_.bytes, "cuDNN workspace");
 
   loss_host_ = pinned_.array<double>(2, "loss");
-  logits_host_ =
-      pinned_.array<float>(static_cast<std::size_t>(options.eval_batch) * graph_.classes, "logits");
+  const std::size_t logits = static_cast<std::size_t>(options.eval_batch) * graph_.classes;
+  logits_host_ = pinned_.array<float>(logits, "logits");
+  if (eval_->logits.type != DataType::f32) {
+    eval_logits_ = memory_.array<float>(logits, "logits in FP32");
+  }
+  build_mirror_steps();
   build_train_steps(*train_, train_steps_);
   batch_statistics_ = uses_batch_statistics(graph_);
   short_context_ = ctx;
@@ -78,6 +90,27 @@ CudnnProgram::CudnnProgram(int device, const Graph& graph, const CompileOptions&
   set_learning_rate(options.optimizer.lr);
   copy_to_scalars(offsetof(kernels::StepScalars, momentum), options.optimizer.momentum);
   copy_to_scalars(offsetof(kernels::StepScalars, beta1), options.optimizer.beta1);
+  if (loss_scaling()) {
+    const auto initial = loss_scale_math::initial_state(loss_scale_math::Settings{});
+    CUDA_CHECK(cudaMemcpy(&scalars_->loss, &initial, sizeof(initial), cudaMemcpyHostToDevice));
+  }
+}
+
+bool CudnnProgram::loss_scaling() const {
+  return options_.precision == Precision::fp16;
+}
+
+void CudnnProgram::build_mirror_steps() {
+  for (const Parameter& p : params_.parameters()) {
+    if (!p.mirror) continue;
+    const float* value = p.value;
+    void* mirror = p.mirror;
+    const DataType type = p.mirror_type;
+    const std::size_t n = p.elements;
+    mirror_steps_.add("16-bit weights", [=](cudaStream_t stream) {
+      kernels::convert(value, DataType::f32, mirror, type, n, stream);
+    });
+  }
 }
 
 CudnnProgram::~CudnnProgram() {
@@ -148,21 +181,25 @@ bool CudnnProgram::hold_training_set(const HostImageSet& set) {
 }
 
 void CudnnProgram::build_train_steps(const Net& net, StepList& steps) {
+  steps.append(mirror_steps_);  // once per step, before the first layer reads a weight
   steps.append(net.forward);
   {
-    const float* logits = net.logits.data;
+    const void* logits = net.logits.data;
     const std::int32_t* labels = net.labels;
     const int* count = net.labels + net.batch;
-    float* grad = net.logits_grad.data;
+    void* grad = net.logits_grad.data;
+    const DataType type = net.logits.type;
+    const float* loss_scale = loss_scaling() ? &scalars_->loss.scale : nullptr;
     double* loss_sum = loss_sum_;
     const int rows = net.batch, classes = graph_.classes;
     const double smoothing = options_.label_smoothing;
     steps.add("loss", [=](cudaStream_t stream) {
-      kernels::softmax_cross_entropy(logits, labels, count, rows, classes, smoothing, grad,
-                                     loss_sum, stream);
+      kernels::softmax_cross_entropy(logits, labels, count, rows, classes, smoothing, grad, type,
+                                     loss_scale, loss_sum, stream);
     });
   }
   steps.append(net.backward);
+  if (loss_scaling()) add_non_finite_steps(steps);
 
   // The step number lives on the device, incremented by a kernel, so a replayed graph uses the
   // current one for Adam's bias correction and SGD's first-step rule; so does clipping's factor.
@@ -170,6 +207,7 @@ void CudnnProgram::build_train_steps(const Net& net, StepList& steps) {
   kernels::OptimizerConstants constants;
   constants.beta2 = spec.beta2;
   constants.one_minus_dampening = static_cast<float>(1 - spec.dampening);
+  constants.loss_scaling = loss_scaling();
   kernels::StepScalars* scalars = scalars_;
   steps.add("optimizer update",
             [=](cudaStream_t stream) { kernels::begin_step(scalars, constants, stream); });
@@ -195,6 +233,17 @@ void CudnnProgram::build_train_steps(const Net& net, StepList& steps) {
         kernels::sgd_update(value, grad, buffer, n, s, scalars, stream);
       });
     }
+  }
+}
+
+void CudnnProgram::add_non_finite_steps(StepList& steps) {
+  int* found = &scalars_->found_inf;
+  for (const Parameter& p : params_.parameters()) {
+    if (!p.spec.trainable) continue;
+    const float* grad = p.gradient;
+    const std::size_t n = p.elements;
+    steps.add("loss scaling",
+              [=](cudaStream_t stream) { kernels::find_non_finite(grad, n, found, stream); });
   }
 }
 
@@ -277,7 +326,6 @@ void CudnnProgram::short_train_step(const TrainBatch& batch) {
   short_batch.steps.run(stream);
   slot.release(stream);
   ++steps_run_;
-  ++step_;
   loss_count_ += batch.count;
 }
 
@@ -311,7 +359,6 @@ void CudnnProgram::train_step(const TrainBatch& batch) {
   if (!replayed) enqueue();
   slot.release(stream);
   ++steps_run_;
-  ++step_;
   loss_count_ += batch.count;
   if (options_.clip_grad_norm > 0) ++clipped_steps_;
 }
@@ -332,7 +379,6 @@ void CudnnProgram::profile_train_step(const TrainBatch& batch, std::vector<StepT
   slot.release(stream);
   timer_.collect(stream, timings);
   ++steps_run_;
-  ++step_;
   loss_count_ += batch.count;
   if (options_.clip_grad_norm > 0) ++clipped_steps_;
 }
@@ -363,11 +409,17 @@ void CudnnProgram::predict(const std::uint8_t* images, int count, float* logits)
   BatchSlot& slot = eval_slot();
   slot.upload(batch, copy_stream_.get(), stream);
   slot.load.run(stream);
+  mirror_steps_.run(stream);  // the weights may have changed since the last step converted them
   eval_->forward.run(stream);
   slot.release(stream);
-  const std::size_t bytes = static_cast<std::size_t>(count) * graph_.classes * sizeof(float);
-  CUDA_CHECK(
-      cudaMemcpyAsync(logits_host_, eval_->logits.data, bytes, cudaMemcpyDeviceToHost, stream));
+  const std::size_t values = static_cast<std::size_t>(count) * graph_.classes;
+  const void* computed = eval_->logits.data;
+  if (eval_logits_) {  // 16-bit logits, widened for the host
+    kernels::convert(computed, eval_->logits.type, eval_logits_, DataType::f32, values, stream);
+    computed = eval_logits_;
+  }
+  const std::size_t bytes = values * sizeof(float);
+  CUDA_CHECK(cudaMemcpyAsync(logits_host_, computed, bytes, cudaMemcpyDeviceToHost, stream));
   CUDA_CHECK(cudaStreamSynchronize(stream));
   std::memcpy(logits, logits_host_, bytes);
 }
@@ -384,14 +436,21 @@ void CudnnProgram::load_parameters(const std::vector<HostTensor>& tensors) {
 
 std::vector<HostTensor> CudnnProgram::optimizer_state() const {
   select_device();
-  return download_optimizer_state(params_, state_names_, step_);
+  return download_optimizer_state(params_, state_names_, device_scalars().step);
+}
+
+kernels::StepScalars CudnnProgram::device_scalars() const {
+  kernels::StepScalars scalars{};
+  const cudaStream_t stream = handles_.stream();
+  CUDA_CHECK(cudaMemcpyAsync(&scalars, scalars_, sizeof(scalars), cudaMemcpyDeviceToHost, stream));
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  return scalars;
 }
 
 void CudnnProgram::load_optimizer_state(const std::vector<HostTensor>& tensors) {
   select_device();
-  step_ = upload_optimizer_state(params_, state_names_, tensors);
-  // The device's copy of the step, which the next begin_step kernel increments.
-  const long long device_step = step_;
+  // The device's step count, which the next begin_step kernel increments.
+  const long long device_step = upload_optimizer_state(params_, state_names_, tensors);
   const cudaStream_t stream = handles_.stream();
   auto* step_field = reinterpret_cast<long long*>(reinterpret_cast<char*>(scalars_) +
                                                   offsetof(kernels::StepScalars, step));
@@ -421,8 +480,15 @@ void CudnnProgram::copy_to_scalars(std::size_t offset, double value) {
 }
 
 ProgramFacts CudnnProgram::facts() const {
-  return {algorithms_, static_cast<std::int64_t>(memory_.total_bytes()), held_.has_value(),
-          graph_fallback_};
+  ProgramFacts facts{algorithms_, static_cast<std::int64_t>(memory_.total_bytes()),
+                     held_.has_value(), graph_fallback_};
+  if (loss_scaling()) {
+    select_device();
+    const kernels::StepScalars scalars = device_scalars();
+    facts.loss_scale = scalars.loss.scale;
+    facts.skipped_steps = scalars.loss.skipped_steps;
+  }
+  return facts;
 }
 
 }  // namespace runner::cudnn

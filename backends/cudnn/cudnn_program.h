@@ -40,7 +40,8 @@ class CudnnProgram : public Program {
   void set_momentum(double momentum) override;
 
   // The algorithm of each convolution pass ("conv1 forward: IMPLICIT_PRECOMP_GEMM"), the
-  // device memory this program holds and whether it holds the training set.
+  // device memory this program holds, whether it holds the training set and, under fp16, the
+  // loss scale and the steps it skipped (waits for the device).
   ProgramFacts facts() const override;
 
  private:
@@ -67,6 +68,14 @@ class CudnnProgram : public Program {
   void short_train_step(const TrainBatch& batch);
   // clip_grad_norm's steps: each gradient's sum of squares, then the global norm and factor.
   void add_clip_steps(StepList& steps);
+  // Mixed precision: the launches that round the FP32 weights into their 16-bit mirrors.
+  void build_mirror_steps();
+  // fp16's dynamic loss scaling (backends/common/loss_scale_math.h): whether it runs, and the
+  // launches that flag a non-finite gradient, so that begin_step skips the update.
+  bool loss_scaling() const;
+  void add_non_finite_steps(StepList& steps);
+  // The device's StepScalars, copied once the stream is done.
+  kernels::StepScalars device_scalars() const;
   void select_device() const;
 
   Graph graph_;
@@ -86,6 +95,7 @@ class CudnnProgram : public Program {
   double* loss_sum_ = nullptr;               // device: summed loss since take_loss()
   double* loss_host_ = nullptr;              // pinned: the loss sum, the gradient norm sum
   float* logits_host_ = nullptr;             // pinned (eval batch, classes)
+  float* eval_logits_ = nullptr;             // device (eval batch, classes): 16-bit ones widened
   DeviceNormalizer normalizer_;
   std::unique_ptr<Net> train_, eval_;
   std::optional<HeldSet> held_;                  // the training set, once held
@@ -95,12 +105,12 @@ class CudnnProgram : public Program {
   std::unique_ptr<BatchSlot> eval_slot_;
   int next_slot_ = 0;
 
+  StepList mirror_steps_;          // 16-bit weights from the FP32 ones (none for FP32 programs)
   StepList train_steps_;           // everything a training step launches after loading the batch
   bool batch_statistics_ = false;  // uses_batch_statistics(graph_)
   BuildContext short_context_;     // how the nets were built
   std::map<int, std::unique_ptr<ShortNet>> short_nets_;  // by batch size
   StepTimer timer_;
-  std::int64_t step_ = 0;       // optimizer steps, as saved in checkpoints
   std::int64_t steps_run_ = 0;  // training steps this program ran (the first runs eagerly)
   std::int64_t loss_count_ = 0;
   std::int64_t clipped_steps_ = 0;  // steps since take_loss() that measured the gradient norm

@@ -5,10 +5,22 @@
 
 namespace runner::cudnn {
 
-TensorDescriptor::TensorDescriptor(int n, int c, int h, int w) {
+cudnnDataType_t cudnn_type(DataType type) {
+  switch (type) {
+    case DataType::bf16:
+      return CUDNN_DATA_BFLOAT16;
+    case DataType::f16:
+      return CUDNN_DATA_HALF;
+    case DataType::f32:
+      break;
+  }
+  return CUDNN_DATA_FLOAT;
+}
+
+TensorDescriptor::TensorDescriptor(int n, int c, int h, int w, DataType type) {
   CUDNN_CHECK(cudnnCreateTensorDescriptor(&desc_));
   try {
-    CUDNN_CHECK(cudnnSetTensor4dDescriptor(desc_, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, n, c, h, w));
+    CUDNN_CHECK(cudnnSetTensor4dDescriptor(desc_, CUDNN_TENSOR_NCHW, cudnn_type(type), n, c, h, w));
   } catch (...) {
     cudnnDestroyTensorDescriptor(desc_);
     throw;
@@ -18,10 +30,10 @@ TensorDescriptor::~TensorDescriptor() {
   cudnnDestroyTensorDescriptor(desc_);
 }
 
-FilterDescriptor::FilterDescriptor(int k, int c, int h, int w) {
+FilterDescriptor::FilterDescriptor(int k, int c, int h, int w, DataType type) {
   CUDNN_CHECK(cudnnCreateFilterDescriptor(&desc_));
   try {
-    CUDNN_CHECK(cudnnSetFilter4dDescriptor(desc_, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, k, c, h, w));
+    CUDNN_CHECK(cudnnSetFilter4dDescriptor(desc_, cudnn_type(type), CUDNN_TENSOR_NCHW, k, c, h, w));
   } catch (...) {
     cudnnDestroyFilterDescriptor(desc_);
     throw;
@@ -32,14 +44,18 @@ FilterDescriptor::~FilterDescriptor() {
 }
 
 ConvolutionDescriptor::ConvolutionDescriptor(int pad_h, int pad_w, int stride_h, int stride_w,
-                                             int dilation_h, int dilation_w, int groups) {
+                                             int dilation_h, int dilation_w, int groups,
+                                             Precision precision) {
   CUDNN_CHECK(cudnnCreateConvolutionDescriptor(&desc_));
   try {
+    // The compute type is FP32 in every precision: 16-bit data accumulates in FP32 (cuDNN's
+    // PSEUDO_HALF and BFLOAT16 configurations), as PyTorch's autocast does.
     CUDNN_CHECK(cudnnSetConvolution2dDescriptor(desc_, pad_h, pad_w, stride_h, stride_w, dilation_h,
                                                 dilation_w, CUDNN_CROSS_CORRELATION,
                                                 CUDNN_DATA_FLOAT));
     CUDNN_CHECK(cudnnSetConvolutionGroupCount(desc_, groups));
-    CUDNN_CHECK(cudnnSetConvolutionMathType(desc_, CUDNN_FMA_MATH));
+    CUDNN_CHECK(cudnnSetConvolutionMathType(
+        desc_, precision == Precision::fp32 ? CUDNN_FMA_MATH : CUDNN_TENSOR_OP_MATH));
   } catch (...) {
     cudnnDestroyConvolutionDescriptor(desc_);
     throw;

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "backends/cudnn/cuda_check.h"
+#include "backends/cudnn/element_type.cuh"
 #include "backends/cudnn/kernels.h"
 
 namespace runner::cudnn::kernels {
@@ -27,8 +28,9 @@ __device__ std::uint8_t augmented_byte(const BatchSource& source, std::size_t ro
   return source.images[row * per_image + c * pixels + static_cast<std::size_t>(y) * width + x];
 }
 
+template <typename T>
 __global__ void load_batch_kernel(BatchSource source, int batch, int channels, int height,
-                                  int width, const float* scale, const float* shift, float* out,
+                                  int width, const float* scale, const float* shift, T* out,
                                   std::int32_t* labels_out) {
   const int count = *source.count;
   const int pixels = height * width;
@@ -40,7 +42,7 @@ __global__ void load_batch_kernel(BatchSource source, int batch, int channels, i
   for (std::size_t i = first; i < total; i += stride) {
     const std::size_t n = i / per_image, within = i % per_image;
     if (n >= static_cast<std::size_t>(count)) {
-      out[i] = 0.f;
+      out[i] = from_float<T>(0.f);
       continue;
     }
     const std::size_t row = source.rows ? static_cast<std::size_t>(source.rows[n]) : n;
@@ -48,7 +50,7 @@ __global__ void load_batch_kernel(BatchSource source, int batch, int channels, i
     const std::uint8_t byte = augment
                                   ? augmented_byte(source, row, per_image, within, height, width)
                                   : source.images[row * per_image + within];
-    out[i] = static_cast<float>(byte) * scale[c] + shift[c];
+    out[i] = from_float<T>(static_cast<float>(byte) * scale[c] + shift[c]);
   }
   if (!labels_out) return;
   for (std::size_t n = first; n <= static_cast<std::size_t>(batch); n += stride) {
@@ -64,10 +66,11 @@ __global__ void load_batch_kernel(BatchSource source, int batch, int channels, i
 
 constexpr int kLossThreads = 256;
 
-__global__ void softmax_cross_entropy_kernel(const float* logits, const std::int32_t* labels,
+template <typename T>
+__global__ void softmax_cross_entropy_kernel(const T* logits, const std::int32_t* labels,
                                              const int* count_ptr, int rows, int classes,
-                                             double label_smoothing, float* grad,
-                                             double* loss_sum) {
+                                             double label_smoothing, T* grad,
+                                             const float* loss_scale, double* loss_sum) {
   __shared__ double partial[kLossThreads];
   const int count = *count_ptr;
   const float inverse_count = count > 0 ? 1.f / static_cast<float>(count) : 0.f;
@@ -75,27 +78,34 @@ __global__ void softmax_cross_entropy_kernel(const float* logits, const std::int
   const float on_label = static_cast<float>(1 - label_smoothing) * inverse_count;
   double total = 0;
   for (int r = threadIdx.x; r < rows; r += blockDim.x) {
-    const float* z = logits + static_cast<std::size_t>(r) * classes;
-    float* g = grad + static_cast<std::size_t>(r) * classes;
+    const T* row = logits + static_cast<std::size_t>(r) * classes;
+    T* g = grad + static_cast<std::size_t>(r) * classes;
     if (r >= count) {
-      for (int k = 0; k < classes; ++k) g[k] = 0.f;
+      for (int k = 0; k < classes; ++k) g[k] = from_float<T>(0.f);
       continue;
     }
-    float max = z[0];
-    for (int k = 1; k < classes; ++k) max = z[k] > max ? z[k] : max;
+    auto z = [row](int k) { return to_float(row[k]); };
+    float max = z(0);
+    for (int k = 1; k < classes; ++k) max = z(k) > max ? z(k) : max;
     double sum = 0;
-    for (int k = 0; k < classes; ++k) sum += exp(static_cast<double>(z[k] - max));
+    for (int k = 0; k < classes; ++k) sum += exp(static_cast<double>(z(k) - max));
     const double log_sum = log(sum) + max;
     const int label = labels[r];
-    total += log_sum - z[label];
+    total += log_sum - z(label);
     if (label_smoothing != 0) {
       double mean_z = 0;
-      for (int k = 0; k < classes; ++k) mean_z += z[k];
-      total += label_smoothing * (z[label] - mean_z / classes);
+      for (int k = 0; k < classes; ++k) mean_z += z(k);
+      total += label_smoothing * (z(label) - mean_z / classes);
     }
-    for (int k = 0; k < classes; ++k)
-      g[k] = static_cast<float>(exp(z[k] - log_sum)) * inverse_count - spread;
-    g[label] -= on_label;
+    // In FP32, then scaled (fp16) and rounded once to T.
+    auto store = [&](int k, float value) {
+      g[k] = from_float<T>(loss_scale ? value * *loss_scale : value);
+    };
+    for (int k = 0; k < classes; ++k) {
+      if (k == label) continue;
+      store(k, static_cast<float>(exp(z(k) - log_sum)) * inverse_count - spread);
+    }
+    store(label, static_cast<float>(exp(z(label) - log_sum)) * inverse_count - spread - on_label);
   }
   partial[threadIdx.x] = total;
   __syncthreads();
@@ -107,14 +117,23 @@ __global__ void softmax_cross_entropy_kernel(const float* logits, const std::int
 }
 
 __global__ void begin_step_kernel(StepScalars* s, OptimizerConstants c) {
+  s->skip = s->found_inf;
+  s->found_inf = 0;  // for the next step's gradients
+  if (c.loss_scaling) {
+    s->grad_scale = loss_scale_math::unscale_factor(s->loss);  // of the scale this step used
+    loss_scale_math::update(s->loss, s->skip != 0, loss_scale_math::Settings{});
+    if (s->skip) return;  // as GradScaler skips optimizer.step(): no step counted
+  } else {
+    s->grad_scale = 1.f;  // until clip_gradients_kernel says otherwise
+  }
   s->step += 1;
-  s->grad_scale = 1.f;  // until clip_gradients_kernel says otherwise
   s->factors = optimizer_math::step_factors(s->step, s->lr, s->beta1, c.beta2,
                                             static_cast<float>(s->momentum), c.one_minus_dampening);
 }
 
 __global__ void sgd_kernel(float* value, const float* grad, float* buffer, std::size_t n,
                            SgdSettings s, const StepScalars* scalars) {
+  if (scalars->skip) return;
   const optimizer_math::StepFactors f = scalars->factors;
   s.lr = static_cast<float>(scalars->lr);  // the host's rounding (host_math.cpp)
   s.momentum = static_cast<float>(scalars->momentum);
@@ -127,6 +146,7 @@ __global__ void sgd_kernel(float* value, const float* grad, float* buffer, std::
 
 __global__ void adam_kernel(float* value, const float* grad, float* m, float* v, std::size_t n,
                             AdamSettings s, double decoupled_decay, const StepScalars* scalars) {
+  if (scalars->skip) return;
   const optimizer_math::StepFactors f = scalars->factors;
   s.beta1 = static_cast<float>(scalars->beta1);
   if (decoupled_decay != 0) s.keep = static_cast<float>(1 - scalars->lr * decoupled_decay);
@@ -156,44 +176,56 @@ __global__ void clip_gradients_kernel(const double* squares, int count, float ma
                                       StepScalars* s) {
   double sum = 0;
   for (int k = 0; k < count; ++k) sum += squares[k];
-  const double norm = sqrt(sum);
+  if (s->skip) return;  // a non-finite norm: nothing is updated, nothing is logged
+  // grad_scale is 1 without loss scaling: the product is then exactly the norm and the factor.
+  const double norm = sqrt(sum) * s->grad_scale;
   s->grad_norm_sum += norm;
-  s->grad_scale = optimizer_math::clip_factor(static_cast<float>(norm), max_norm);
+  s->grad_scale *= optimizer_math::clip_factor(static_cast<float>(norm), max_norm);
 }
 
-__global__ void add_bias_rows_kernel(float* y, const float* bias, int cols, std::size_t total) {
+template <typename T>
+__global__ void add_bias_rows_kernel(T* y, const float* bias, int cols, std::size_t total) {
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < total;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    y[i] += bias[i % cols];
+    y[i] = from_float<T>(to_float(y[i]) + bias[i % cols]);
   }
 }
 
-__global__ void sum_kernel(float* out, SumInputs inputs, std::size_t n, bool accumulate) {
+template <typename T>
+__global__ void sum_kernel(T* out, SumInputs inputs, std::size_t n, bool accumulate) {
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    float sum = accumulate ? out[i] : 0.f;
-    for (int k = 0; k < inputs.count; ++k) sum += inputs.data[k][i];
-    out[i] = sum;
+    float sum = accumulate ? to_float(out[i]) : 0.f;
+    for (int k = 0; k < inputs.count; ++k)
+      sum += to_float(static_cast<const T*>(inputs.data[k])[i]);
+    out[i] = from_float<T>(sum);
   }
 }
 
 }  // namespace
 
 void load_batch(BatchSource source, int batch, int channels, int height, int width,
-                const float* scale, const float* shift, float* out, std::int32_t* labels_out,
-                cudaStream_t stream) {
+                const float* scale, const float* shift, void* out, DataType out_type,
+                std::int32_t* labels_out, cudaStream_t stream) {
   const std::size_t total = static_cast<std::size_t>(batch) * channels * height * width;
   if (total == 0) return;
-  load_batch_kernel<<<blocks_for(total), kThreads, 0, stream>>>(
-      source, batch, channels, height, width, scale, shift, out, labels_out);
+  with_element(out_type, [&](auto element) {
+    using T = typename decltype(element)::type;
+    load_batch_kernel<<<blocks_for(total), kThreads, 0, stream>>>(
+        source, batch, channels, height, width, scale, shift, static_cast<T*>(out), labels_out);
+  });
   CUDA_CHECK(cudaGetLastError());
 }
 
-void softmax_cross_entropy(const float* logits, const std::int32_t* labels, const int* count,
-                           int rows, int classes, double label_smoothing, float* grad,
-                           double* loss_sum, cudaStream_t stream) {
-  softmax_cross_entropy_kernel<<<1, kLossThreads, 0, stream>>>(logits, labels, count, rows, classes,
-                                                               label_smoothing, grad, loss_sum);
+void softmax_cross_entropy(const void* logits, const std::int32_t* labels, const int* count,
+                           int rows, int classes, double label_smoothing, void* grad, DataType type,
+                           const float* loss_scale, double* loss_sum, cudaStream_t stream) {
+  with_element(type, [&](auto element) {
+    using T = typename decltype(element)::type;
+    softmax_cross_entropy_kernel<<<1, kLossThreads, 0, stream>>>(
+        static_cast<const T*>(logits), labels, count, rows, classes, label_smoothing,
+        static_cast<T*>(grad), loss_scale, loss_sum);
+  });
   CUDA_CHECK(cudaGetLastError());
 }
 
@@ -229,16 +261,25 @@ void clip_gradients(const double* squares, int count, float max_norm, StepScalar
   CUDA_CHECK(cudaGetLastError());
 }
 
-void add_bias_rows(float* y, const float* bias, int rows, int cols, cudaStream_t stream) {
+void add_bias_rows(void* y, DataType type, const float* bias, int rows, int cols,
+                   cudaStream_t stream) {
   const std::size_t total = static_cast<std::size_t>(rows) * cols;
   if (total == 0) return;
-  add_bias_rows_kernel<<<blocks_for(total), kThreads, 0, stream>>>(y, bias, cols, total);
+  with_element(type, [&](auto element) {
+    using T = typename decltype(element)::type;
+    add_bias_rows_kernel<<<blocks_for(total), kThreads, 0, stream>>>(static_cast<T*>(y), bias, cols,
+                                                                     total);
+  });
   CUDA_CHECK(cudaGetLastError());
 }
 
-void sum_arrays(float* out, SumInputs inputs, std::size_t n, bool accumulate, cudaStream_t stream) {
+void sum_arrays(void* out, SumInputs inputs, std::size_t n, bool accumulate, DataType type,
+                cudaStream_t stream) {
   if (n == 0) return;
-  sum_kernel<<<blocks_for(n), kThreads, 0, stream>>>(out, inputs, n, accumulate);
+  with_element(type, [&](auto element) {
+    using T = typename decltype(element)::type;
+    sum_kernel<<<blocks_for(n), kThreads, 0, stream>>>(static_cast<T*>(out), inputs, n, accumulate);
+  });
   CUDA_CHECK(cudaGetLastError());
 }
 
@@ -246,7 +287,7 @@ cudaError_t check_kernel_image(int device) {
   cudaError_t status = cudaSetDevice(device);
   if (status != cudaSuccess) return status;
   cudaFuncAttributes attributes{};
-  return cudaFuncGetAttributes(&attributes, sum_kernel);
+  return cudaFuncGetAttributes(&attributes, sum_kernel<float>);
 }
 
 }  // namespace runner::cudnn::kernels

@@ -3,6 +3,7 @@
 
 #include "backends/common/dropout_math.h"
 #include "backends/cudnn/cuda_check.h"
+#include "backends/cudnn/element_type.cuh"
 #include "backends/cudnn/layer_kernels.h"
 
 namespace runner::cudnn::kernels {
@@ -14,69 +15,92 @@ int blocks_for(std::size_t n) {
   return static_cast<int>(std::min<std::size_t>((n + kThreads - 1) / kThreads, 8192));
 }
 
-__global__ void activation_forward_kernel(activation_math::Activation kind, float slope,
-                                          const float* x, float* y, std::size_t n) {
+template <typename T>
+__global__ void activation_forward_kernel(activation_math::Activation kind, float slope, const T* x,
+                                          T* y, std::size_t n) {
   for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    y[i] = activation_math::forward(kind, x[i], slope);
+    y[i] = from_float<T>(activation_math::forward(kind, to_float(x[i]), slope));
   }
 }
 
+template <typename T>
 __global__ void activation_backward_kernel(activation_math::Activation kind, float slope,
-                                           const float* x, const float* y, const float* dy,
-                                           float* dx, std::size_t n) {
+                                           const T* x, const T* y, const T* dy, T* dx,
+                                           std::size_t n) {
   for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    dx[i] = dy[i] * activation_math::derivative(kind, x[i], y[i], slope);
+    dx[i] = from_float<T>(to_float(dy[i]) *
+                          activation_math::derivative(kind, to_float(x[i]), to_float(y[i]), slope));
   }
 }
 
+template <typename T>
 __global__ void dropout_kernel(std::uint64_t seed, const long long* step, std::uint64_t layer,
-                               float p, const float* x, float* y, float* factors, std::size_t n) {
+                               float p, const T* x, T* y, float* factors, std::size_t n) {
   const std::uint64_t key = dropout_math::step_key(seed, static_cast<std::uint64_t>(*step), layer);
   const float scale = 1.f / (1.f - p);
   for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
     factors[i] = dropout_math::keeps(key, i, p) ? scale : 0.f;
-    y[i] = x[i] * factors[i];
+    y[i] = from_float<T>(to_float(x[i]) * factors[i]);
   }
 }
 
-__global__ void multiply_kernel(const float* a, const float* b, float* out, std::size_t n) {
+template <typename T>
+__global__ void multiply_kernel(const T* a, const float* b, T* out, std::size_t n) {
   for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    out[i] = a[i] * b[i];
+    out[i] = from_float<T>(to_float(a[i]) * b[i]);
   }
 }
 
 }  // namespace
 
 void dropout_forward(std::uint64_t seed, const long long* step, std::uint64_t layer, float p,
-                     const float* x, float* y, float* factors, std::size_t n, cudaStream_t stream) {
+                     const void* x, void* y, float* factors, std::size_t n, DataType type,
+                     cudaStream_t stream) {
   if (n == 0) return;
-  dropout_kernel<<<blocks_for(n), kThreads, 0, stream>>>(seed, step, layer, p, x, y, factors, n);
+  with_element(type, [&](auto element) {
+    using T = typename decltype(element)::type;
+    dropout_kernel<<<blocks_for(n), kThreads, 0, stream>>>(
+        seed, step, layer, p, static_cast<const T*>(x), static_cast<T*>(y), factors, n);
+  });
   CUDA_CHECK(cudaGetLastError());
 }
 
-void multiply(const float* a, const float* b, float* out, std::size_t n, cudaStream_t stream) {
+void multiply(const void* a, const float* factors, void* out, std::size_t n, DataType type,
+              cudaStream_t stream) {
   if (n == 0) return;
-  multiply_kernel<<<blocks_for(n), kThreads, 0, stream>>>(a, b, out, n);
+  with_element(type, [&](auto element) {
+    using T = typename decltype(element)::type;
+    multiply_kernel<<<blocks_for(n), kThreads, 0, stream>>>(static_cast<const T*>(a), factors,
+                                                            static_cast<T*>(out), n);
+  });
   CUDA_CHECK(cudaGetLastError());
 }
 
-void activation_forward(activation_math::Activation kind, float negative_slope, const float* x,
-                        float* y, std::size_t n, cudaStream_t stream) {
+void activation_forward(activation_math::Activation kind, float negative_slope, const void* x,
+                        void* y, std::size_t n, DataType type, cudaStream_t stream) {
   if (n == 0) return;
-  activation_forward_kernel<<<blocks_for(n), kThreads, 0, stream>>>(kind, negative_slope, x, y, n);
+  with_element(type, [&](auto element) {
+    using T = typename decltype(element)::type;
+    activation_forward_kernel<<<blocks_for(n), kThreads, 0, stream>>>(
+        kind, negative_slope, static_cast<const T*>(x), static_cast<T*>(y), n);
+  });
   CUDA_CHECK(cudaGetLastError());
 }
 
-void activation_backward(activation_math::Activation kind, float negative_slope, const float* x,
-                         const float* y, const float* dy, float* dx, std::size_t n,
+void activation_backward(activation_math::Activation kind, float negative_slope, const void* x,
+                         const void* y, const void* dy, void* dx, std::size_t n, DataType type,
                          cudaStream_t stream) {
   if (n == 0) return;
-  activation_backward_kernel<<<blocks_for(n), kThreads, 0, stream>>>(kind, negative_slope, x, y, dy,
-                                                                     dx, n);
+  with_element(type, [&](auto element) {
+    using T = typename decltype(element)::type;
+    activation_backward_kernel<<<blocks_for(n), kThreads, 0, stream>>>(
+        kind, negative_slope, static_cast<const T*>(x), static_cast<const T*>(y),
+        static_cast<const T*>(dy), static_cast<T*>(dx), n);
+  });
   CUDA_CHECK(cudaGetLastError());
 }
 

@@ -18,9 +18,10 @@ void add_gradient_sum(const DeviceTensor& target, const std::vector<DeviceTensor
     const std::size_t last = std::min(parts.size(), first + kernels::kMaxSumInputs);
     for (std::size_t k = first; k < last; ++k) inputs.data[inputs.count++] = parts[k].data;
     const bool accumulate = first > 0;
-    float* out = target.data;
+    void* out = target.data;
+    const DataType type = target.type;
     steps.add(label, [=](cudaStream_t stream) {
-      kernels::sum_arrays(out, inputs, n, accumulate, stream);
+      kernels::sum_arrays(out, inputs, n, accumulate, type, stream);
     });
   }
 }
@@ -80,13 +81,14 @@ std::unique_ptr<Net> build_net(const Graph& graph, BuildContext ctx) {
 
 StepList load_steps(const Net& net, kernels::BatchSource source, DeviceNormalizer normalizer,
                     const std::string& label) {
-  float* input = net.input.data;
+  void* input = net.input.data;
+  const DataType type = net.input.type;
   std::int32_t* labels = net.training ? net.labels : nullptr;
   const int batch = net.batch, channels = net.image.c, height = net.image.h, width = net.image.w;
   StepList steps;
   steps.add(label, [=](cudaStream_t stream) {
     kernels::load_batch(source, batch, channels, height, width, normalizer.scale, normalizer.shift,
-                        input, labels, stream);
+                        input, type, labels, stream);
   });
   return steps;
 }

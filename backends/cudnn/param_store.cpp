@@ -23,6 +23,15 @@ Parameter& ParamStore::get(const ParamSpec& spec) {
   return parameters_.back();
 }
 
+const void* ParamStore::mirror(const ParamSpec& spec, DataType type) {
+  Parameter& p = get(spec);
+  if (!p.mirror) {
+    p.mirror = memory_.allocate(p.elements * element_size(type), spec.name + " 16-bit copy");
+    p.mirror_type = type;
+  }
+  return p.mirror;
+}
+
 void ParamStore::allocate_state(int count) {
   for (Parameter& p : parameters_) {
     p.state.clear();

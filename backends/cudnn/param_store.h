@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "backends/cudnn/data_type.h"
 #include "backends/cudnn/device_memory.h"
 
 namespace runner::cudnn {
@@ -19,6 +20,11 @@ struct Parameter {
   float* value = nullptr;     // the weights, plain layout
   float* gradient = nullptr;  // written by the backward pass (overwritten, never accumulated)
   std::vector<float*> state;  // optimizer buffers, plain layout
+  // Mixed precision: the weights rounded to `mirror_type` for the 16-bit products, made when a
+  // layer first asks (ParamStore::mirror) and refreshed from `value` before each step; null
+  // for FP32 programs and for parameters read in FP32 (biases, batch norm's).
+  void* mirror = nullptr;
+  DataType mirror_type = DataType::f32;
 };
 
 class ParamStore {
@@ -27,6 +33,8 @@ class ParamStore {
 
   // The parameter named by `spec`, allocated (value and gradient) on first use.
   Parameter& get(const ParamSpec& spec);
+  // The 16-bit mirror of the parameter named by `spec` (Parameter::mirror), made on first use.
+  const void* mirror(const ParamSpec& spec, DataType type);
   // Allocates `count` zeroed optimizer buffers per trainable parameter (none for buffers).
   void allocate_state(int count);
 

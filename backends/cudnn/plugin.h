@@ -13,8 +13,9 @@
 
 namespace runner::cudnn {
 
-// Raised whenever GpuPlugin or the types it passes change, so that a stale library is refused.
-constexpr int kGpuPluginAbi = 5;
+// Raised whenever GpuPlugin or the types it passes change, so that a stale library is refused
+// (6: CompileOptions::precision, DeviceInfo::precisions, ProgramFacts' loss scaling).
+constexpr int kGpuPluginAbi = 6;
 constexpr const char* kGpuPluginFile = "librunner_cudnn.so";
 constexpr const char* kGpuPluginEntry = "runner_cudnn_plugin";
 

@@ -3,6 +3,7 @@
 
 #include <thread>
 
+#include "backends/cudnn/gpu_precisions.h"
 #include "backends/gpu_library.h"
 #include "backends/onednn/onednn_backend.h"
 #include "backends/onednn/peak_flops.h"
@@ -38,6 +39,9 @@ void list_gpus(Console& console) {
     console.result(fmt::format("cuda:{}: {}, {:.1f} GiB memory, compute capability {}.{}, {} SMs",
                                d.index, d.name, static_cast<double>(d.memory_bytes) / (1u << 30),
                                d.major, d.minor, d.multiprocessors));
+    DeviceInfo precisions;
+    precisions.precisions = cudnn::gpu_precisions(d.major, d.minor);
+    console.result(fmt::format("  precisions: {}", precisions_text(precisions)));
   }
   if (!gpus.cudnn.empty()) {  // the GPU backend loaded (even where no driver or GPU was found)
     console.result(fmt::format("  driver {}, CUDA runtime {}, cuDNN {}, cuBLAS {}", gpus.driver,

@@ -22,7 +22,10 @@ std::string unsupported_hint(Precision wanted, const DeviceInfo& device) {
     }
     return "bf16 needs an AVX-512 CPU (natively with AVX512-BF16 or AMX); use fp32 here";
   }
-  return "tf32 and bf16 need compute capability 8.0 or newer; use fp32 there";
+  if (wanted == Precision::fp16) {
+    return "fp16 needs compute capability 7.0 or newer; use fp32 there";
+  }
+  return "tf32 and bf16 need compute capability 8.0 or newer; use fp16 (from 7.0) or fp32 there";
 }
 
 }  // namespace

@@ -149,6 +149,10 @@ nlohmann::json gpu_json(const ProgramFacts& facts, const DeviceUtilization* util
                         {"device_memory_bytes", facts.device_memory_bytes},
                         {"training_set_on_device", facts.training_set_on_device}};
   if (!facts.cuda_graph_fallback.empty()) gpu["cuda_graph_fallback"] = facts.cuda_graph_fallback;
+  if (facts.loss_scale > 0) {
+    gpu["loss_scaling"] = {{"final_scale", facts.loss_scale},
+                           {"skipped_steps", facts.skipped_steps}};
+  }
   if (utilisation && utilisation->available) {
     const DeviceUtilization& u = *utilisation;
     gpu["utilisation"] = {{"samples", u.samples},

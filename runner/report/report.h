@@ -32,8 +32,9 @@ nlohmann::json step_time_json(const TrainingOutcome& outcome, int batch_size);
 // Process CPU time over wall time during the training steps, and per thread (the utilisation).
 nlohmann::json cpu_json(const TrainingOutcome& outcome, int threads);
 nlohmann::json memory_estimate_json(const MemoryEstimate& estimate);
-// GPU runs: each convolution's algorithms, the device memory the program holds and, where NVML
-// sampled, the utilisation while it trained. Null for a program that is not on a GPU.
+// GPU runs: each convolution's algorithms, the device memory the program holds, fp16's loss
+// scaling (final scale, skipped steps) and, where NVML sampled, the utilisation while it
+// trained. Null for a program that is not on a GPU.
 nlohmann::json gpu_json(const ProgramFacts& facts, const DeviceUtilization* utilisation);
 
 // A new folder <root>/<name>/<run id>; the id is the start time plus a short config hash.

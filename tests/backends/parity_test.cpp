@@ -9,6 +9,7 @@
 
 #include "backends/onednn/onednn_backend.h"
 #include "layer_cases.h"
+#include "lenet_training.h"
 #include "runner/data/augment.h"
 #include "runner/util/errors.h"
 
@@ -22,31 +23,8 @@ constexpr double kGradientTolerance = 1e-3;
 constexpr double kLossTolerance = 1e-5;           // relative to the loss
 constexpr double kTrainedChangeTolerance = 2e-3;  // parameter change over ten steps
 constexpr double kStateTolerance = 2e-3;          // optimizer buffers after ten steps
-
-// The GPU backend for cuda:0, or null with the reason it is not usable.
-std::unique_ptr<Backend> gpu_backend(std::string& why) {
-  try {
-    return make_backend("cuda:0", nullptr);
-  } catch (const UserError& e) {
-    why = e.what();
-    return nullptr;
-  }
-}
-
-#define REQUIRE_GPU()                 \
-  std::string why_no_gpu;             \
-  auto gpu = gpu_backend(why_no_gpu); \
-  if (!gpu) GTEST_SKIP() << "no usable GPU: " << why_no_gpu
-
-Values values_of(const std::vector<float>& v) {
-  return Values(v.begin(), v.end());
-}
-
-std::map<std::string, const HostTensor*> index_of(const std::vector<HostTensor>& tensors) {
-  std::map<std::string, const HostTensor*> index;
-  for (const auto& t : tensors) index[t.name] = &t;
-  return index;
-}
+constexpr TrainingTolerances kTrainingTolerances = {kLossTolerance * 10, kTrainedChangeTolerance,
+                                                    kStateTolerance};
 
 // The layer cases of layer_check_test.cpp, plus larger and odd batches of LeNet-like stacks.
 std::vector<LayerCase> parity_cases() {
@@ -191,102 +169,6 @@ std::vector<TrainingCase> training_cases() {
   };
 }
 
-// The PyTorch tutorial's LeNet on 3x32x32 images, 10 classes.
-Graph lenet() {
-  ModelSpec model;
-  model.layers = {layer("conv1", "conv2d", {{"out_channels", 6}, {"kernel", 5}}),
-                  layer("relu1", "relu"),
-                  layer("pool1", "max_pool2d", {{"kernel", 2}, {"stride", 2}}),
-                  layer("conv2", "conv2d", {{"out_channels", 16}, {"kernel", 5}}),
-                  layer("relu2", "relu"),
-                  layer("pool2", "max_pool2d", {{"kernel", 2}, {"stride", 2}}),
-                  layer("flat", "flatten"),
-                  layer("fc1", "linear", {{"out_features", 120}}),
-                  layer("relu3", "relu"),
-                  layer("fc2", "linear", {{"out_features", 84}}),
-                  layer("relu4", "relu"),
-                  layer("fc3", "linear", {{"out_features", 10}})};
-  return build_graph(model, {3, 32, 32}, 10);
-}
-
-constexpr int kTrainBatch = 8;
-constexpr int kSteps = 10;
-
-struct TrainingRun {
-  std::vector<double> losses;      // mean loss of each step
-  std::vector<double> grad_norms;  // clip_grad_norm: each step's gradient norm before clipping
-  std::vector<HostTensor> parameters, state;
-};
-
-// Ten steps on fixed random batches; the last batch is short (5 of 8), as an epoch's end is.
-// With momentum_per_step, each step's momentum (or beta1) is set before it, falling from 0.95.
-TrainingRun train(Backend& backend, const Graph& graph, const OptimizerSpec& optimizer,
-                  bool cuda_graph, bool deterministic = false, int steps = kSteps,
-                  double clip_grad_norm = 0, bool momentum_per_step = false) {
-  CompileOptions options = options_for(graph, kTrainBatch, 16);
-  options.optimizer = optimizer;
-  options.clip_grad_norm = clip_grad_norm;
-  options.cuda_graph = cuda_graph;
-  options.deterministic = deterministic;
-  auto program = backend.compile(graph, options);
-  program->load_parameters(initial_parameters(graph, 3));
-  TrainingRun run;
-  for (int step = 0; step < steps; ++step) {
-    const int count = step == kSteps - 1 ? 5 : kTrainBatch;
-    Random random(100 + step);
-    std::vector<std::uint8_t> images(count * graph.input.elements());
-    std::vector<std::int32_t> labels(count);
-    for (auto& b : images) b = static_cast<std::uint8_t>(random.below(256));
-    for (auto& l : labels) l = static_cast<std::int32_t>(random.below(10));
-    if (momentum_per_step) program->set_momentum(0.95 - 0.02 * step);
-    program->train_step(images.data(), labels.data(), count);
-    const LossSum taken = program->take_loss();
-    run.losses.push_back(taken.mean());
-    if (taken.grad_norm_count > 0) run.grad_norms.push_back(taken.grad_norm_mean());
-  }
-  run.parameters = program->parameters();
-  run.state = program->optimizer_state();
-  return run;
-}
-
-// Losses step by step, each parameter's change from its start and the optimizer state after
-// the run agree within the stated tolerances.
-void expect_same_training(const Graph& graph, const TrainingRun& expected,
-                          const TrainingRun& actual) {
-  ASSERT_EQ(actual.losses.size(), expected.losses.size());
-  for (std::size_t step = 0; step < expected.losses.size(); ++step) {
-    EXPECT_NEAR(actual.losses[step], expected.losses[step],
-                kLossTolerance * 10 * std::abs(expected.losses[step]))
-        << "loss of step " << step + 1;
-  }
-  auto initial = index_of(initial_parameters(graph, 3));
-  auto cpu_params = index_of(expected.parameters);
-  for (const auto& tensor : actual.parameters) {
-    const auto& start = initial.at(tensor.name)->values;
-    const auto& cpu_end = cpu_params.at(tensor.name)->values;
-    Values change(start.size()), expected_change(start.size());
-    for (std::size_t i = 0; i < start.size(); ++i) {
-      change[i] = tensor.values[i] - start[i];
-      expected_change[i] = cpu_end[i] - start[i];
-    }
-    double error = relative_error(change, expected_change);
-    EXPECT_LT(error, kTrainedChangeTolerance)
-        << tensor.name << " change over " << kSteps << " steps: max relative difference " << error;
-  }
-  auto cpu_state = index_of(expected.state);
-  ASSERT_EQ(actual.state.size(), expected.state.size());
-  for (const auto& tensor : actual.state) {
-    ASSERT_TRUE(cpu_state.count(tensor.name)) << tensor.name;
-    if (tensor.name == "optimizer.step") {  // an int64 count
-      EXPECT_EQ(tensor.integers, cpu_state.at(tensor.name)->integers);
-      continue;
-    }
-    double error =
-        relative_error(values_of(tensor.values), values_of(cpu_state.at(tensor.name)->values));
-    EXPECT_LT(error, kStateTolerance) << tensor.name << ": max relative difference " << error;
-  }
-}
-
 class TrainingParity : public ::testing::TestWithParam<TrainingCase> {};
 
 TEST_P(TrainingParity, TenLenetStepsMatchOnednn) {
@@ -298,7 +180,7 @@ TEST_P(TrainingParity, TenLenetStepsMatchOnednn) {
       train(cpu, graph, c.optimizer, true, false, kSteps, c.clip_grad_norm, c.momentum_per_step);
   TrainingRun actual = train(*gpu, graph, c.optimizer, c.cuda_graph, false, kSteps,
                              c.clip_grad_norm, c.momentum_per_step);
-  expect_same_training(graph, expected, actual);
+  expect_same_training(graph, expected, actual, kTrainingTolerances);
   ASSERT_EQ(actual.grad_norms.size(), expected.grad_norms.size());
   EXPECT_EQ(actual.grad_norms.size(), c.clip_grad_norm > 0 ? std::size_t{kSteps} : 0u);
   for (std::size_t s = 0; s < expected.grad_norms.size(); ++s) {
@@ -388,7 +270,7 @@ TEST_P(HeldSetParity, TenLenetStepsOnRowsOfTheHeldSetMatchOnednn) {
   onednn::OnednnBackend cpu;
   TrainingRun expected = train_on_rows(cpu, graph, set, options, false);
   TrainingRun actual = train_on_rows(*gpu, graph, set, options, true);
-  expect_same_training(graph, expected, actual);
+  expect_same_training(graph, expected, actual, kTrainingTolerances);
 }
 
 // Rows augmented in the GPU's gather kernel equal rows augmented on the host: the same crops
@@ -408,7 +290,7 @@ TEST_P(HeldSetParity, TenLenetStepsOnAugmentedRowsMatchOnednn) {
   onednn::OnednnBackend cpu;
   TrainingRun expected = train_on_rows(cpu, graph, set, options, false, augment);
   TrainingRun actual = train_on_rows(*gpu, graph, set, options, true, augment);
-  expect_same_training(graph, expected, actual);
+  expect_same_training(graph, expected, actual, kTrainingTolerances);
 }
 
 INSTANTIATE_TEST_SUITE_P(CudaGraph, HeldSetParity, ::testing::Values(true, false),

@@ -91,6 +91,15 @@ TEST(Run, ReportValidatesAgainstItsSchemaAndRecordsTheEnvironment) {
   EXPECT_TRUE(schema_violations(load_schema("report.schema.json"), run.report).empty());
   EXPECT_EQ(run.report["gpu"]["utilisation"]["samples"], 12);
   EXPECT_EQ(run.report["gpu"]["training_set_on_device"], true);
+  // fp16's loss scaling facts validate; a CPU program's (loss_scale 0) leave no block.
+  ProgramFacts fp16{{"conv1 forward: FFT"}, 1 << 20, true};
+  fp16.loss_scale = 32768;
+  fp16.skipped_steps = 3;
+  run.report["gpu"] = gpu_json(fp16, &sampled);
+  EXPECT_TRUE(schema_violations(load_schema("report.schema.json"), run.report).empty());
+  EXPECT_EQ(run.report["gpu"]["loss_scaling"]["skipped_steps"], 3);
+  EXPECT_EQ(run.report["gpu"]["loss_scaling"]["final_scale"], 32768.0);
+  EXPECT_FALSE(gpu_json({{}, 0, false}, nullptr).contains("loss_scaling"));
   run.report["gpu"]["utilisation"]["peak_gpu_percent"] = 150;
   EXPECT_FALSE(schema_violations(load_schema("report.schema.json"), run.report).empty());
   run.report.erase("gpu");

@@ -21,7 +21,7 @@ class ActivationLayer : public CudnnLayer {
     const float slope = static_cast<float>(node.attrs.negative_slope);
     const DeviceTensor x = x_, y = y_;
     ctx.forward->add(node.name, [=](cudaStream_t stream) {
-      kernels::activation_forward(kind, slope, x.data, y.data, x.elements(), stream);
+      kernels::activation_forward(kind, slope, x.data, y.data, x.elements(), x.type, stream);
     });
     slope_ = slope;
     return y_;
@@ -35,7 +35,7 @@ class ActivationLayer : public CudnnLayer {
     const DeviceTensor x = x_, y = y_, dy = output_grad, dx = input_grads[0];
     ctx.backward->add(node.name + " backward", [=](cudaStream_t stream) {
       kernels::activation_backward(kind, slope, x.data, y.data, dy.data, dx.data, x.elements(),
-                                   stream);
+                                   x.type, stream);
     });
   }
 

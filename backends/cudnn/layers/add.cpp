@@ -22,7 +22,7 @@ class Add : public CudnnLayer {
     for (int k = 0; k < sources.count; ++k) sources.data[k] = inputs[k].data;
     const std::size_t n = y.elements();
     ctx.forward->add(node.name, [=](cudaStream_t stream) {
-      kernels::sum_arrays(y.data, sources, n, false, stream);
+      kernels::sum_arrays(y.data, sources, n, false, y.type, stream);
     });
     return y;
   }

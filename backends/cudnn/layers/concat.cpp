@@ -6,24 +6,23 @@
 namespace runner::cudnn {
 namespace {
 
-// One input's place in the output: `part` floats per image at `offset` in each output image of
-// `whole` floats.
+// One input's place in the output: `part` bytes per image at byte `offset` in each output image
+// of `whole` bytes.
 struct Slice {
   std::size_t offset = 0, part = 0, whole = 0;
   int images = 0;
 };
 
 // Copies between an input's dense (images, part) rows and its slice of the output's rows.
-void copy_slice(const Slice& s, const float* from, float* to, bool into_output, StepList& steps,
+void copy_slice(const Slice& s, const void* from, void* to, bool into_output, StepList& steps,
                 const std::string& label) {
   steps.add(label, [=](cudaStream_t stream) {
-    const std::size_t part = s.part * sizeof(float), whole = s.whole * sizeof(float);
     if (into_output) {
-      CUDA_CHECK(cudaMemcpy2DAsync(to + s.offset, whole, from, part, part, s.images,
-                                   cudaMemcpyDeviceToDevice, stream));
+      CUDA_CHECK(cudaMemcpy2DAsync(static_cast<char*>(to) + s.offset, s.whole, from, s.part, s.part,
+                                   s.images, cudaMemcpyDeviceToDevice, stream));
     } else {
-      CUDA_CHECK(cudaMemcpy2DAsync(to, part, from + s.offset, whole, part, s.images,
-                                   cudaMemcpyDeviceToDevice, stream));
+      CUDA_CHECK(cudaMemcpy2DAsync(to, s.part, static_cast<const char*>(from) + s.offset, s.whole,
+                                   s.part, s.images, cudaMemcpyDeviceToDevice, stream));
     }
   });
 }
@@ -33,10 +32,10 @@ class Concat : public CudnnLayer {
   DeviceTensor forward(BuildContext& ctx, const Node& node,
                        const std::vector<DeviceTensor>& inputs) override {
     DeviceTensor y = ctx.allocate(node.output, node.name + " output");  // (N, sum of C, H, W)
-    const std::size_t whole = y.elements() / y.n;
+    const std::size_t whole = y.bytes() / y.n;
     std::size_t offset = 0;
     for (const DeviceTensor& x : inputs) {
-      const std::size_t part = x.elements() / x.n;
+      const std::size_t part = x.bytes() / x.n;
       slices_.push_back({offset, part, whole, y.n});
       copy_slice(slices_.back(), x.data, y.data, true, *ctx.forward, node.name);
       offset += part;

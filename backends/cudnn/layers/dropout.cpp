@@ -15,13 +15,16 @@ class Dropout : public CudnnLayer {
     if (!ctx.training) return inputs[0];
     const DeviceTensor x = inputs[0];
     const DeviceTensor y = ctx.allocate_like(x, node.name + " output");
-    factors_ = ctx.allocate_like(x, node.name + " mask");
+    // FP32 whatever the activations are: 1 / (1 - p) is not a 16-bit number in general.
+    factors_ = static_cast<float*>(
+        ctx.memory->allocate(x.elements() * sizeof(float), node.name + " mask"));
     const std::uint64_t seed = ctx.seed, layer = dropout_math::layer_key(node.name.c_str());
     const long long* step = ctx.step;
     const float p = static_cast<float>(node.attrs.p);
-    float* factors = factors_.data;
+    float* factors = factors_;
     ctx.forward->add(node.name, [=](cudaStream_t stream) {
-      kernels::dropout_forward(seed, step, layer, p, x.data, y.data, factors, x.elements(), stream);
+      kernels::dropout_forward(seed, step, layer, p, x.data, y.data, factors, x.elements(), x.type,
+                               stream);
     });
     return y;
   }
@@ -29,14 +32,15 @@ class Dropout : public CudnnLayer {
   void backward(BuildContext& ctx, const Node& node, const DeviceTensor& output_grad,
                 const std::vector<DeviceTensor>& input_grads) override {
     if (!input_grads[0]) return;
-    const DeviceTensor dy = output_grad, dx = input_grads[0], factors = factors_;
+    const DeviceTensor dy = output_grad, dx = input_grads[0];
+    const float* factors = factors_;
     ctx.backward->add(node.name + " backward", [=](cudaStream_t stream) {
-      kernels::multiply(dy.data, factors.data, dx.data, dy.elements(), stream);
+      kernels::multiply(dy.data, factors, dx.data, dy.elements(), dy.type, stream);
     });
   }
 
  private:
-  DeviceTensor factors_;
+  float* factors_ = nullptr;  // (N, C, H, W), FP32
 };
 
 }  // namespace

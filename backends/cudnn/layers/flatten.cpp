@@ -10,7 +10,7 @@ class Flatten : public CudnnLayer {
   DeviceTensor forward(BuildContext& ctx, const Node& node,
                        const std::vector<DeviceTensor>& inputs) override {
     const DeviceTensor& x = inputs[0];
-    return view(x.data, x.n, node.output.c, 1, 1);  // same bytes
+    return view(x.data, x.type, x.n, node.output.c, 1, 1);  // same bytes
   }
 
   void backward(BuildContext& ctx, const Node& node, const DeviceTensor& output_grad,
