@@ -22,6 +22,8 @@ TrainingFeed::TrainingFeed(const Dataset& data, Program& program, const Experime
     description_ = "the training set is held on the device; batches are gathered there";
     return;
   }
+  // The compute threads as the session resolves them for the backend. A GPU program fed from the
+  // host counts them too (its host thread mostly launches): auto stays on the cautious side.
   const LoaderDemand demand{experiment.dataset.workers, augment.count > 0, available_cores(),
                             resolve_threads(experiment.training.threads)};
   workers_ = plan_loader_workers(demand);
