@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <limits>
 
+#include "runner/data/batch_loader.h"
 #include "runner/data/dataset_size.h"
+#include "runner/data/loader_threads.h"
 #include "runner/graph/memory_estimate.h"
 
 namespace runner {
@@ -37,10 +39,10 @@ std::int64_t planned_dataset_bytes(const DatasetSpec& dataset, const Shape& imag
 
 namespace {
 
-// The batch loader's ring: a batch of images per slot, one slot per worker plus two.
+// The batch loader's ring; auto plans at most kMaxAutoLoaderWorkers threads.
 std::int64_t loader_bytes(const Experiment& experiment, const Graph& graph) {
-  const int workers = experiment.dataset.workers;
-  std::int64_t slots = workers == 0 ? 1 : workers + 2;
+  const std::int64_t slots =
+      BatchLoader::ring_slots(experiment.dataset.workers.value_or(kMaxAutoLoaderWorkers));
   std::int64_t bytes = 0;
   if (__builtin_mul_overflow(slots * experiment.training.batch_size, graph.input.elements() + 1,
                              &bytes)) {

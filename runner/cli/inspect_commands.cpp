@@ -11,6 +11,7 @@
 #include "runner/cli/layer_table.h"
 #include "runner/cli/precision_check.h"
 #include "runner/util/process_stats.h"
+#include "runner/util/threads.h"
 
 namespace runner {
 

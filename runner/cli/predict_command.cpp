@@ -18,6 +18,7 @@
 #include "runner/report/read_report.h"
 #include "runner/train/checkpoint.h"
 #include "runner/util/errors.h"
+#include "runner/util/threads.h"
 
 namespace runner {
 namespace {

@@ -3,9 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <cstdlib>
-#include <thread>
-
 #include "backends/layer_support.h"
 #include "runner/cli/data_fit_check.h"
 #include "runner/cli/host_memory_check.h"
@@ -19,17 +16,9 @@
 #include "runner/graph/dataset_geometry.h"
 #include "runner/graph/training_batches.h"
 #include "runner/util/process_stats.h"
+#include "runner/util/threads.h"
 
 namespace runner {
-
-int resolve_threads(int configured) {
-  if (configured > 0) return configured;
-  if (const char* env = std::getenv("OMP_NUM_THREADS")) {
-    int n = std::atoi(env);
-    if (n > 0) return n;
-  }
-  return std::max(1u, std::thread::hardware_concurrency());
-}
 
 namespace {
 

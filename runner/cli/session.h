@@ -42,7 +42,4 @@ struct Session {
   CompileOptions compile_options() const;
 };
 
-// Threads: training.threads when set, else OMP_NUM_THREADS, else the machine's cores.
-int resolve_threads(int configured);
-
 }  // namespace runner

@@ -193,6 +193,12 @@ void refuse_other_formats_keys(const Fields& f, const DatasetFormat& format) {
   }
 }
 
+// dataset.workers: a number of threads, or auto (absent) to plan them (loader_threads.h).
+std::optional<int> read_workers(const Fields& f) {
+  if (!f.has("workers") || f.raw("workers") == "auto") return std::nullopt;
+  return f.integer("workers", 0);  // the schema has checked the range
+}
+
 DatasetSpec read_dataset(const Fields& f) {
   DatasetSpec d;
   const DatasetFormat& format = read_format(f);
@@ -213,7 +219,7 @@ DatasetSpec read_dataset(const Fields& f) {
                      "remove it and put the files under dataset.root");
   }
   d.shuffle = f.flag("shuffle", d.shuffle);
-  d.workers = f.integer("workers", d.workers);
+  d.workers = read_workers(f);
   d.train_limit = f.wide("train_limit", d.train_limit);
   d.test_limit = f.wide("test_limit", d.test_limit);
   d.validation_split = f.number("validation_split", d.validation_split);

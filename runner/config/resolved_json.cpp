@@ -38,7 +38,7 @@ nlohmann::json dataset_json(const DatasetSpec& d) {
   out["download"] = d.download;
   out["normalize"] = {{"mean", floats(d.normalize.mean)}, {"std", floats(d.normalize.std)}};
   out["shuffle"] = d.shuffle;
-  out["workers"] = d.workers;
+  out["workers"] = d.workers ? nlohmann::json(*d.workers) : nlohmann::json("auto");
   out["train_limit"] = d.train_limit;
   out["test_limit"] = d.test_limit;
   if (d.validation_split > 0) out["validation_split"] = d.validation_split;  // old hashes kept

@@ -48,8 +48,7 @@ BatchLoader::BatchLoader(const Dataset& data, int batch_size, bool shuffle, std:
     throw_user_error(at_field("dataset.workers"),
                      fmt::format("found {}, expected 0 or more", workers));
   }
-  // One slot held by the consumer, one being filled per worker, one spare ready ahead.
-  ring_.resize(workers == 0 ? 1 : workers + 2);
+  ring_.resize(ring_slots(workers));
   for (auto& slot : ring_) {
     slot.images.resize(static_cast<std::size_t>(batch_size) * data.image_bytes());
     slot.labels.resize(batch_size);

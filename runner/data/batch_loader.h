@@ -52,6 +52,9 @@ class BatchLoader {
   int batches_per_epoch() const { return batches_per_epoch_; }
   // Batches gathered ahead and waiting for next() (what prefetching has achieved so far).
   int ready_ahead() const;
+  // The batches a loader with `workers` threads holds at once: one held by the consumer, one
+  // being filled per worker, one spare ready ahead (1 when gathering inline).
+  static int ring_slots(int workers) { return workers == 0 ? 1 : workers + 2; }
 
  private:
   struct Slot {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,7 +65,9 @@ struct DatasetSpec {
   std::string url;  // download source ("": the official one)
   Normalization normalize;
   bool shuffle = true;
-  int workers = 2;
+  // dataset.workers: the batch loader's background threads (and the decoding threads of image
+  // files); empty: auto, planned against the cores (runner/data/loader_threads.h).
+  std::optional<int> workers;
   std::int64_t train_limit = 0;  // 0: all; else the first N records (subsets for benchmarks)
   std::int64_t test_limit = 0;
   double validation_split = 0;       // the share of each class's training rows held out (0: none)

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "runner/util/digest.h"
+#include "runner/util/threads.h"
 
 namespace runner {
 namespace {
@@ -86,7 +87,8 @@ Dataset decode_split(const DatasetSpec& spec, const LabelledFiles& files,
   request.channels = spec.files.image.channels;
   request.height = spec.files.image.height;
   request.width = spec.files.image.width;
-  request.workers = spec.workers;
+  // Decoding runs before training, with no compute threads to share the cores with.
+  request.workers = spec.workers.value_or(available_cores());
   request.on_bad_file = spec.files.on_bad_file;
   request.cache_folder = spec.files.cache;
   ImageSet set = read_image_set(request);

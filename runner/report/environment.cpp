@@ -5,6 +5,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <ctime>
 
 #include "backends/onednn/onednn_backend.h"
@@ -46,6 +47,10 @@ nlohmann::json environment_json(const DeviceInfo& device, int threads, Precision
       {"precision", precision_name(precision)},
   };
   for (const auto& [key, value] : device.details) env[key] = value;
+  // How waiting OpenMP threads wait changes small steps' speed several-fold (README, Threads):
+  // libgomp spins, then sleeps, unless these say otherwise. Recorded only when set.
+  if (const char* policy = std::getenv("OMP_WAIT_POLICY")) env["omp_wait_policy"] = policy;
+  if (const char* spins = std::getenv("GOMP_SPINCOUNT")) env["gomp_spincount"] = spins;
   return env;
 }
 

@@ -106,6 +106,7 @@ nlohmann::json throughput_json(const TrainingOutcome& outcome, std::int64_t flop
           {"data_wait_seconds", wait},
           {"compute_seconds", std::max(0.0, outcome.train_seconds - wait)},
           {"data_wait_fraction", outcome.train_seconds > 0 ? wait / outcome.train_seconds : 0.0},
+          {"loader_workers", outcome.loader_workers},
           {"achieved_flops_per_second", achieved}};
 }
 

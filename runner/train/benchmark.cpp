@@ -36,6 +36,7 @@ class BatchStream {
     }
   }
   double waited_seconds() const { return feed_.waited_seconds(); }
+  const TrainingFeed& feed() const { return feed_; }
 
  private:
   int batch_size_;
@@ -175,7 +176,9 @@ BenchmarkOutcome run_benchmark(const Experiment& experiment, Program& program, c
                                const BenchmarkSpec& spec, Console& console) {
   check_one_full_batch(train, experiment.training.batch_size);
   BatchStream stream(train, program, experiment);
+  console.line("data: " + stream.feed().description());
   BenchmarkOutcome out;
+  out.run.loader_workers = stream.feed().loader_workers();
   out.run.warmup_steps = spec.warmup_steps;
   const TrainingSpec& training = experiment.training;
   Bench bench{program,

@@ -150,10 +150,9 @@ StopReason stop_reason_of(const TrainingOutcome& outcome, bool stopped_early) {
 TrainingOutcome train(const Experiment& experiment, Program& program, const DatasetSplits& data,
                       Console& console, const TrainingPlan& plan) {
   TrainingFeed feed(data.train, program, experiment);
-  if (feed.on_device()) {
-    console.line("data: the training set is held on the device; batches are gathered there");
-  }
+  console.line("data: " + feed.description());
   TrainingOutcome outcome;
+  outcome.loader_workers = feed.loader_workers();
   outcome.warmup_steps = warmup_steps_for(feed.batches_per_epoch());
   const TrainingSpec& spec = experiment.training;
   const std::int64_t steps_per_epoch = feed.batches_per_epoch();

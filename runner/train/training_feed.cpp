@@ -3,6 +3,7 @@
 
 #include "runner/data/augment.h"
 #include "runner/util/random.h"
+#include "runner/util/threads.h"
 
 namespace runner {
 
@@ -18,11 +19,18 @@ TrainingFeed::TrainingFeed(const Dataset& data, Program& program, const Experime
                          static_cast<std::int64_t>(data.size()), augment};
   if (batch_size_ >= 1 && program.hold_training_set(set)) {
     batches_per_epoch_ = runner::batches_per_epoch(data.size(), batch_size_);
+    description_ = "the training set is held on the device; batches are gathered there";
     return;
   }
+  // The compute threads as the session resolves them for the backend. A GPU program fed from the
+  // host counts them too (its host thread mostly launches): auto stays on the cautious side.
+  const LoaderDemand demand{experiment.dataset.workers, augment.count > 0, available_cores(),
+                            resolve_threads(experiment.training.threads)};
+  workers_ = plan_loader_workers(demand);
+  description_ = loader_workers_text(demand, workers_);
   // The loader also checks the batch size and the workers, naming the field.
-  loader_ = std::make_unique<BatchLoader>(data, batch_size_, shuffle_, seed_,
-                                          experiment.dataset.workers, augment);
+  loader_ =
+      std::make_unique<BatchLoader>(data, batch_size_, shuffle_, seed_, workers_.count, augment);
   batches_per_epoch_ = loader_->batches_per_epoch();
 }
 

@@ -7,12 +7,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "backends/backend.h"
 #include "runner/config/experiment.h"
 #include "runner/data/batch_loader.h"
 #include "runner/data/dataset.h"
+#include "runner/data/loader_threads.h"
 
 namespace runner {
 
@@ -28,6 +30,11 @@ class TrainingFeed {
   bool next(TrainBatch& batch);
   // Time spent waiting for the host loader (0 on the device: there is nothing to wait for).
   double waited_seconds() const;
+  // The host loader's background threads (0 on the device, or gathering inline).
+  int loader_workers() const { return workers_.count; }
+  // Where batches come from, for the run's "data:" line: held on the device, or the loader's
+  // threads and why (loader_threads.h).
+  const std::string& description() const { return description_; }
 
  private:
   const Dataset& data_;
@@ -36,7 +43,9 @@ class TrainingFeed {
   const std::uint64_t seed_;
   int batches_per_epoch_ = 0;
   std::unique_ptr<BatchLoader> loader_;  // null when the program holds the set
-  std::vector<std::uint32_t> order_;     // the epoch's order, on the device only
+  LoaderWorkers workers_;
+  std::string description_;
+  std::vector<std::uint32_t> order_;  // the epoch's order, on the device only
   std::int64_t next_batch_ = 0;
   int epoch_ = 0;
   bool started_ = false;

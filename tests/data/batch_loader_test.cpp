@@ -1,5 +1,5 @@
 // BatchLoader: every record once per epoch, seeded order, identical batches for any number of
-// workers, partial last batch, and clean shutdown mid-epoch.
+// workers, partial last batch, clean shutdown mid-epoch, and waiting workers that sleep.
 #include "runner/data/batch_loader.h"
 
 #include <gtest/gtest.h>
@@ -248,6 +248,43 @@ TEST(BatchLoader, ZeroWorkersCountGatheringAsWaiting) {
   EXPECT_LE(waited, inside_next) << "time outside next() counted as waiting";
   EXPECT_GE(waited, 0.5 * inside_next) << "the gathering inside next() is not counted: waited "
                                        << waited << " s of " << inside_next << " s in next()";
+}
+
+// CPU time of the whole process so far, user and system.
+double process_cpu_seconds_now() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec * 1e-6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+// The CPU time the process uses while this thread sleeps for `wait`.
+double cpu_seconds_over(std::chrono::milliseconds wait) {
+  const double before = process_cpu_seconds_now();
+  std::this_thread::sleep_for(wait);
+  return process_cpu_seconds_now() - before;
+}
+
+// Issue 27: a loader thread that waited by spinning would take a core from the compute threads.
+// Workers with no epoch to work on, and workers that have filled every free slot, must sleep:
+// four spinning workers would use most of the 200 ms on every core they get, sleeping ones
+// about nothing (the bound leaves room for a loaded machine's noise, not for a spinning thread).
+TEST(BatchLoader, WaitingWorkersSleep) {
+  Dataset data = indexed_dataset(4000);
+  BatchLoader loader(data, 10, true, 1, 4);
+  const auto wait = std::chrono::milliseconds(200);
+  EXPECT_LT(cpu_seconds_over(wait), 0.05) << "workers waiting for an epoch use the CPU";
+
+  loader.start_epoch(0);
+  BatchView batch{};
+  ASSERT_TRUE(loader.next(batch));  // held: the workers fill the other slots, then wait
+  const int free_slots = BatchLoader::ring_slots(4) - 1;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (loader.ready_ahead() < free_slots && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_EQ(loader.ready_ahead(), free_slots);
+  EXPECT_LT(cpu_seconds_over(wait), 0.05) << "workers waiting for a free slot use the CPU";
 }
 
 // Issue 11: a thread that failed to start left the others joinable, and the process aborted

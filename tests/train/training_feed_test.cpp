@@ -14,6 +14,7 @@
 #include "runner/graph/dataset_geometry.h"
 #include "runner/train/benchmark.h"
 #include "runner/train/trainer.h"
+#include "runner/util/threads.h"
 #include "test_support.h"
 
 namespace runner {
@@ -219,6 +220,48 @@ TEST(TrainingFeed, EvaluationSeesTheTestSetAsItIs) {
   Evaluation after = evaluate(*fresh, augmented.data.test, 128);
   EXPECT_EQ(trained.final_evaluation.loss, after.loss);
   EXPECT_EQ(trained.final_evaluation.correct, after.correct);
+}
+
+// Issue 27: the loader's threads are dataset.workers when given; auto runs none for batches that
+// are only copies, nor for augmentation when the compute threads take every core; the feed says
+// which, and the run records what ran. The numbers do not depend on it.
+TEST(TrainingFeed, LoaderWorkersAreConfiguredOrPlannedAndRecorded) {
+  struct Case {
+    std::vector<std::string> overrides;
+    int workers;
+    std::string says;
+  };
+  const std::string all_cores = "training.threads=" + std::to_string(available_cores());
+  const std::vector<Case> cases = {
+      {{"dataset.workers=3"}, 3, "3 loader workers (dataset.workers)"},
+      {{"dataset.workers=auto"}, 0, "0 loader workers (auto: a batch is a copy"},
+      {{"dataset.workers=auto", kAugment, all_cores},
+       0,
+       "0 loader workers (auto: augmenting inline"},
+      {{"dataset.workers=2", kAugment}, 2, "2 loader workers (dataset.workers)"},
+  };
+  Console console(true);
+  std::vector<double> losses;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.says);
+    TinyRun setup(c.overrides);
+    auto program = setup.program(false);
+    TrainingFeed feed(setup.data.train, *program, setup.experiment);
+    EXPECT_EQ(feed.loader_workers(), c.workers);
+    EXPECT_EQ(feed.description().rfind(c.says, 0), 0u) << feed.description();
+    TrainingOutcome outcome = train(setup.experiment, *program, setup.data, console);
+    EXPECT_EQ(outcome.loader_workers, c.workers);
+    losses.push_back(outcome.epochs.back().train_loss);
+  }
+  EXPECT_EQ(losses[0], losses[1]) << "3 workers and auto (inline) trained differently";
+  EXPECT_EQ(losses[2], losses[3]) << "augmenting inline and with 2 workers trained differently";
+
+  TinyRun held({"dataset.workers=3"});
+  auto holding = held.program(true);
+  TrainingFeed feed(held.data.train, *holding, held.experiment);
+  EXPECT_EQ(feed.loader_workers(), 0) << "no loader runs for a set held on the device";
+  EXPECT_EQ(feed.description(),
+            "the training set is held on the device; batches are gathered there");
 }
 
 TEST(TrainingFeed, BenchmarkStepsOnHeldRowsAreFullBatches) {
