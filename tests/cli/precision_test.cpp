@@ -37,6 +37,14 @@ bool native_bf16() {
          list.find("bf16 (emulated)") == std::string::npos;
 }
 
+// tiny_resnet_synthetic trained in bf16 with a checkpoint, its run folder under `output`.
+CommandResult bf16_run(const std::filesystem::path& output) {
+  return run_runner(tiny_resnet() +
+                    " --set training.precision=bf16 --set checkpoint.path=c.safetensors --quiet "
+                    "--output " +
+                    output.string());
+}
+
 #define SKIP_WITHOUT_NATIVE_BF16() \
   if (!native_bf16()) GTEST_SKIP() << "this CPU has no native bf16 (" << cpu_precisions() << ")"
 
@@ -52,10 +60,7 @@ TEST(Precision, DevicesListWhatTheCpuRuns) {
 TEST(Precision, ABf16RunRecordsItAndReproduces) {
   SKIP_WITHOUT_NATIVE_BF16();
   TempDir tmp;
-  auto run = run_runner(tiny_resnet() +
-                        " --set training.precision=bf16 --set checkpoint.path=c.safetensors "
-                        "--quiet --output " +
-                        (tmp / "a").string());
+  auto run = bf16_run(tmp / "a");
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const nlohmann::json report = report_in(run);
   EXPECT_EQ(report["environment"]["precision"], "bf16");
@@ -78,10 +83,7 @@ bool is_bf16(float value) {
 TEST(Precision, ABf16CheckpointHoldsFp32WeightsThatAnFp32EvaluationReads) {
   SKIP_WITHOUT_NATIVE_BF16();
   TempDir tmp;
-  auto run = run_runner(tiny_resnet() +
-                        " --set training.precision=bf16 --set checkpoint.path=c.safetensors "
-                        "--quiet --output " +
-                        (tmp / "a").string());
+  auto run = bf16_run(tmp / "a");
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const nlohmann::json report = report_in(run);
   const std::string checkpoint = report["checkpoint"]["path"];
