@@ -149,7 +149,8 @@ TEST(Summary, CsvAndMarkdownHaveARowPerPointAndListTheErrors) {
                       0),
             0u)
       << csv;
-  EXPECT_NE(csv.find("\ngpu,1,16,,completed,benchmark,cuda:0,16,1.0,fp32,4000.0,"), std::string::npos)
+  EXPECT_NE(csv.find("\ngpu,1,16,,completed,benchmark,cuda:0,16,1.0,fp32,4000.0,"),
+            std::string::npos)
       << csv;
   std::string md = read_file(tmp / "summary.md");
   EXPECT_NE(md.find("| gpu | cuda:0 | 16 | 1 | completed | 4000 |"), std::string::npos) << md;
