@@ -30,6 +30,14 @@ inline Bf16 to_bf16(float value) {
   return {static_cast<std::uint16_t>(bits >> 16)};
 }
 
+// Whether `value` is a bf16 number: its lower 16 bits are zero (an FP32 master weight after an
+// update almost never is).
+inline bool representable_in_bf16(float value) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return (bits & 0xffffu) == 0;
+}
+
 // `value` in the element type T (float or Bf16).
 template <typename T>
 T from_float(float value) {

@@ -100,13 +100,6 @@ TEST_P(Bf16Layer, GradientsMatchTheReferenceWithinBf16Rounding) {
 INSTANTIATE_TEST_SUITE_P(Layers, Bf16Layer, ::testing::ValuesIn(cases()),
                          [](const auto& info) { return info.param.name; });
 
-// Whether `value` is a bf16 number (its lower 16 bits are zero).
-bool is_bf16(float value) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return (bits & 0xffffu) == 0;
-}
-
 class Bf16Lenet : public Bf16Layer {};
 
 // Checkpoints and the optimizer see FP32 masters: a bf16 program returns the FP32 values it was
@@ -123,7 +116,7 @@ TEST_P(Bf16Lenet, MasterWeightsStayFp32) {
   program->train_step(batch_.bytes.data(), batch_.labels.data(), batch);
   std::size_t values = 0, wider = 0;
   for (const HostTensor& tensor : program->parameters()) {
-    for (float v : tensor.values) wider += !is_bf16(v);
+    for (float v : tensor.values) wider += !representable_in_bf16(v);
     values += tensor.values.size();
   }
   EXPECT_GT(wider, values * 9 / 10) << "of " << values << " values after a step";

@@ -9,6 +9,7 @@
 
 #include "backends/onednn/onednn_backend.h"
 #include "layer_cases.h"
+#include "layer_fixture.h"
 #include "lenet_training.h"
 #include "runner/data/augment.h"
 #include "runner/util/errors.h"
@@ -47,26 +48,14 @@ std::vector<LayerCase> parity_cases() {
   return all;
 }
 
-class Parity : public ::testing::TestWithParam<LayerCase> {
+// The layer case's graph, parameters and batch (layer_fixture.h), compiled on either backend.
+class Parity : public OnednnLayerTest {
  protected:
-  void SetUp() override {
-    const LayerCase& c = GetParam();
-    ModelSpec model;
-    model.layers = c.layers;
-    graph_ = build_graph(model, c.input, kClasses);
-    initial_ = initial_parameters(graph_, 11);
-    batch_ = random_batch(c.input, c.batch, 5);
-  }
-
   std::unique_ptr<Program> compile(Backend& backend, int train_batch, int eval_batch) {
     auto program = backend.compile(graph_, options_for(graph_, train_batch, eval_batch));
     program->load_parameters(initial_);
     return program;
   }
-
-  Graph graph_;
-  std::vector<HostTensor> initial_;
-  Batch batch_;
 };
 
 TEST_P(Parity, ForwardMatchesOnednn) {

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "backends/common/bf16.h"
 #include "runner/train/safetensors.h"
 #include "test_support.h"
 
@@ -73,13 +74,6 @@ TEST(Precision, ABf16RunRecordsItAndReproduces) {
       << again.output;
 }
 
-// Whether `value` is a bf16 number (its lower 16 bits are zero).
-bool is_bf16(float value) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return (bits & 0xffffu) == 0;
-}
-
 TEST(Precision, ABf16CheckpointHoldsFp32WeightsThatAnFp32EvaluationReads) {
   SKIP_WITHOUT_NATIVE_BF16();
   TempDir tmp;
@@ -89,7 +83,7 @@ TEST(Precision, ABf16CheckpointHoldsFp32WeightsThatAnFp32EvaluationReads) {
   const std::string checkpoint = report["checkpoint"]["path"];
   std::size_t values = 0, wider = 0;
   for (const HostTensor& tensor : load_safetensors(checkpoint).tensors) {
-    for (float v : tensor.values) wider += !is_bf16(v);
+    for (float v : tensor.values) wider += !representable_in_bf16(v);
     values += tensor.values.size();
   }
   EXPECT_GT(wider, values / 2) << "FP32 master weights, not bf16 ones";
