@@ -110,6 +110,11 @@ bool is_reference(const dnnl::primitive_desc_base& pd) {
   return std::string(pd.impl_info_str()).find("ref") != std::string::npos;
 }
 
+bool is_native_bf16(const dnnl::primitive_desc_base& pd) {
+  const std::string impl = pd.impl_info_str();
+  return impl.find("bf16") != std::string::npos || impl.find("amx") != std::string::npos;
+}
+
 #define RUNNER_REGISTRY_ENTRY(name) RUNNER_ONEDNN_LAYER(name);
 #include "backends/onednn/layers.inc"
 #undef RUNNER_REGISTRY_ENTRY

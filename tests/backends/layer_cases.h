@@ -261,6 +261,13 @@ inline std::vector<LayerCase> cases() {
         layer("pool2", "max_pool2d", {{"kernel", 2}, {"stride", 2}}), layer("flat", "flatten"),
         layer("fc1", "linear", {{"out_features", 12}}), layer("relu3", "relu"),
         layer("fc3", "linear", {{"out_features", kClasses}})}},
+      // Fashion-MNIST's single channel, as LeNet's first layer sees it (oneDNN 2.6 has no bf16
+      // weight-gradient kernel for it).
+      {"conv_one_channel",
+       {1, 12, 12},
+       4,
+       head({layer("c", "conv2d", {{"out_channels", 6}, {"kernel", 5}, {"padding", 2}}),
+             layer("r", "relu"), layer("p", "max_pool2d", {{"kernel", 2}, {"stride", 2}})})},
   };
 }
 

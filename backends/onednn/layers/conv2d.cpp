@@ -155,20 +155,30 @@ class Conv2d : public OnednnLayer {
   void backward_weights(BuildContext& ctx, const Node& node, const dnnl::memory& output_grad) {
     const LayerAttrs& a = node.attrs;
     const ParamSpec& weight = node.params[0];
-    auto pd = winograd_or_direct<dnnl::convolution_backward_weights::primitive_desc>(
-        winograd_.backward_weights, [&](dnnl::algorithm algorithm, bool given) {
-          auto src = given ? src_.get_desc() : ctx.data_any(src_.get_desc().dims());
-          auto diff_dst =
-              given ? output_grad.get_desc() : ctx.data_any(output_grad.get_desc().dims());
-          auto weights = BuildContext::any(weight_dims_);  // f32 gradients, whatever the data
-          auto desc = a.bias ? dnnl::convolution_backward_weights::desc(
-                                   algorithm, src, weights, BuildContext::any({a.out_channels}),
-                                   diff_dst, strides_, dilates_, padding_, padding_)
-                             : dnnl::convolution_backward_weights::desc(
-                                   algorithm, src, weights, diff_dst, strides_, dilates_, padding_,
-                                   padding_);
-          return dnnl::convolution_backward_weights::primitive_desc(desc, ctx.engine, forward_pd_);
-        });
+    // `compute` is the type of the input and output gradient the primitive reads; f32 weight
+    // gradients whatever it is. Mixed precision computes in FP32 where oneDNN has no bf16 kernel
+    // for the shape (an image's single channel): two small conversions instead of a slow path.
+    auto choose = [&](dt compute) {
+      const bool given = compute == ctx.data;  // else the layouts are the primitive's
+      return winograd_or_direct<dnnl::convolution_backward_weights::primitive_desc>(
+          winograd_.backward_weights, [&](dnnl::algorithm algorithm, bool prefer_given) {
+            const bool keep = given && prefer_given;
+            auto src = keep ? src_.get_desc() : BuildContext::any(src_.get_desc().dims(), compute);
+            auto diff_dst = keep ? output_grad.get_desc()
+                                 : BuildContext::any(output_grad.get_desc().dims(), compute);
+            auto weights = BuildContext::any(weight_dims_);
+            auto desc = a.bias ? dnnl::convolution_backward_weights::desc(
+                                     algorithm, src, weights, BuildContext::any({a.out_channels}),
+                                     diff_dst, strides_, dilates_, padding_, padding_)
+                               : dnnl::convolution_backward_weights::desc(
+                                     algorithm, src, weights, diff_dst, strides_, dilates_,
+                                     padding_, padding_);
+            return dnnl::convolution_backward_weights::primitive_desc(desc, ctx.engine,
+                                                                      forward_pd_);
+          });
+    };
+    auto pd = choose(ctx.data);
+    if (ctx.data == dt::bf16 && !is_native_bf16(pd)) pd = choose(dt::f32);
     StepList gradient_layouts;  // run after the primitive, where its layout is not the master's
     std::unordered_map<int, dnnl::memory> args = {
         {DNNL_ARG_SRC,
