@@ -11,6 +11,7 @@
 #include "runner/report/read_report.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
+#include "runner/util/bounded_json.h"
 
 namespace runner {
 namespace {
@@ -19,7 +20,7 @@ namespace {
 void refuse_sweep_summary(const std::filesystem::path& path) {
   nlohmann::json json;
   try {
-    json = nlohmann::json::parse(read_regular_file(path, kMaxReportBytes, "a JSON report"));
+    json = parse_bounded_json(read_regular_file(path, kMaxReportBytes, "a JSON report"));
   } catch (const std::exception&) {
     return;  // read_report_file words what is wrong with it
   }

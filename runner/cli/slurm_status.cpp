@@ -16,6 +16,7 @@
 #include "runner/sweep/slurm_record.h"
 #include "runner/util/errors.h"
 #include "runner/util/interrupt.h"
+#include "runner/util/bounded_json.h"
 
 namespace runner {
 namespace {
@@ -32,7 +33,7 @@ PointEvidence report_evidence(const fs::path& dir, const RecordedPoint& point) {
   PointEvidence evidence;
   std::ifstream in(dir / point.id / "report.json");
   if (!in) return evidence;
-  nlohmann::json report = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json report = parse_bounded_json(in, /*allow_exceptions=*/false);
   if (!report.is_object()) {
     evidence.report_status = "unreadable";
     return evidence;

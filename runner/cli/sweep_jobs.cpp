@@ -19,6 +19,7 @@
 #include "runner/util/files.h"
 #include "runner/util/folders.h"
 #include "runner/util/interrupt.h"
+#include "runner/util/bounded_json.h"
 
 namespace runner {
 namespace {
@@ -123,7 +124,7 @@ class Scheduler {
     if (!error && written >= p.launched &&
         point_state(report_path, planned) != PointState::missing) {
       nlohmann::json report =
-          nlohmann::json::parse(read_file_or_empty(report_path), nullptr, false);
+          parse_bounded_json(read_file_or_empty(report_path), false);
       auto status =
           report.is_object() ? parse_run_status(report.value("status", "")) : std::nullopt;
       if (status && report["sweep_point"].value("point_sha256", "") == planned.point_sha)

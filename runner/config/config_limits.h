@@ -11,5 +11,6 @@ inline constexpr std::size_t max_values = 100'000;        // after aliases are e
 inline constexpr int max_depth = 32;                      // nesting of mappings and lists
 inline constexpr std::size_t max_string_length = 4096;    // a path, a URL, a name
 inline constexpr std::size_t max_key_length = 256;
+inline constexpr std::size_t max_reference_chain = 256;  // ${a} -> ${b} -> ... links
 
 }  // namespace runner::limits

@@ -7,9 +7,11 @@
 #include <cstring>
 #include <vector>
 
+#include "runner/config/config_limits.h"
 #include "runner/config/field_path.h"
 #include "runner/config/yaml_to_json.h"
 #include "runner/util/errors.h"
+#include "runner/util/utf8.h"
 
 namespace runner {
 namespace {
@@ -33,6 +35,13 @@ class Interpolator {
     } else if (value.is_string() && value.get<std::string>().find("${") != std::string::npos) {
       for (const auto& open : resolving_) {
         if (open == path) fail(path, fmt::format("the references form a cycle: {}", cycle(path)));
+      }
+      // Each link of a chain is a few stack frames: 12,000 links overflowed the stack.
+      if (resolving_.size() >= limits::max_reference_chain) {
+        fail(path,
+             fmt::format("the references form a chain of more than {} fields ({} -> ... -> {})",
+                         limits::max_reference_chain, resolving_.front(), path),
+             "refer to the field that holds the value, not to a reference to it");
       }
       resolving_.push_back(path);
       nlohmann::json resolved = substitute(path, value.get<std::string>());
@@ -104,7 +113,24 @@ class Interpolator {
       }
       copied = reference.start + reference.length;
     }
-    return out + text.substr(copied);
+    out += text.substr(copied);
+    check_text(path, out, "the text after its references are replaced");
+    return out;
+  }
+
+  // A text that arrives through a reference meets the limits of a text written in the file:
+  // a 30,000-character variable overflowed the stack of a later std::regex, and a reference
+  // doubling at every level grew to gigabytes.
+  void check_text(const std::string& path, std::string_view text, const std::string& what) const {
+    if (text.size() > limits::max_string_length) {
+      fail(path,
+           fmt::format("{} is {} characters long, more than the {} a config text may have", what,
+                       text.size(), limits::max_string_length));
+    }
+    if (std::optional<std::size_t> bad = first_invalid_utf8(text)) {
+      fail(path, fmt::format("{} is not UTF-8 text (byte {} is 0x{:02x})", what, *bad + 1,
+                             static_cast<unsigned char>(text[*bad])));
+    }
   }
 
   nlohmann::json value_of(const std::string& path, const std::string& body) {
@@ -118,7 +144,10 @@ class Interpolator {
     std::size_t comma = spec.find(',');
     std::string name = spec.substr(0, comma);
     if (name.empty()) fail(path, "found ${env:} without a variable name", "write ${env:VAR}");
-    if (const char* set = std::getenv(name.c_str())) return plain_scalar_to_json(set);
+    if (const char* set = std::getenv(name.c_str())) {
+      check_text(path, set, fmt::format("the environment variable {}", name));
+      return plain_scalar_to_json(set);
+    }
     if (comma == std::string::npos) {
       fail(path, fmt::format("the environment variable {} is not set", name),
            fmt::format("set it, or give a default: ${{env:{},VALUE}}", name));

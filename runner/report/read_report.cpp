@@ -6,6 +6,7 @@
 #include "runner/config/load_config.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
+#include "runner/util/bounded_json.h"
 
 namespace runner {
 
@@ -15,12 +16,14 @@ nlohmann::json read_report_file(const std::filesystem::path& path) {
   doc.file = path.string();
   doc.source_map = SourceMap(doc.file);
   try {
-    doc.json = nlohmann::json::parse(text);
+    doc.json = parse_bounded_json(text);
   } catch (const nlohmann::json::parse_error& error) {
     std::string what = error.what();  // "[json.exception.parse_error.101] parse error at ..."
     auto bracket = what.find("] ");
     throw UserError(fmt::format("{}: not a JSON report: {}", doc.file,
                                 bracket == std::string::npos ? what : what.substr(bracket + 2)));
+  } catch (const JsonTooDeep& error) {
+    throw UserError(fmt::format("{}: not a JSON report: {}", doc.file, error.what()));
   }
   if (!doc.json.is_object()) {
     throw UserError(fmt::format("{}: not a JSON report (expected an object)", doc.file));

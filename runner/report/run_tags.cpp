@@ -3,8 +3,10 @@
 
 #include <fmt/format.h>
 
+#include "runner/config/config_limits.h"
 #include "runner/config/tag_key.h"
 #include "runner/util/errors.h"
+#include "runner/util/utf8.h"
 
 namespace runner {
 
@@ -19,7 +21,15 @@ nlohmann::json parse_tag_options(const std::vector<std::string>& options) {
                       "purpose=baseline",
                       option, kTagKeyRule));
     }
-    tags[key] = option.substr(equals + 1);
+    std::string value = option.substr(equals + 1);
+    if (value.size() > limits::max_string_length) {
+      throw UserError(fmt::format("--tag {}: the value is {} characters long, expected at most {}",
+                                  key, value.size(), limits::max_string_length));
+    }
+    if (first_invalid_utf8(value)) {
+      throw UserError(fmt::format("--tag {}: the value is not UTF-8 text", key));
+    }
+    tags[key] = std::move(value);
   }
   return tags;
 }

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runner/train/run_status.h"
+#include "runner/util/bounded_json.h"
 
 namespace runner {
 namespace {
@@ -12,7 +13,7 @@ namespace {
 nlohmann::json read_report(const std::filesystem::path& path) {
   std::ifstream in(path);
   if (!in) return nullptr;
-  nlohmann::json report = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json report = parse_bounded_json(in, /*allow_exceptions=*/false);
   return report.is_object() ? report : nlohmann::json();
 }
 

@@ -5,6 +5,7 @@
 
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
+#include "runner/util/bounded_json.h"
 
 namespace runner {
 namespace {
@@ -55,8 +56,8 @@ std::optional<SlurmRecord> read_slurm_record(const std::filesystem::path& sweep_
   if (!std::filesystem::exists(file)) return std::nullopt;
   std::string text = read_regular_file(file, kMaxRecordBytes, "a sweep's Slurm record (JSON)");
   try {
-    return from_json(nlohmann::json::parse(text));
-  } catch (const nlohmann::json::exception& e) {
+    return from_json(parse_bounded_json(text));
+  } catch (const std::exception& e) {  // nlohmann's, or JsonTooDeep
     throw UserError(fmt::format(
         "{}: not a record of `runner sweep --launcher slurm` ({}); remove it to submit afresh",
         file.string(), e.what()));

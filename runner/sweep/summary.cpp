@@ -14,6 +14,7 @@
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
 #include "runner/util/interrupt.h"
+#include "runner/util/bounded_json.h"
 
 namespace runner {
 namespace {
@@ -29,7 +30,7 @@ json at(const json& value, const char* pointer) {
 json read_json(const std::filesystem::path& path) {
   std::ifstream in(path);
   if (!in) return nullptr;
-  json parsed = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  json parsed = parse_bounded_json(in, /*allow_exceptions=*/false);
   return parsed.is_discarded() ? json() : parsed;
 }
 
@@ -48,7 +49,7 @@ json row_or_note(const std::filesystem::path& path, json& unreadable) {
     unreadable.push_back({{"report", path.string()}, {"error", error.what()}});
     return nullptr;
   }
-  json report = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  json report = parse_bounded_json(text, /*allow_exceptions=*/false);
   if (report.is_discarded() || !report.is_object()) return note("not a JSON report");
   if (report.contains("status")) {
     if (std::string why = status_problem(report); !why.empty()) {

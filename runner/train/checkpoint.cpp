@@ -10,6 +10,7 @@
 #include "runner/train/safetensors.h"
 #include "runner/util/errors.h"
 #include "runner/util/json_paths.h"
+#include "runner/util/bounded_json.h"
 
 namespace runner {
 namespace {
@@ -62,7 +63,7 @@ nlohmann::json read_config(const std::filesystem::path& path,
                            const std::map<std::string, std::string>& metadata) {
   auto it = metadata.find("config");
   if (it == metadata.end()) return nullptr;
-  nlohmann::json config = nlohmann::json::parse(it->second, nullptr, false);
+  nlohmann::json config = parse_bounded_json(it->second, false);
   if (config.is_discarded() || !config.is_object()) {
     throw UserError(fmt::format("{}: metadata config: not the JSON of a config", path.string()));
   }

@@ -6,6 +6,7 @@
 
 #include "runner/train/checkpoint.h"
 #include "runner/util/errors.h"
+#include "runner/util/bounded_json.h"
 
 namespace runner {
 
@@ -63,7 +64,7 @@ bool EpochCheckpoints::write(const std::filesystem::path& path, const Checkpoint
 std::optional<KeptBest> kept_best_beside(const std::filesystem::path& checkpoint,
                                          const std::string& selection_metadata, int best_epoch) {
   if (selection_metadata.empty() || best_epoch <= 0) return std::nullopt;
-  const nlohmann::json state = nlohmann::json::parse(selection_metadata, nullptr, false);
+  const nlohmann::json state = parse_bounded_json(selection_metadata, false);
   if (!state.is_object() || !state.contains("best_file")) return std::nullopt;
   if (!state["best_file"].is_string()) {
     throw UserError(

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "runner/util/errors.h"
+#include "runner/util/bounded_json.h"
 
 namespace runner {
 namespace {
@@ -125,7 +126,7 @@ SelectionState read_selection(const std::string& text, const Experiment& experim
                               const std::string& file, std::vector<std::string>& notes) {
   SelectionState state;
   if (text.empty()) return state;
-  const nlohmann::json all = nlohmann::json::parse(text, nullptr, false);
+  const nlohmann::json all = parse_bounded_json(text, false);
   if (all.is_discarded() || !all.is_object()) {
     throw UserError(fmt::format("{}: metadata selection: not the JSON the runner writes", file));
   }

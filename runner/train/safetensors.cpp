@@ -79,6 +79,9 @@ nlohmann::json parse_header(std::string_view text, const Corrupt& corrupt) {
   std::set<std::string> keys;
   std::string duplicate;
   auto track = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    // The header is {name: {dtype, shape: [...], data_offsets: [...]}}: two levels below the
+    // top. Deeper nesting is refused as it is read (100,000 levels overflowed a recursive dump).
+    if (depth > 3) throw corrupt("the header nests deeper than a safetensors header does");
     if (depth == 1 && event == nlohmann::json::parse_event_t::key) {
       std::string key = parsed.get<std::string>();
       if (!keys.insert(key).second && duplicate.empty()) duplicate = key;

@@ -62,6 +62,16 @@ const char* kBatchNormAfterPooling =
     - {name: fc, type: linear, out_features: 4}
 )";
 
+// Top-level fields x0 .. x<levels>, each the previous one twice: 16 characters, then 32, ...
+std::string doubling_references(int levels) {
+  std::string yaml = "x0: abcdefghabcdefgh\n";
+  for (int i = 1; i <= levels; ++i) {
+    yaml += "x" + std::to_string(i) + ": ${x" + std::to_string(i - 1) + "}${x" +
+            std::to_string(i - 1) + "}\n";
+  }
+  return yaml;
+}
+
 std::vector<BadInput> cases() {
   const std::string run = "run {config} --output {tmp}/out";
   return {
@@ -183,6 +193,10 @@ std::vector<BadInput> cases() {
        "{not json",
        "reproduce {config}",
        {"config.yaml: not a JSON report: parse error at line 1, column 3"}},
+      {"reproduce_nested_100000_deep",  // overflowed the stack of a recursive dump (issue 24)
+       std::string(100'000, '[') + std::string(100'000, ']'),
+       "reproduce {config}",
+       {"config.yaml: not a JSON report: the JSON nests deeper than 64 levels"}},
       {"reproduce_wrong_types",
        "{\"mode\": 3, \"status\": []}",
        "reproduce {config}",
@@ -191,6 +205,16 @@ std::vector<BadInput> cases() {
        kBase,
        "validate {config} --set training.optimizer.lr=.nan",
        {"training.optimizer.lr: found .nan, expected a finite number"}},
+      // Issue 24: limits that references and the command line went around.
+      {"interpolation_that_doubles_at_every_level",
+       kBase + doubling_references(60),
+       "validate {config}",
+       {"config.yaml:", "x9: the text after its references are replaced is 8192 characters long, "
+                        "more than the 4096"}},
+      {"long_tag_option",
+       kBase,
+       run + " --tag note=" + std::string(5000, 'x'),
+       {"--tag note: the value is 5000 characters long, expected at most 4096"}},
       // Batch norm after global pooling sees one value per channel and image: a batch of one
       // image gives it a single value, which PyTorch refuses in training.
       {"batch_norm_on_one_value_per_channel",

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 
 #include "runner/config/load_config.h"
@@ -107,6 +109,53 @@ TEST(Interpolate, ReferencesSeeOverridesAndTheComposedConfig) {
       "top.yaml", "include: base.yaml\ntraining:\n  eval_batch_size: ${training.batch_size}\n");
   ConfigDocument doc = read_config(file, {"training.batch_size=32"});
   EXPECT_EQ(doc.json["training"]["eval_batch_size"], 32);
+}
+
+// Issue 24: texts that arrive through references meet the limits of texts in the file, and
+// chains of references are bounded, so no input overflows the stack or grows without bound.
+TEST(Interpolate, ALongEnvironmentVariableIsRefusedAfterItIsSubstituted) {
+  ::setenv("RUNNER_TEST_LONG", std::string(30'000, 'a').c_str(), 1);
+  std::string message = error_of(R"({"name": "${env:RUNNER_TEST_LONG}"})");
+  EXPECT_NE(message.find("name: the environment variable RUNNER_TEST_LONG is 30000 characters"),
+            std::string::npos)
+      << message;
+  message = error_of(R"({"model": {"layers": [{"name": "x${env:RUNNER_TEST_LONG}"}]}})");
+  EXPECT_NE(message.find("model.layers[0].name"), std::string::npos) << message;
+  ::unsetenv("RUNNER_TEST_LONG");
+}
+
+TEST(Interpolate, AVariableThatIsNotUtf8IsRefused) {
+  ::setenv("RUNNER_TEST_LATIN1", "caf\xe9", 1);
+  std::string message = error_of(R"({"dataset": {"root": "/d/${env:RUNNER_TEST_LATIN1}"}})");
+  EXPECT_NE(message.find("dataset.root: the environment variable RUNNER_TEST_LATIN1 is not UTF-8"),
+            std::string::npos)
+      << message;
+  ::unsetenv("RUNNER_TEST_LATIN1");
+}
+
+TEST(Interpolate, TextsThatDoubleAtEveryLevelStopAtTheTextLimit) {
+  nlohmann::json config = {{"a0", "0123456789abcdef"}};
+  for (int level = 1; level <= 60; ++level) {
+    config[fmt::format("a{}", level)] = fmt::format("${{a{}}}${{a{}}}", level - 1, level - 1);
+  }
+  std::string message = error_of(config.dump());
+  EXPECT_NE(message.find("a9: the text after its references are replaced is 8192 characters"),
+            std::string::npos)
+      << message;
+}
+
+std::string chain_of_references(int links) {
+  nlohmann::json config = {{"f0", 7}};
+  for (int i = 1; i <= links; ++i) config[fmt::format("f{}", i)] = fmt::format("${{f{}}}", i - 1);
+  return config.dump();
+}
+
+TEST(Interpolate, LongChainsOfReferencesAreRefusedNotFollowedDeep) {
+  EXPECT_EQ(interpolated(chain_of_references(200))["f200"], 7);
+  std::string message = error_of(chain_of_references(12'000));
+  EXPECT_NE(message.find("the references form a chain of more than 256 fields"),
+            std::string::npos)
+      << message;
 }
 
 }  // namespace

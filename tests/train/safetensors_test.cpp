@@ -53,6 +53,14 @@ TEST_P(CorruptSafetensors, IsAUserErrorNamingTheProblem) {
   EXPECT_NE(message.find(c.expected), std::string::npos) << message;
 }
 
+// {"a": {"a": ... {} ... }} with `levels` objects.
+std::string deeply_nested(int levels) {
+  std::string text;
+  for (int i = 0; i < levels; ++i) text += "{\"a\": ";
+  text += "{}";
+  return text + std::string(levels, '}');
+}
+
 const char* kW = R"("w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]})";
 
 INSTANTIATE_TEST_SUITE_P(
@@ -92,7 +100,13 @@ INSTANTIATE_TEST_SUITE_P(
         Corrupt{"offsets_beyond_the_data",
                 R"({"w": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}})", 8,
                 "do not fit its shape or the 8 data bytes"},
-        Corrupt{"header_not_an_object", "[1, 2]", 0, "the header is not a JSON object"}),
+        Corrupt{"header_not_an_object", "[1, 2]", 0, "the header is not a JSON object"},
+        // Issue 24: 100,000 nested objects overflowed the stack of a recursive dump.
+        Corrupt{"header_nested_100000_deep", deeply_nested(100'000), 0,
+                "the header nests deeper than a safetensors header does"},
+        Corrupt{"shape_nested_one_level_too_deep",
+                R"({"w": {"dtype": "F32", "shape": [[2]], "data_offsets": [0, 8]}})", 8,
+                "the header nests deeper than a safetensors header does"}),
     [](const auto& info) { return info.param.name; });
 
 TEST(Safetensors, HeaderLengthBeyondTheFileIsRefused) {

@@ -1,0 +1,34 @@
+// Parsing JSON that the runner reads from files (reports, summaries, checkpoint metadata) with a
+// bound on nesting: nlohmann's dump and copies recurse once per level, so a file of 100,000
+// nested objects overflowed the stack. The files the runner writes nest a few levels.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <utility>
+
+namespace runner {
+
+inline constexpr int kMaxJsonDepth = 64;
+
+struct JsonTooDeep : std::runtime_error {
+  JsonTooDeep() : std::runtime_error("the JSON nests deeper than 64 levels") {}
+};
+
+// As nlohmann::json::parse(input, nullptr, allow_exceptions), but nesting past kMaxJsonDepth
+// throws JsonTooDeep (gives a discarded value when !allow_exceptions) before it is built.
+template <typename Input>
+nlohmann::json parse_bounded_json(Input&& input, bool allow_exceptions = true) {
+  auto bound = [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+    if (depth > kMaxJsonDepth) throw JsonTooDeep();
+    return true;
+  };
+  try {
+    return nlohmann::json::parse(std::forward<Input>(input), bound, allow_exceptions);
+  } catch (const JsonTooDeep&) {
+    if (allow_exceptions) throw;
+    return nlohmann::json(nlohmann::json::value_t::discarded);
+  }
+}
+
+}  // namespace runner
