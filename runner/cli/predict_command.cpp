@@ -235,6 +235,7 @@ int predict_command(const PredictOptions& options) {
   session.backend = make_backend(experiment.device, &note);
   if (!note.empty()) std::cerr << note << "\n";
   session.threads = resolve_threads(experiment.training.threads);
+  check_threads_can_start(session.threads, experiment.training.threads);
   session.device = session.backend->info();
   check_backend_layer_support(session.graph, session.device.backend);
   // Batches of at most eval_batch_size images, the program's largest.

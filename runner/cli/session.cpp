@@ -61,6 +61,7 @@ void Session::open(Console& console) {
   backend = make_backend(experiment.device, &note);
   if (!note.empty()) console.line(note);
   threads = resolve_threads(experiment.training.threads);
+  check_threads_can_start(threads, experiment.training.threads);
   device = backend->info();
   check_backend_layer_support(graph, device.backend);  // auto may have chosen the GPU
   if (std::string warning = check_precision(experiment, device); !warning.empty()) {
