@@ -22,6 +22,7 @@ const CifarFiles& cifar10_files() {
                         "dog",      "frog",       "horse", "ship", "truck"};
     f.url = kCifar10Url;
     f.archive_folder = "cifar-10-batches-bin";
+    f.max_archive_bytes = std::size_t{200} << 20;  // the archive is 170 MB
     return f;
   }();
   return files;

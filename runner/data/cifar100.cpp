@@ -67,6 +67,7 @@ CifarFiles files_for(CifarLabel label) {
   f.official_names = fine ? official_fine_names() : official_coarse_names();
   f.url = kCifar100Url;
   f.archive_folder = "cifar-100-binary";
+  f.max_archive_bytes = std::size_t{200} << 20;  // the archive is 169 MB
   return f;
 }
 

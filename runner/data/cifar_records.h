@@ -30,6 +30,7 @@ struct CifarFiles {
   std::vector<std::string> official_names;             // when names_file is absent
   std::string url;                                     // the official archive
   std::string archive_folder;                          // the archive's folder holding the files
+  std::size_t max_archive_bytes = 0;  // a download past this is not the archive: it is stopped
 
   int record_bytes() const { return label_bytes + kCifarImageBytes; }
 };

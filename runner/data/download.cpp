@@ -46,6 +46,25 @@ int stop_on_interrupt(void*, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
   return interrupt_requested() ? 1 : 0;
 }
 
+// Writes what curl receives, up to a limit: a URL that never ends (file:///dev/zero, a wrong
+// server) filled the disk at a gigabyte a second.
+struct BoundedFile {
+  FILE* file = nullptr;
+  std::size_t written = 0, limit = 0;
+  bool over = false;
+
+  static std::size_t write(char* data, std::size_t size, std::size_t count, void* self) {
+    auto& to = *static_cast<BoundedFile*>(self);
+    const std::size_t bytes = size * count;
+    if (to.written + bytes > to.limit) {
+      to.over = true;
+      return 0;  // curl stops with CURLE_WRITE_ERROR
+    }
+    to.written += bytes;
+    return std::fwrite(data, 1, bytes, to.file);
+  }
+};
+
 void fetch(const CifarFiles& files, const std::string& url,
            const std::filesystem::path& destination, const std::filesystem::path& root) {
   static std::once_flag curl_initialised;
@@ -59,7 +78,11 @@ void fetch(const CifarFiles& files, const std::string& url,
   }
   char error[CURL_ERROR_SIZE] = "";
   curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, out.get());
+  BoundedFile sink{out.get(), 0, files.max_archive_bytes};
+  curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, &BoundedFile::write);
+  curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &sink);
+  curl_easy_setopt(curl.get(), CURLOPT_MAXFILESIZE_LARGE,
+                   static_cast<curl_off_t>(files.max_archive_bytes));  // a stated size past it
   curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, error);
   curl_easy_setopt(curl.get(), CURLOPT_FOLLOWLOCATION, 1L);
   curl_easy_setopt(curl.get(), CURLOPT_FAILONERROR, 1L);  // an HTTP 404 is a failure, not data
@@ -72,6 +95,14 @@ void fetch(const CifarFiles& files, const std::string& url,
   CURLcode result = curl_easy_perform(curl.get());
   throw_if_interrupted(("downloading " + files.title).c_str());
   const bool written = std::fflush(out.get()) == 0 && !std::ferror(out.get());
+  if (sink.over || result == CURLE_FILESIZE_EXCEEDED) {
+    throw_user_error(
+        at_file(url),
+        fmt::format("dataset.download is set, but the download was stopped past {} MB: the {} "
+                    "binary archive is smaller, so this is not it",
+                    files.max_archive_bytes >> 20, files.title),
+        cifar_by_hand_hint(files, root, /*offer_download=*/false));
+  }
   if (result != CURLE_OK) {
     throw_user_error(at_file(url),
                      fmt::format("dataset.download is set, but the download failed: {}{}{}",

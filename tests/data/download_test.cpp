@@ -147,6 +147,28 @@ TEST(Download, HttpErrorIsAFailureNotData) {
   EXPECT_TRUE(names_in(work.path()).empty());
 }
 
+// Issue 24: a URL that never ends (file:///dev/zero) grew the temporary file by a gigabyte a
+// second until the disk was full. The download stops past the archive's size (here lowered to
+// 1 MiB, the official limit being 200 MB) and leaves nothing behind; so does a server whose
+// stated size is past it.
+TEST(Download, AnEndlessDownloadStopsPastTheArchivesSize) {
+  TempDir work;
+  CifarFiles files = cifar10_files();
+  files.max_archive_bytes = std::size_t{1} << 20;
+  std::string message = error_of(
+      [&] { download_cifar_archive(files, "file:///dev/zero", work / "cifar10", kCifar10Md5); });
+  EXPECT_NE(message.find("file:///dev/zero: dataset.download is set, but the download was "
+                         "stopped past 1 MB: the CIFAR-10 binary archive is smaller"),
+            std::string::npos)
+      << message;
+  EXPECT_TRUE(names_in(work.path()).empty()) << "left behind: " << names_in(work.path()).front();
+
+  testing::HttpServer server(std::string((std::size_t{2} << 20), 'x'), 1);
+  message = error_of([&] { download_cifar_archive(files, server.url(), work / "c", kCifar10Md5); });
+  EXPECT_NE(message.find("stopped past 1 MB"), std::string::npos) << message;
+  EXPECT_TRUE(names_in(work.path()).empty());
+}
+
 TEST(Download, ArchiveWithoutTheFolderIsAnError) {
   TempDir served, work;
   testing::write_tar_gz(served / "other.tar.gz", {{"something/else.txt", "hello"}});
