@@ -10,17 +10,25 @@
 
 namespace runner {
 
-ConfigDocument read_config(const std::filesystem::path& file,
-                           const std::vector<std::string>& overrides) {
+ConfigDocument compose_document(const std::filesystem::path& file) {
   ConfigDocument doc;
   doc.file = file.string();
   doc.source_map = SourceMap(doc.file);
   doc.json = compose_config(file, doc.source_map);
+  return doc;
+}
+
+ConfigDocument apply_overrides(ConfigDocument doc, const std::vector<std::string>& overrides) {
   for (const auto& override_text : overrides) {
     apply_override(doc.json, doc.source_map, override_text);
   }
   interpolate_config(doc.json, doc.source_map);  // after --set, so references see its values
   return doc;
+}
+
+ConfigDocument read_config(const std::filesystem::path& file,
+                           const std::vector<std::string>& overrides) {
+  return apply_overrides(compose_document(file), overrides);
 }
 
 Experiment load_experiment(const std::filesystem::path& file,

@@ -23,6 +23,10 @@ struct ConfigDocument {
 // references (interpolate.h).
 ConfigDocument read_config(const std::filesystem::path& file,
                            const std::vector<std::string>& overrides);
+// read_config in two steps, for many override sets on one file (a sweep's points): the file
+// with its includes, then a copy of that with the overrides applied and references resolved.
+ConfigDocument compose_document(const std::filesystem::path& file);
+ConfigDocument apply_overrides(ConfigDocument composed, const std::vector<std::string>& overrides);
 
 // Checks the document against schemas/experiment.schema.json; throws one UserError naming the
 // file, line:column, field, the value found and what was expected.

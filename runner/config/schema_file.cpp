@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <map>
+#include <mutex>
 
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
@@ -33,6 +35,31 @@ nlohmann::ordered_json load_schema(const std::string& name) {
   } catch (const nlohmann::json::parse_error& error) {
     throw UserError(fmt::format("{}: not valid JSON: {}", file.string(), error.what()));
   }
+}
+
+std::shared_ptr<const LoadedSchema> cached_schema(const std::string& name) {
+  struct Entry {
+    std::uintmax_t size = 0;
+    std::filesystem::file_time_type modified;
+    std::shared_ptr<const LoadedSchema> schema;
+  };
+  static std::mutex mutex;
+  static std::map<std::filesystem::path, Entry> cache;
+
+  const std::filesystem::path file = schema_directory() / name;
+  std::error_code error;
+  const auto size = std::filesystem::file_size(file, error);
+  const auto modified = std::filesystem::last_write_time(file, error);
+  std::lock_guard lock(mutex);
+  auto found = cache.find(file);
+  if (!error && found != cache.end() && found->second.size == size &&
+      found->second.modified == modified) {
+    return found->second.schema;
+  }
+  // load_schema says what is wrong with the file.
+  auto schema = std::make_shared<const LoadedSchema>(load_schema(name));
+  if (!error) cache[file] = {size, modified, schema};
+  return schema;
 }
 
 }  // namespace runner

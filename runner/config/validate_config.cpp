@@ -228,14 +228,13 @@ void validate_config(const ConfigDocument& doc) {
 }
 
 void validate_document(const ConfigDocument& doc, const std::string& schema_name) {
-  nlohmann::ordered_json schema = load_schema(schema_name);
-  SchemaWalk walk(schema);
+  const std::shared_ptr<const LoadedSchema> schema = cached_schema(schema_name);
+  SchemaWalk walk(schema->json);
   if (doc.json.is_null()) {
     throw_user_error(doc.source_map.locate(""), "the config is empty",
                      "expected " + walk.describe(walk.at(doc.json, {})));
   }
-  std::vector<SchemaViolation> violations =
-      schema_violations(nlohmann::json::parse(schema.dump()), doc.json);
+  std::vector<SchemaViolation> violations = schema->compiled.violations(doc.json);
   if (violations.empty()) return;
 
   std::vector<Message> messages;

@@ -49,13 +49,15 @@ std::string run_settings(const SweepSpec& spec) {
                      spec.benchmark.steps, spec.benchmark.profile_steps);
 }
 
-PlannedPoint plan_point(const SweepSpec& spec, const std::filesystem::path& base, SweepPoint point,
+PlannedPoint plan_point(const SweepSpec& spec, const ConfigDocument& base, SweepPoint point,
                         DeviceProbes& probe_device) {
   PlannedPoint planned;
   planned.point = std::move(point);
   try {
-    planned.config = read_config(base, planned.point.overrides).json;
-    Experiment experiment = load_experiment(base, planned.point.overrides);
+    ConfigDocument doc = apply_overrides(base, planned.point.overrides);
+    planned.config = doc.json;  // what the error branch reads the name and device from
+    validate_config(doc);
+    Experiment experiment = resolve_experiment(doc);
     DatasetGeometry geometry = dataset_geometry(experiment.dataset);
     Graph graph = build_graph(experiment.model, geometry);
     planned.valid = true;
@@ -129,7 +131,8 @@ class GroupedWarnings {
 
 std::vector<PlannedPoint> plan_sweep(const SweepSpec& spec,
                                      const std::filesystem::path& base_config) {
-  nlohmann::json base = read_config(base_config, spec.overrides).json;
+  const ConfigDocument composed = compose_document(base_config);  // once: points copy it
+  nlohmann::json base = apply_overrides(composed, spec.overrides).json;
   std::uint64_t base_seed =
       base.is_object() && base.contains("seed") && base["seed"].is_number_unsigned()
           ? base["seed"].get<std::uint64_t>()
@@ -138,7 +141,7 @@ std::vector<PlannedPoint> plan_sweep(const SweepSpec& spec,
   DeviceProbes probes;
   for (SweepPoint& point : expand_points(spec, base_seed)) {
     throw_if_interrupted("planning the sweep");
-    plan.push_back(plan_point(spec, base_config, point, probes));
+    plan.push_back(plan_point(spec, composed, point, probes));
   }
   return plan;
 }
