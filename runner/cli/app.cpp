@@ -248,6 +248,9 @@ void add_report_commands(CLI::App& app, Commands& c) {
   c.reproduce_cmd->add_option("--output", c.reproduce.output, "folder for the rerun's report")
       ->capture_default_str();
   c.reproduce_cmd->add_flag("--quiet,-q", c.reproduce.quiet, "print only the comparison");
+  c.reproduce_cmd->add_flag("--allow-outside-run-folder", c.reproduce.allow_outside_run_folder,
+                            "write the checkpoint to the original's absolute checkpoint.path "
+                            "again (default: inside the rerun's folder)");
 
   c.compare_cmd = app.add_subcommand(
       "compare", "reports side by side: config and environment differences, metric deltas");

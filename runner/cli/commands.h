@@ -42,6 +42,9 @@ struct ReproduceOptions {
   std::filesystem::path report;
   std::filesystem::path output = "results";
   bool quiet = false;
+  // Write the checkpoint to the original's absolute checkpoint.path again (its config set
+  // allow_outside_run_folder); by default the rerun keeps it inside its own run folder.
+  bool allow_outside_run_folder = false;
 };
 
 struct CompareOptions {

@@ -22,6 +22,7 @@
 #include "runner/util/command_line.h"
 #include "runner/util/digest.h"
 #include "runner/util/errors.h"
+#include "runner/util/files.h"
 #include "runner/util/folders.h"
 
 namespace runner {
@@ -53,7 +54,13 @@ struct RunContext {
 // a symlink in it (a sweep point's folder is reused) must not lead outside it either.
 std::filesystem::path checkpoint_path(const Experiment& experiment,
                                       const std::filesystem::path& run_dir) {
-  std::filesystem::path path = experiment.checkpoint.path;
+  const std::filesystem::path path = experiment.checkpoint.path;
+  const std::filesystem::path full = path.is_absolute() ? path : run_dir / path;
+  // Checked before training, not found when the first epoch's checkpoint is written.
+  check_replaceable_file(full, "checkpoint.path");
+  if (experiment.checkpoint.monitor) {
+    check_replaceable_file(last_checkpoint_path(full), "checkpoint.path (its last-epoch file)");
+  }
   if (path.is_absolute()) return path;
   for (const auto& file : {path, last_checkpoint_path(path)}) {
     if (!is_inside_folder(run_dir, run_dir / file)) {
@@ -194,6 +201,9 @@ RunReport train_report(RunContext& c) {
     resumed = resume_from(c);
     plan.first_epoch = resumed->info.epochs_done;
     plan.selection = resumed->selection;
+  }
+  if (std::filesystem::path(experiment.checkpoint.path).is_absolute()) {
+    checkpoint_path(experiment, {});  // its checks, before a run folder is made
   }
   c.open_run_directory();
 

@@ -76,12 +76,34 @@ class TemporaryConfig {
   std::filesystem::path path_;
 };
 
+
+// A config whose checkpoint.path is absolute (allowed outside the run folder) would make the
+// rerun overwrite the original's checkpoint: the rerun keeps the file name inside its own run
+// folder unless its command line allows the path. Returns whether the path was moved.
+bool keep_checkpoint_inside(nlohmann::json& config, const ReproduceOptions& options,
+                            Console& console) {
+  if (options.allow_outside_run_folder || !config.contains("checkpoint")) return false;
+  nlohmann::json& checkpoint = config["checkpoint"];
+  if (!checkpoint.is_object() || !checkpoint.value("allow_outside_run_folder", false)) return false;
+  const std::filesystem::path path = checkpoint.value("path", std::string());
+  if (!path.is_absolute()) return false;
+  checkpoint["path"] = path.filename().string();
+  checkpoint["allow_outside_run_folder"] = false;
+  console.line(fmt::format(
+      "the original wrote its checkpoint to {}: the rerun writes {} inside its run folder "
+      "(--allow-outside-run-folder writes to the original's path)",
+      path.string(), path.filename().string()));
+  return true;
+}
+
 }  // namespace
 
 int reproduce_command(const ReproduceOptions& options) {
   Console console(options.quiet);
   nlohmann::json original = read_report(options.report);
-  TemporaryConfig config(original["config"]);
+  nlohmann::json rerun_config = original["config"];
+  const bool moved_checkpoint = keep_checkpoint_inside(rerun_config, options, console);
+  TemporaryConfig config(rerun_config);
 
   ExperimentRequest request;
   request.config = config.path();
@@ -112,6 +134,9 @@ int reproduce_command(const ReproduceOptions& options) {
   ExperimentResult rerun = run_experiment(request, console);
 
   auto rows = compare_reports(original, rerun.report);
+  for (auto& row : rows) {  // the moved path changes the config's hash, not what it computes
+    if (moved_checkpoint && row.metric == "/config_sha256") row.exact = false;
+  }
   bool same = reproduces(rows);
   console.result(comparison_table(rows));
   const auto changed_files = data_differences(original, rerun.report);

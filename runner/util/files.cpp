@@ -12,7 +12,23 @@
 
 namespace runner {
 
+void check_replaceable_file(const std::filesystem::path& path, const std::string& what) {
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);  // a symlink's target
+  if (!std::filesystem::exists(status) || std::filesystem::is_regular_file(status)) return;
+  const char* kind = std::filesystem::is_directory(status)  ? "a folder"
+                     : std::filesystem::is_fifo(status)     ? "a FIFO"
+                     : std::filesystem::is_socket(status)   ? "a socket"
+                     : std::filesystem::is_block_file(status) || std::filesystem::is_character_file(status)
+                         ? "a device"
+                         : "not a regular file";
+  throw UserError(fmt::format("{}: {} is {}, expected the path of a file to write (the runner "
+                              "replaces only regular files)",
+                              what, path.string(), kind));
+}
+
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
+  check_replaceable_file(path, path.string());
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
   std::filesystem::path temporary = path;
   temporary += fmt::format(".tmp.{}", ::getpid());

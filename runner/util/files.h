@@ -13,6 +13,11 @@ namespace runner {
 // half-written file and an existing file survives a failed write. Creates parent folders.
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes);
 
+// Throws a UserError when `path` exists and is not a regular file (or a symlink to one): a
+// folder, a FIFO, a socket or a device, which writing a file there would replace (as root,
+// /dev/null). `what` names the field or file for the message ("checkpoint.path").
+void check_replaceable_file(const std::filesystem::path& path, const std::string& what);
+
 // Writes `value` as indented JSON, atomically. Text that is not UTF-8 (a path given on the
 // command line may hold any bytes) is written with U+FFFD in its place instead of failing.
 void write_json_atomically(const std::filesystem::path& path, const nlohmann::json& value);

@@ -211,6 +211,15 @@ std::vector<BadInput> cases() {
        "validate {config}",
        {"config.yaml:", "x9: the text after its references are replaced is 8192 characters long, "
                         "more than the 4096"}},
+      {"checkpoint_path_is_a_folder",
+       std::string(kBase) + "checkpoint: {path: {tmp}, allow_outside_run_folder: true}\n",
+       run,
+       {"checkpoint.path: {tmp} is a folder, expected the path of a file to write"}},
+      {"checkpoint_path_is_a_device",
+       std::string(kBase) + "checkpoint: {path: /dev/null, allow_outside_run_folder: true}\n",
+       run,
+       {"checkpoint.path: /dev/null is a device, expected the path of a file to write (the "
+        "runner replaces only regular files)"}},
       {"long_tag_option",
        kBase,
        run + " --tag note=" + std::string(5000, 'x'),

@@ -4,6 +4,8 @@
 // and checkpoint paths stay inside the run folder.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -17,12 +19,15 @@ std::string tiny_config() {
   return (source_dir() / "configs" / "tiny_synthetic.yaml").string();
 }
 
-nlohmann::json report_of(const CommandResult& result) {
+std::string report_path_of(const CommandResult& result) {
   auto at = result.output.rfind("report: ");
-  if (at == std::string::npos) return nullptr;
+  if (at == std::string::npos) return "";
   std::string path = result.output.substr(at + 8);
-  path = path.substr(0, path.find('\n'));
-  std::ifstream in(path);
+  return path.substr(0, path.find('\n'));
+}
+
+nlohmann::json report_of(const CommandResult& result) {
+  std::ifstream in(report_path_of(result));
   return in ? nlohmann::json::parse(in) : nlohmann::json();
 }
 
@@ -116,6 +121,43 @@ TEST(CheckpointSafety, ACheckpointThatCannotBeWrittenKeepsTheReport) {
   EXPECT_EQ(report["status"], "completed");
   EXPECT_TRUE(report.contains("metrics"));
   EXPECT_TRUE(report["checkpoint"].contains("error"));
+}
+
+// Issue 24: an absolute checkpoint.path replaced a FIFO (as root it would replace /dev/null),
+// and `reproduce` of such a run wrote to the original's path again.
+TEST(CheckpointSafety, AFifoAtTheCheckpointPathIsRefusedBeforeTraining) {
+  TempDir tmp;
+  const auto fifo = tmp / "c.safetensors";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto result = run_runner(tiny_config() + " --quiet --set training.epochs=1 --set checkpoint.path=" +
+                           fifo.string() + " --set checkpoint.allow_outside_run_folder=true" +
+                           " --output " + (tmp / "out").string());
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("checkpoint.path: " + fifo.string() + " is a FIFO"),
+            std::string::npos)
+      << result.output;
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo)) << "the FIFO was replaced";
+  EXPECT_FALSE(std::filesystem::exists(tmp / "out")) << "a refused run made a run folder";
+}
+
+TEST(CheckpointSafety, ReproduceKeepsAnAbsoluteCheckpointInsideItsOwnRunFolder) {
+  TempDir tmp;
+  const auto outside = tmp / "shared" / "c.safetensors";
+  auto result = run_runner(tiny_config() + " --quiet --set training.epochs=1 --set checkpoint.path=" +
+                           outside.string() + " --set checkpoint.allow_outside_run_folder=true" +
+                           " --output " + (tmp / "a").string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto written = std::filesystem::last_write_time(outside);
+  auto rerun =
+      run_runner("reproduce " + report_path_of(result) + " --output " + (tmp / "b").string());
+  EXPECT_EQ(rerun.exit_code, 0) << rerun.output;
+  EXPECT_NE(rerun.output.find("the rerun writes c.safetensors inside its run folder"),
+            std::string::npos)
+      << rerun.output;
+  EXPECT_NE(rerun.output.find("reproduced"), std::string::npos) << rerun.output;
+  EXPECT_EQ(std::filesystem::last_write_time(outside), written) << "the original was overwritten";
+  const auto rerun_folder = std::filesystem::path(report_path_of(rerun)).parent_path();
+  EXPECT_TRUE(std::filesystem::exists(rerun_folder / "c.safetensors")) << rerun.output;
 }
 
 TEST(CheckpointSafety, AnInterruptedRunResumesToTheUninterruptedNumbers) {
