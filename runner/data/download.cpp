@@ -18,6 +18,7 @@
 #include "runner/data/error_location.h"
 #include "runner/util/digest.h"
 #include "runner/util/errors.h"
+#include "runner/util/files.h"
 #include "runner/util/interrupt.h"
 
 namespace runner {
@@ -70,7 +71,8 @@ void fetch(const CifarFiles& files, const std::string& url,
   static std::once_flag curl_initialised;
   std::call_once(curl_initialised, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
-  std::unique_ptr<FILE, decltype(&std::fclose)> out(std::fopen(destination.c_str(), "wb"),
+  const int fd = create_new_file(destination);  // never through a planted link
+  std::unique_ptr<FILE, decltype(&std::fclose)> out(fd >= 0 ? ::fdopen(fd, "wb") : nullptr,
                                                     std::fclose);
   if (!curl || !out) {
     throw_user_error(at_file(destination), "cannot create the download file",

@@ -7,9 +7,11 @@
 
 #include <atomic>
 #include <cstring>
+#include <ext/stdio_filebuf.h>
 #include <fstream>
 
 #include "runner/util/digest.h"
+#include "runner/util/files.h"
 
 namespace runner {
 namespace {
@@ -148,13 +150,14 @@ bool write_pieces_atomically(const fs::path& file, std::initializer_list<std::st
   fs::path temporary = file;
   temporary += fmt::format(".tmp.{}.{}", ::getpid(), counter++);
   bool written = false;
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+  if (const int fd = create_new_file(temporary); fd >= 0) {
+    __gnu_cxx::stdio_filebuf<char> buffer(fd, std::ios::out | std::ios::binary);
+    std::ostream out(&buffer);
     for (std::string_view piece : pieces) {
       out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
     }
     out.flush();
-    written = static_cast<bool>(out);
+    written = static_cast<bool>(out) && buffer.close() != nullptr;
   }
   std::error_code rename_error;
   if (written) fs::rename(temporary, file, rename_error);

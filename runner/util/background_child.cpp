@@ -44,7 +44,7 @@ pid_t start_background_child(const std::vector<std::string>& argv,
                              const std::filesystem::path& log) {
   std::vector<std::string> args = argv, env = merged_environment(environment);
   std::vector<char*> arg_ptrs = pointers(args), env_ptrs = pointers(env);
-  int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (log_fd < 0) {
     throw std::runtime_error(
         fmt::format("{}: cannot open the log file: {}", log.string(), std::strerror(errno)));

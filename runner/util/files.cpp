@@ -1,6 +1,7 @@
 // Atomic file writes and whole-file reads.
 #include "runner/util/files.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -16,35 +17,60 @@ void check_replaceable_file(const std::filesystem::path& path, const std::string
   std::error_code error;
   const auto status = std::filesystem::status(path, error);  // a symlink's target
   if (!std::filesystem::exists(status) || std::filesystem::is_regular_file(status)) return;
-  const char* kind = std::filesystem::is_directory(status)  ? "a folder"
-                     : std::filesystem::is_fifo(status)     ? "a FIFO"
-                     : std::filesystem::is_socket(status)   ? "a socket"
-                     : std::filesystem::is_block_file(status) || std::filesystem::is_character_file(status)
-                         ? "a device"
-                         : "not a regular file";
-  throw UserError(fmt::format("{}: {} is {}, expected the path of a file to write (the runner "
-                              "replaces only regular files)",
-                              what, path.string(), kind));
+  const char* kind =
+      std::filesystem::is_directory(status) ? "a folder"
+      : std::filesystem::is_fifo(status)    ? "a FIFO"
+      : std::filesystem::is_socket(status)  ? "a socket"
+      : std::filesystem::is_block_file(status) || std::filesystem::is_character_file(status)
+          ? "a device"
+          : "not a regular file";
+  throw UserError(
+      fmt::format("{}: {} is {}, expected the path of a file to write (the runner "
+                  "replaces only regular files)",
+                  what, path.string(), kind));
 }
+
+int create_new_file(const std::filesystem::path& path) {
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd >= 0 || errno != EEXIST) return fd;
+    ::unlink(path.c_str());  // removes a link itself, never its target
+  }
+  errno = EEXIST;
+  return -1;
+}
+
+namespace {
+
+bool write_all(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+}  // namespace
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
   check_replaceable_file(path, path.string());
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
   std::filesystem::path temporary = path;
   temporary += fmt::format(".tmp.{}", ::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out)
-      throw UserError(
-          fmt::format("{}: cannot write: {}", temporary.string(), std::strerror(errno)));
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) {
-      std::filesystem::remove(temporary);
-      throw UserError(fmt::format("{}: write failed (disk full?)", temporary.string()));
-    }
+  const int fd = create_new_file(temporary);
+  if (fd < 0) {
+    throw UserError(fmt::format("{}: cannot write: {}", temporary.string(), std::strerror(errno)));
   }
-  std::filesystem::rename(temporary, path);
+  const bool written = write_all(fd, bytes);
+  const int write_errno = errno;
+  if (::close(fd) != 0 || !written) {
+    ::unlink(temporary.c_str());
+    throw UserError(fmt::format("{}: write failed ({})", temporary.string(),
+                                written ? "closing it" : std::strerror(write_errno)));
+  }
+  std::filesystem::rename(temporary, path);  // replaces a link at `path`, not its target
 }
 
 void write_json_atomically(const std::filesystem::path& path, const nlohmann::json& value) {

@@ -13,6 +13,11 @@ namespace runner {
 // half-written file and an existing file survives a failed write. Creates parent folders.
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes);
 
+// Opens `path` as a new file for writing (a file descriptor, or -1 with errno set), never
+// through a symlink: a temporary's predictable name in a shared folder could be planted as a
+// link to another file. A stale file of that name (a crashed process's) is removed first.
+int create_new_file(const std::filesystem::path& path);
+
 // Throws a UserError when `path` exists and is not a regular file (or a symlink to one): a
 // folder, a FIFO, a socket or a device, which writing a file there would replace (as root,
 // /dev/null). `what` names the field or file for the message ("checkpoint.path").

@@ -19,7 +19,15 @@ FolderLock::FolderLock(const std::filesystem::path& folder, const std::string& w
                        LockMode mode) {
   create_folders(folder, fmt::format("the {}'s folder", what));
   const std::filesystem::path file = folder / ".lock";
-  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  // Never through a symlink: one planted as .lock would have the runner write its PID into the
+  // link's target.
+  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd_ < 0 && errno == ELOOP) {
+    throw UserError(
+        fmt::format("{}: is a symbolic link, expected the {}'s own lock file; "
+                    "remove it",
+                    file.string(), what));
+  }
   if (fd_ < 0) {
     throw UserError(fmt::format("{}: cannot create the {} lock: {}", file.string(), what,
                                 std::strerror(errno)));

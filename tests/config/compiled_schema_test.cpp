@@ -55,7 +55,8 @@ TEST(CompiledSchema, GivesTheVerdictsOfAFreshValidationForEveryValue) {
 TEST(CompiledSchema, AReusedSchemaStillRefusesAValueAfterAcceptingOthers) {
   const CompiledSchema compiled(kSchema);
   for (int batch = 1; batch <= 100; ++batch) {
-    EXPECT_TRUE(compiled.violations({{"name", "a"}, {"training", {{"batch_size", batch}}}}).empty());
+    EXPECT_TRUE(
+        compiled.violations({{"name", "a"}, {"training", {{"batch_size", batch}}}}).empty());
   }
   const auto refused = compiled.violations({{"name", "a"}, {"training", {{"batch_size", -1}}}});
   const std::vector<std::string> where = {"<root>", "[training]", "[batch_size]"};
@@ -66,9 +67,7 @@ TEST(CompiledSchema, AReusedSchemaStillRefusesAValueAfterAcceptingOthers) {
 
 TEST(CachedSchema, IsReadOnceAndAgainWhenTheFileChanges) {
   testing::TempDir dir;
-  auto write = [&](const std::string& text) {
-    std::ofstream(dir / "t.schema.json") << text;
-  };
+  auto write = [&](const std::string& text) { std::ofstream(dir / "t.schema.json") << text; };
   write(R"({"type": "object", "properties": {"a": {"type": "integer"}}})");
   const char* was = std::getenv("RUNNER_SCHEMA_DIR");
   const std::string saved = was ? was : "";
