@@ -39,10 +39,10 @@ PointRun record_point(const PlannedPoint& planned, const SweepSpec& spec,
                            {"started_at", started_at.empty() ? timestamp_now() : started_at},
                            {"finished_at", timestamp_now()},
                            {"machine_load", MachineLoad().json()}};
-  if (planned.config.is_object()) report["config"] = planned.config;
-  const nlohmann::json config_tags = planned.config.is_object() && planned.config.contains("tags")
-                                         ? planned.config["tags"]
-                                         : nlohmann::json::object();
+  const nlohmann::json config = planned.config();
+  if (config.is_object()) report["config"] = config;
+  const nlohmann::json config_tags =
+      config.is_object() && config.contains("tags") ? config["tags"] : nlohmann::json::object();
   report["tags"] = merge_tags(config_tags, parse_tag_options(spec.tags));
   write_report(sweep_dir / planned.point.id, report);
   return PointRun{status, report};

@@ -4,6 +4,9 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <map>
+#include <mutex>
+
 #include "runner/config/field_path.h"
 #include "runner/config/yaml_to_json.h"
 #include "runner/util/utf8.h"
@@ -29,6 +32,13 @@ const char* type_name(const nlohmann::json& value) {
 nlohmann::json parse_value(const std::string& value_text, const std::string& path_text,
                            const std::string& origin_text) {
   if (value_text.empty()) return "";
+  // A sweep applies the same few values to many points: each text is read as YAML once.
+  static std::mutex mutex;
+  static std::map<std::string, nlohmann::json> parsed;
+  {
+    std::lock_guard lock(mutex);
+    if (auto found = parsed.find(value_text); found != parsed.end()) return found->second;
+  }
   try {
     YAML::Load(value_text);  // a syntax error is reported here, naming the override
   } catch (const YAML::Exception& error) {
@@ -36,7 +46,11 @@ nlohmann::json parse_value(const std::string& value_text, const std::string& pat
          "quote text that holds YAML punctuation, e.g. --set 'name=\"a: b\"'");
   }
   SourceMap ignored;
-  return yaml_to_json(value_text, origin_text, ignored, path_text);
+  nlohmann::json value = yaml_to_json(value_text, origin_text, ignored, path_text);
+  std::lock_guard lock(mutex);
+  if (parsed.size() >= 4096) parsed.clear();  // bounded memory
+  parsed.emplace(value_text, value);
+  return value;
 }
 
 // The node at `path` (nullptr when absent) and the container holding it.

@@ -2,6 +2,7 @@
 #include "runner/config/schema_file.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <cstdlib>
 #include <map>
@@ -39,26 +40,26 @@ nlohmann::ordered_json load_schema(const std::string& name) {
 
 std::shared_ptr<const LoadedSchema> cached_schema(const std::string& name) {
   struct Entry {
-    std::uintmax_t size = 0;
-    std::filesystem::file_time_type modified;
+    off_t size = 0;
+    timespec modified{};
     std::shared_ptr<const LoadedSchema> schema;
   };
   static std::mutex mutex;
   static std::map<std::filesystem::path, Entry> cache;
 
   const std::filesystem::path file = schema_directory() / name;
-  std::error_code error;
-  const auto size = std::filesystem::file_size(file, error);
-  const auto modified = std::filesystem::last_write_time(file, error);
+  struct stat now {};
+  const bool known = ::stat(file.c_str(), &now) == 0;  // one call: this runs per sweep point
   std::lock_guard lock(mutex);
   auto found = cache.find(file);
-  if (!error && found != cache.end() && found->second.size == size &&
-      found->second.modified == modified) {
+  if (known && found != cache.end() && found->second.size == now.st_size &&
+      found->second.modified.tv_sec == now.st_mtim.tv_sec &&
+      found->second.modified.tv_nsec == now.st_mtim.tv_nsec) {
     return found->second.schema;
   }
   // load_schema says what is wrong with the file.
   auto schema = std::make_shared<const LoadedSchema>(load_schema(name));
-  if (!error) cache[file] = {size, modified, schema};
+  if (known) cache[file] = {now.st_size, now.st_mtim, schema};
   return schema;
 }
 

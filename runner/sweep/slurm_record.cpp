@@ -3,9 +3,9 @@
 
 #include <fmt/format.h>
 
+#include "runner/util/bounded_json.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
-#include "runner/util/bounded_json.h"
 
 namespace runner {
 namespace {

@@ -11,10 +11,10 @@
 #include "runner/sweep/summary_context.h"
 #include "runner/sweep/summary_groups.h"
 #include "runner/sweep/sweep_plan.h"
+#include "runner/util/bounded_json.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
 #include "runner/util/interrupt.h"
-#include "runner/util/bounded_json.h"
 
 namespace runner {
 namespace {
