@@ -209,8 +209,9 @@ std::vector<BadInput> cases() {
       {"interpolation_that_doubles_at_every_level",
        kBase + doubling_references(60),
        "validate {config}",
-       {"config.yaml:", "x9: the text after its references are replaced is 8192 characters long, "
-                        "more than the 4096"}},
+       {"config.yaml:",
+        "x9: the text after its references are replaced is 8192 characters long, "
+        "more than the 4096"}},
       {"checkpoint_path_is_a_folder",
        std::string(kBase) + "checkpoint: {path: {tmp}, allow_outside_run_folder: true}\n",
        run,
@@ -220,6 +221,12 @@ std::vector<BadInput> cases() {
        run,
        {"checkpoint.path: /dev/null is a device, expected the path of a file to write (the "
         "runner replaces only regular files)"}},
+      {"sweep_steps_beyond_an_int",
+       "name: s\nbase: " + (source_dir() / "configs" / "tiny_synthetic.yaml").string() +
+           "\nmode: benchmark\nbenchmark: {steps: 2147483648}\n"
+           "sweep: {grid: {training.batch_size: [4]}}\n",
+       "sweep {config} --dry-run --output {tmp}/out",
+       {"config.yaml:4:20: benchmark.steps: found 2147483648, expected"}},
       {"long_tag_option",
        kBase,
        run + " --tag note=" + std::string(5000, 'x'),

@@ -2,12 +2,54 @@
 // kind accepts its documented keys and rejects unknown ones.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+
 #include "runner/config/load_config.h"
 #include "runner/config/schema_file.h"
 #include "test_support.h"
 
 namespace runner {
 namespace {
+
+// The paths below `node` of integers with no maximum ("type" integer or a list holding it,
+// without maximum, exclusiveMaximum, enum or const).
+void unbounded_integers(const nlohmann::json& node, const std::string& path,
+                        std::vector<std::string>& found) {
+  if (node.is_object()) {
+    const auto type = node.find("type");
+    const bool integer =
+        type != node.end() &&
+        (*type == "integer" ||
+         (type->is_array() && std::find(type->begin(), type->end(), "integer") != type->end()));
+    if (integer && !node.contains("maximum") && !node.contains("exclusiveMaximum") &&
+        !node.contains("enum") && !node.contains("const")) {
+      found.push_back(path.empty() ? "/" : path);
+    }
+    for (const auto& [key, child] : node.items())
+      unbounded_integers(child, path + "/" + key, found);
+  } else if (node.is_array()) {
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      unbounded_integers(node[i], path + "/" + std::to_string(i), found);
+    }
+  }
+}
+
+// Issue 24: a sweep's benchmark.steps of 2^31 became 0 steps in an int. Every integer of every
+// schema (configs, sweeps and their launcher, and the reports and summaries read back) has a
+// maximum its C++ type holds.
+TEST(Schema, EveryIntegerHasAMaximum) {
+  int schemas = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(schema_directory())) {
+    if (entry.path().extension() != ".json") continue;
+    ++schemas;
+    std::vector<std::string> found;
+    unbounded_integers(nlohmann::json(load_schema(entry.path().filename().string())), "", found);
+    EXPECT_TRUE(found.empty()) << entry.path().filename().string() << ": no maximum at "
+                               << ::testing::PrintToString(found);
+  }
+  EXPECT_GE(schemas, 4);
+}
 
 TEST(Schema, EveryLayerKindHasOneClosedFragmentAndOneIfThen) {
   nlohmann::ordered_json schema = load_schema("experiment.schema.json");
