@@ -1,6 +1,8 @@
 // `runner eval --checkpoint FILE CONFIG`: test a saved model and write an evaluation report.
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "runner/cli/commands.h"
 #include "runner/cli/run_output.h"
 #include "runner/report/environment.h"
@@ -30,13 +32,23 @@ int eval_command(const SessionOptions& options, const std::filesystem::path& che
   std::string config_sha = sha256_hex(session.experiment.resolved.dump());
   auto run_dir = new_run_directory(options.output, session.experiment.name, config_sha);
   nlohmann::json report = report_head(session, "eval", run_dir, config_sha, started_at);
-  report["status"] = status_name(RunStatus::completed);
+  // Weights that give an infinite or undefined loss (a checkpoint holding inf) diverged.
+  const RunStatus status = std::isfinite(result.loss) ? RunStatus::completed : RunStatus::diverged;
+  report["status"] = status_name(status);
+  if (status == RunStatus::diverged) {
+    report["error"] = fmt::format("the loss diverged ({}) on the test set", result.loss);
+    report["stop_reason"] = "diverged";
+  }
   report["metrics"] = metrics_json(result, class_names);
   report["checkpoint"] = {{"path", checkpoint.string()}};
   report["memory"] = {{"peak_rss_bytes", peak_rss_bytes()}};
   report["finished_at"] = timestamp_now();
+  if (status != RunStatus::completed) {
+    console.warning(
+        fmt::format("run {}: {}", status_name(status), report["error"].get<std::string>()));
+  }
   console.result(fmt::format("report: {}", write_report(run_dir, report).string()));
-  return 0;
+  return exit_code_for(status);
 }
 
 }  // namespace runner

@@ -18,6 +18,7 @@
 #include "runner/sweep/slurm_script.h"
 #include "runner/train/checkpoint.h"
 #include "runner/train/epoch_checkpoints.h"
+#include "runner/train/stop_checks.h"
 #include "runner/train/trainer.h"
 #include "runner/util/command_line.h"
 #include "runner/util/digest.h"
@@ -183,10 +184,15 @@ std::optional<TrainingOutcome> nothing_left_to_train(RunContext& c, const Traini
   outcome.selection = plan.selection;
   const int batch = experiment.training.eval_batch_size;
   const DatasetSplits& data = c.session.data;
-  if (data.test.size() > 0) outcome.final_evaluation = evaluate(c.program, data.test, batch);
+  if (data.test.size() > 0) {
+    outcome.final_evaluation = evaluate(c.program, data.test, batch);
+    stop_if_diverged(outcome, outcome.final_evaluation.loss, "on the test set");
+  }
   if (data.validation.size() > 0) {
     outcome.final_validation = evaluate(c.program, data.validation, batch);
+    stop_if_diverged(outcome, outcome.final_validation.loss, "on the validation set");
   }
+  if (outcome.status == RunStatus::diverged) outcome.stop_reason = StopReason::diverged;
   // The run folder holds the state it evaluated, as a trained run's does (and the reload
   // check reads it).
   if (checkpoints) checkpoints->epoch_done(c.program, plan.first_epoch, plan.selection, false);

@@ -105,11 +105,16 @@ EpochTotals train_epoch(Loop& loop, int epoch) {
 }
 
 // Evaluates `set` after the epoch (when the run has one) into the record's figures and the line.
-void add_evaluation(Loop& loop, const Dataset& set, const char* name, Evaluation& evaluation,
-                    std::optional<double>& loss, std::optional<double>& accuracy,
-                    std::string& line) {
+void add_evaluation(Loop& loop, const Dataset& set, const char* name, int epoch,
+                    Evaluation& evaluation, std::optional<double>& loss,
+                    std::optional<double>& accuracy, std::string& line) {
   if (set.size() == 0) return;
   evaluation = evaluate(loop.program, set, loop.spec.eval_batch_size);
+  // Weights that give an infinite or undefined loss on held-out images diverged too, though
+  // the training loss may still be finite.
+  stop_if_diverged(loop.outcome, evaluation.loss,
+                   fmt::format("on the {} set after epoch {}",
+                               name == std::string("val") ? "validation" : name, epoch));
   loss = evaluation.loss;
   accuracy = evaluation.accuracy();
   line += fmt::format(", {} loss {:.4f}, {} accuracy {:.2f} %", name, *loss, name, 100 * *accuracy);
@@ -121,11 +126,11 @@ void record_epoch(Loop& loop, const DatasetSplits& data, int epoch, const EpochT
   record.epoch = epoch + 1;
   record.train_loss = totals.loss.mean();
   std::string line = fmt::format("epoch {}: train loss {:.4f}", record.epoch, record.train_loss);
-  add_evaluation(loop, data.validation, "val", loop.outcome.final_validation, record.val_loss,
-                 record.val_accuracy, line);
+  add_evaluation(loop, data.validation, "val", record.epoch, loop.outcome.final_validation,
+                 record.val_loss, record.val_accuracy, line);
   if (record.val_accuracy) loop.progress.validation(*record.val_accuracy);
-  add_evaluation(loop, data.test, "test", loop.outcome.final_evaluation, record.test_loss,
-                 record.test_accuracy, line);
+  add_evaluation(loop, data.test, "test", record.epoch, loop.outcome.final_evaluation,
+                 record.test_loss, record.test_accuracy, line);
   record.seconds = totals.seconds;
   record.images_per_second = totals.seconds > 0 ? totals.images / totals.seconds : 0.0;
   record.grad_norm_mean = totals.loss.grad_norm_count > 0 ? totals.loss.grad_norm_mean() : -1.0;
@@ -174,6 +179,7 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
     EpochTotals totals = train_epoch(loop, epoch);
     if (outcome.status != RunStatus::completed) break;
     record_epoch(loop, data, epoch, totals);
+    if (outcome.status != RunStatus::completed) break;  // diverged on held-out images
     EpochVerdict verdict;
     if (selection) verdict = selection->epoch_done(epoch + 1, outcome.final_validation);
     if (plan.after_epoch) {

@@ -3,9 +3,10 @@
 // disk and resuming from it equals an uninterrupted run, foreign or forged files are refused,
 // and checkpoint paths stay inside the run folder.
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -129,9 +130,9 @@ TEST(CheckpointSafety, AFifoAtTheCheckpointPathIsRefusedBeforeTraining) {
   TempDir tmp;
   const auto fifo = tmp / "c.safetensors";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  auto result = run_runner(tiny_config() + " --quiet --set training.epochs=1 --set checkpoint.path=" +
-                           fifo.string() + " --set checkpoint.allow_outside_run_folder=true" +
-                           " --output " + (tmp / "out").string());
+  auto result = run_runner(
+      tiny_config() + " --quiet --set training.epochs=1 --set checkpoint.path=" + fifo.string() +
+      " --set checkpoint.allow_outside_run_folder=true" + " --output " + (tmp / "out").string());
   EXPECT_EQ(result.exit_code, 2) << result.output;
   EXPECT_NE(result.output.find("checkpoint.path: " + fifo.string() + " is a FIFO"),
             std::string::npos)
@@ -143,9 +144,9 @@ TEST(CheckpointSafety, AFifoAtTheCheckpointPathIsRefusedBeforeTraining) {
 TEST(CheckpointSafety, ReproduceKeepsAnAbsoluteCheckpointInsideItsOwnRunFolder) {
   TempDir tmp;
   const auto outside = tmp / "shared" / "c.safetensors";
-  auto result = run_runner(tiny_config() + " --quiet --set training.epochs=1 --set checkpoint.path=" +
-                           outside.string() + " --set checkpoint.allow_outside_run_folder=true" +
-                           " --output " + (tmp / "a").string());
+  auto result = run_runner(
+      tiny_config() + " --quiet --set training.epochs=1 --set checkpoint.path=" + outside.string() +
+      " --set checkpoint.allow_outside_run_folder=true" + " --output " + (tmp / "a").string());
   ASSERT_EQ(result.exit_code, 0) << result.output;
   const auto written = std::filesystem::last_write_time(outside);
   auto rerun =
@@ -158,6 +159,27 @@ TEST(CheckpointSafety, ReproduceKeepsAnAbsoluteCheckpointInsideItsOwnRunFolder) 
   EXPECT_EQ(std::filesystem::last_write_time(outside), written) << "the original was overwritten";
   const auto rerun_folder = std::filesystem::path(report_path_of(rerun)).parent_path();
   EXPECT_TRUE(std::filesystem::exists(rerun_folder / "c.safetensors")) << rerun.output;
+}
+
+// Issue 24: `eval` of a checkpoint holding inf reported `completed` with test_loss null.
+TEST(CheckpointSafety, EvaluatingWeightsWithAnInfiniteLossIsADivergedRun) {
+  TempDir tmp;
+  Trained done = train(tmp, "--set training.epochs=1");
+  ASSERT_FALSE(done.checkpoint.empty());
+  Checkpoint checkpoint = load_safetensors(done.checkpoint);
+  for (HostTensor& tensor : checkpoint.tensors) {
+    if (tensor.name == "fc2.bias") std::fill(tensor.values.begin(), tensor.values.end(), INFINITY);
+  }
+  const auto broken = tmp / "inf.safetensors";
+  save_safetensors(broken, checkpoint);
+  auto result = run_runner("eval --checkpoint " + broken.string() + " " + tiny_config() +
+                           " --output " + (tmp / "eval").string());
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find("run diverged: the loss diverged"), std::string::npos)
+      << result.output;
+  nlohmann::json report = report_of(result);
+  ASSERT_TRUE(report.is_object()) << result.output;
+  EXPECT_EQ(report["status"], "diverged");
 }
 
 TEST(CheckpointSafety, AnInterruptedRunResumesToTheUninterruptedNumbers) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "forwarding_program.h"
 #include "runner/config/load_config.h"
@@ -37,7 +38,7 @@ struct ScheduledRun {
   DatasetSplits data = load_dataset(experiment.dataset);
   std::unique_ptr<Backend> backend = make_backend("cpu", nullptr);
 
-  LrRecordingProgram program() const {
+  std::unique_ptr<Program> compile() const {
     DatasetGeometry geometry = dataset_geometry(experiment.dataset);
     Graph graph = build_graph(experiment.model, geometry.image, geometry.classes);
     CompileOptions options;
@@ -45,8 +46,9 @@ struct ScheduledRun {
     options.eval_batch = experiment.training.eval_batch_size;
     options.optimizer = experiment.training.optimizer;
     options.normalize = experiment.dataset.normalize;
-    return LrRecordingProgram(backend->compile(graph, options));
+    return backend->compile(graph, options);
   }
+  LrRecordingProgram program() const { return LrRecordingProgram(compile()); }
   // The run's schedule, 64 steps an epoch.
   LearningRateSchedule schedule() const {
     return {experiment.training.schedule, experiment.training.optimizer.lr, kStepsPerEpoch, 3};
@@ -107,6 +109,30 @@ TEST(TrainerSchedule, AResumedRunContinuesTheScheduleWhereItStopped) {
   const std::vector<double> rest(straight.learning_rates.begin() + ScheduledRun::kStepsPerEpoch,
                                  straight.learning_rates.end());
   EXPECT_EQ(resumed.learning_rates, rest);
+}
+
+// A program whose predictions are infinite: its training loss stays finite, the loss of the
+// images it is evaluated on does not.
+class InfinitePredictions : public testing::ForwardingProgram {
+ public:
+  using ForwardingProgram::ForwardingProgram;
+  void predict(const std::uint8_t* images, int count, float* logits) override {
+    inner_->predict(images, count, logits);
+    std::fill(logits, logits + count * 10, INFINITY);  // tiny_synthetic's 10 classes
+  }
+};
+
+// Issue 24: a non-finite test loss was reported `completed` (test_loss null, exit 0): the run
+// diverged, as with a non-finite training loss, and stops after the epoch that found it.
+TEST(TrainerDivergence, ANonFiniteTestLossIsADivergedRun) {
+  ScheduledRun run(std::vector<std::string>{});
+  InfinitePredictions program(run.compile());
+  const TrainingOutcome outcome = run.train_on(program);
+  EXPECT_EQ(outcome.status, RunStatus::diverged);
+  EXPECT_EQ(outcome.stop_reason, StopReason::diverged);
+  EXPECT_NE(outcome.error.find("on the test set after epoch 1"), std::string::npos)
+      << outcome.error;
+  EXPECT_EQ(outcome.epochs.size(), 1u) << "training went on after the loss diverged";
 }
 
 }  // namespace
