@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
+#include <csignal>
 #include <cstring>
 #include <iostream>
 #include <limits>
@@ -338,6 +339,9 @@ int dispatch(const Commands& c) {
 int dispatch_reporting_errors(const Commands& c) {
   try {
     install_interrupt_handler();
+    // `runner run ... | head` closes the pipe early: the run goes on and writes its report (the
+    // lines after that are lost) instead of dying of SIGPIPE with nothing written.
+    std::signal(SIGPIPE, SIG_IGN);
     return dispatch(c);
   } catch (const UserError& e) {
     std::cerr << "error: " << e.what() << "\n";

@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
+#include <vector>
 
 #include "runner/config/config_limits.h"
 #include "runner/config/field_path.h"
@@ -155,7 +156,17 @@ nlohmann::json yaml_to_json(const std::string& text, const std::string& file, So
   }
   YAML::Node root;
   try {
-    root = YAML::Load(text);
+    std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    // yaml-cpp's Load reads the first document and drops the rest without a word.
+    if (documents.size() > 1) {
+      const YAML::Mark second = documents[1].Mark();
+      throw_user_error({file, "", second.is_null() ? 0 : one_based(second.line),
+                        second.is_null() ? 0 : one_based(second.column)},
+                       fmt::format("found {} YAML documents (separated by '---'), expected one",
+                                   documents.size()),
+                       "remove the '---' line and what follows it, or merge the documents");
+    }
+    if (!documents.empty()) root = documents[0];
   } catch (const YAML::Exception& error) {
     throw_user_error({file, "", one_based(error.mark.line), one_based(error.mark.column)},
                      "malformed YAML: " + error.msg);

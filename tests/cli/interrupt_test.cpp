@@ -31,6 +31,27 @@ TEST(Interrupt, StopsAtTheNextStepAndWritesAnInterruptedReport) {
   EXPECT_FALSE(report.contains("metrics"));
 }
 
+// Issue 24: `runner run ... | head -n 1` killed the runner by SIGPIPE before its report.
+TEST(Interrupt, AClosedStdoutPipeDoesNotStopTheRun) {
+  TempDir tmp;
+  std::string command = std::string(RUNNER_BINARY) + " " +
+                        (source_dir() / "configs" / "tiny_synthetic.yaml").string() +
+                        " --set training.epochs=2 --output " + tmp.path().string();
+  const auto exit_file = tmp / "exit";
+  auto result = run_command("(" + command + "; echo $? > " + exit_file.string() + ") | head -n 1");
+  std::string exit_code;
+  std::ifstream(exit_file) >> exit_code;
+  EXPECT_EQ(exit_code, "0") << result.output;
+  int reports = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(tmp.path())) {
+    if (entry.path().filename() != "report.json") continue;
+    std::ifstream in(entry.path());
+    EXPECT_EQ(nlohmann::json::parse(in)["status"], "completed");
+    ++reports;
+  }
+  EXPECT_EQ(reports, 1);
+}
+
 // A CIFAR-10 download that trickles (a local server sending 4 KB/s, forever) stops at Ctrl-C
 // instead of running until the transfer ends, and leaves no half-written dataset folder.
 TEST(Interrupt, CtrlCStopsADownload) {

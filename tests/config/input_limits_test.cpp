@@ -95,6 +95,19 @@ TEST(ConfigLimits, InvalidUtf8IsNamedWithItsPosition) {
   EXPECT_NE(convert_error("a: \xc0\xaf\n").find("not UTF-8"), std::string::npos);      // overlong
 }
 
+// Issue 24: yaml-cpp read the first document and dropped the rest silently.
+TEST(ConfigLimits, ASecondYamlDocumentIsRefused) {
+  std::string message = convert_error("name: x\n---\nname: y\n");
+  EXPECT_NE(message.find("doc.yaml:3:1: found 2 YAML documents (separated by '---'), expected one"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(convert_error("---\nname: x\n"), "");  // one document with its start marker
+  testing::TempDir dir;
+  auto file = dir.write("c.yaml", "name: x\n");
+  message = load_error(file, {"name=a\n---\nb"});
+  EXPECT_NE(message.find("found 2 YAML documents"), std::string::npos) << message;
+}
+
 TEST(ConfigLimits, NulBytesAreRefused) {
   // Found by the fuzzer: leading NULs made yaml-cpp read the text as UTF-32, and the scalars it
   // decoded were not UTF-8 (a raw nlohmann type_error.316 escaped).
