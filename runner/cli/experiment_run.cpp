@@ -144,10 +144,14 @@ nlohmann::json finish_checkpoints(RunContext& c, EpochCheckpoints* checkpoints,
     block["error"] = checkpoints->error();
     c.console.warning(fmt::format("checkpoint not saved: {}", checkpoints->error()));
   } else if (checkpoints->saved_epochs() >= 0 && outcome.status != RunStatus::completed) {
-    // The command that continues it keeps the run's --set overrides: without them the resumed
-    // config would differ (other epochs, other data).
+    // The command that continues it keeps every option of this one: without the --set
+    // overrides the resumed config would differ (other epochs, other data), without --output
+    // the resumed run would land in another folder.
     std::string command = "runner run " + shell_quote(c.session.experiment.source_file);
     for (const std::string& set : c.request.overrides) command += " --set " + shell_quote(set);
+    command += " --output " + shell_quote(c.request.output.string());
+    for (const std::string& tag : c.request.tags) command += " --tag " + shell_quote(tag);
+    if (c.request.quiet) command += " --quiet";
     c.console.warning(fmt::format("checkpoint: {} holds epoch {}; continue with: {} --resume {}",
                                   checkpoints->path().string(), checkpoints->saved_epochs(),
                                   command, shell_quote(checkpoints->path().string())));

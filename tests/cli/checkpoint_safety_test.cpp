@@ -193,11 +193,13 @@ TEST(CheckpointSafety, AnInterruptedRunResumesToTheUninterruptedNumbers) {
                             "/tiny_synthetic/*/c.safetensors >/dev/null 2>&1; do sleep 0.05; done;"
                             " sleep 0.1; kill -INT $pid; wait $pid; echo exit=$?)");
   ASSERT_NE(result.output.find("exit=130"), std::string::npos) << result.output;
+  // Issue 24: it dropped --output, so the resumed run landed in another folder.
   EXPECT_NE(result.output.find("continue with: runner run " + tiny_config() +
                                " --set training.epochs=100000 --set checkpoint.path=c.safetensors"
-                               " --set dataset.synthetic.train_count=2048 --resume "),
+                               " --set dataset.synthetic.train_count=2048 --output " +
+                               (tmp / "a").string() + " --quiet --resume "),
             std::string::npos)
-      << "the command that continues it keeps the overrides\n"
+      << "the command that continues it keeps every option\n"
       << result.output;
   nlohmann::json interrupted = report_of(result);
   ASSERT_TRUE(interrupted.is_object()) << result.output;
