@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <map>
 #include <sstream>
 
 #include "runner/data/error_location.h"
@@ -92,10 +93,19 @@ CifarClassNames read_cifar_class_names(const CifarFiles& files, const std::files
   std::istringstream in(
       read_regular_file(out.file, 1 << 20, "a list of class names, one per line"));
   std::string line;
-  while (std::getline(in, line)) {
+  std::map<std::string, int> line_of;  // per-class accuracy is keyed by name: names must differ
+  for (int number = 1; std::getline(in, line); ++number) {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
       line.pop_back();
-    if (!line.empty()) out.names.push_back(line);
+    if (line.empty()) continue;
+    if (auto [first, fresh] = line_of.emplace(line, number); !fresh) {
+      throw_user_error(at_file(out.file),
+                       fmt::format("lines {} and {} both name the class '{}', expected a "
+                                   "different name on each line",
+                                   first->second, number, line),
+                       "per-class accuracy is reported by name: rename one of them");
+    }
+    out.names.push_back(line);
   }
   if (out.names.empty()) {
     throw_user_error(at_file(out.file), "found no class names, expected one name per line",

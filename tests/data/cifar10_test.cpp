@@ -124,6 +124,19 @@ TEST(Cifar10, ThreeNamesInTheMetaFileMakeThreeClasses) {
   EXPECT_EQ(splits.files.back(), dir / "batches.meta.txt");
 }
 
+// Issue 24: ten classes named `cat` collapsed per_class_accuracy into {"cat": 0.0}.
+TEST(Cifar10, DuplicateClassNamesAreRefusedNamingTheLines) {
+  TempDir dir;
+  write_three_classes(dir);
+  dir.write("batches.meta.txt", "cat\ndog\n\ncat\n");
+  std::string message = error_of(dir.path());
+  EXPECT_NE(message.find((dir / "batches.meta.txt").string() +
+                         ": lines 1 and 4 both name the class 'cat', expected a different name on "
+                         "each line"),
+            std::string::npos)
+      << message;
+}
+
 TEST(Cifar10, LabelBeyondTheMetaFileNamesTheRecordAndTheMetaFile) {
   TempDir dir;
   auto files = write_three_classes(dir);
