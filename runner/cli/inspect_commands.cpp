@@ -1,5 +1,6 @@
 // `runner validate`, `runner describe` and `runner devices`: look without training.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <thread>
 
@@ -10,14 +11,36 @@
 #include "runner/cli/commands.h"
 #include "runner/cli/layer_table.h"
 #include "runner/cli/precision_check.h"
+#include "runner/data/dataset_format.h"
 #include "runner/util/process_stats.h"
 #include "runner/util/threads.h"
 
 namespace runner {
 
+namespace {
+
+// `run` reads the data; `validate` reads the data files' headers, so that it does not call
+// valid what `run` refuses, and says which files are not there yet.
+void check_data_files(const DatasetSpec& spec, Console& console) {
+  const DatasetFormat& format = format_of(spec);
+  if (!format.check_files) return;
+  const std::vector<std::string> missing = format.check_files(spec);
+  if (missing.empty()) return;
+  const std::string text = fmt::format("dataset.root {} lacks {} of the data files ({})", spec.root,
+                                       missing.size(), fmt::join(missing, ", "));
+  if (spec.download && format.download) {
+    console.warning("warning: " + text + "; `runner run` downloads them (dataset.download is set)");
+    return;
+  }
+  throw UserError(text + "; put them there, or set dataset.download where the format can");
+}
+
+}  // namespace
+
 int validate_command(const SessionOptions& options) {
   Console console(options.quiet);
   Session session = Session::prepare(options, console);
+  check_data_files(session.experiment.dataset, console);
   console.result(fmt::format("{}: valid ({} layers, {} parameters)", options.config.string(),
                              session.graph.nodes.size(), session.graph.parameter_count()));
   return 0;

@@ -30,6 +30,9 @@ DatasetFormat cifar_format_base() {
   format.planned_records = [](const DatasetSpec& spec) {
     return planned_cifar_records(kFilesOf(spec), spec.root);
   };
+  format.check_files = [](const DatasetSpec& spec) {
+    return check_cifar_files(kFilesOf(spec), spec.root);
+  };
   format.load = [](const DatasetSpec& spec) { return load_cifar(kFilesOf(spec), spec.root); };
   return format;
 }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -113,6 +114,26 @@ CifarClassNames read_cifar_class_names(const CifarFiles& files, const std::files
                                  files.official_names.size(), files.title));
   }
   return out;
+}
+
+std::vector<std::string> check_cifar_files(const CifarFiles& files,
+                                           const std::filesystem::path& root) {
+  read_cifar_class_names(files, root);
+  std::vector<std::string> missing = missing_cifar_files(files, root);
+  std::vector<std::string> all = files.train;
+  all.push_back(files.test);
+  for (const std::string& name : all) {
+    if (std::find(missing.begin(), missing.end(), name) != missing.end()) continue;
+    const auto bytes = std::filesystem::file_size(root / name);
+    if (bytes % files.record_bytes() != 0 || bytes > files.max_file_bytes) {
+      throw_user_error(at_file(root / name),
+                       fmt::format("found {} bytes, expected a whole number of {}-byte records "
+                                   "(at most {} bytes)",
+                                   bytes, files.record_bytes(), files.max_file_bytes),
+                       fmt::format("is this the binary version of {}?", files.title));
+    }
+  }
+  return missing;
 }
 
 DatasetRecords planned_cifar_records(const CifarFiles& files, const std::filesystem::path& root) {

@@ -55,6 +55,10 @@ std::string cifar_by_hand_hint(const CifarFiles& files, const std::filesystem::p
 // one that is there but not a regular file (a FIFO, a device) is a UserError naming it.
 std::vector<std::string> missing_cifar_files(const CifarFiles& files,
                                              const std::filesystem::path& root);
+// What `runner validate` reads: the names file (class_names' checks), and that each present
+// data file is a whole number of records; returns the files that are missing.
+std::vector<std::string> check_cifar_files(const CifarFiles& files,
+                                           const std::filesystem::path& root);
 
 // Class names from root/names_file (one per line, empty lines skipped), or the official list
 // when that file is absent; a file without names is a UserError.

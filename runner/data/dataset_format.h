@@ -39,6 +39,10 @@ struct DatasetFormat {
   std::string (*classes_origin)(const DatasetSpec& spec) = nullptr;
   // The records it will load, from the files' headers or sizes; never throws for the files' sake.
   DatasetRecords (*planned_records)(const DatasetSpec& spec) = nullptr;
+  // For `runner validate`: checks the files' headers as loading does, without reading the
+  // images (a UserError for what loading would refuse), and returns the files that are not
+  // there yet. None: nothing to check beyond class_names and planned_records.
+  std::vector<std::string> (*check_files)(const DatasetSpec& spec) = nullptr;
   // Fetches missing files into spec.root (dataset.download). None: the format cannot.
   void (*download)(const DatasetSpec& spec) = nullptr;
   // Both splits, before the limits; the files read go to DatasetSplits::files.

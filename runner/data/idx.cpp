@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "runner/data/error_location.h"
 #include "runner/data/regular_file.h"
@@ -198,29 +199,99 @@ std::string read_declared(const std::filesystem::path& file, std::uint32_t magic
 
 }  // namespace
 
+namespace {
+
+// An images file's header (16 bytes): the count, and a size the model takes. Returns the pixel
+// bytes it declares and how to say so.
+std::pair<std::uint64_t, std::string> check_images_header(const std::filesystem::path& file,
+                                                          const std::string& header,
+                                                          IdxImageSize expected) {
+  const std::uint64_t count = read_big_endian(header, 4);
+  const std::uint64_t rows = read_big_endian(header, 8);
+  const std::uint64_t cols = read_big_endian(header, 12);
+  check_record_count(file, count, "images");
+  if (rows == 0 || cols == 0 || rows > 4096 || cols > 4096) {  // keeps products in range
+    throw_user_error(at_file(file),
+                     fmt::format("found images of {}x{}, expected 1x1 to 4096x4096", rows, cols));
+  }
+  if (expected.rows > 0 &&
+      (rows != std::uint64_t(expected.rows) || cols != std::uint64_t(expected.cols))) {
+    throw_user_error(at_file(file),
+                     fmt::format("the images are 1x{}x{} (channels x height x width), but the "
+                                 "model's input is 1x{}x{}, as the config's dataset implies",
+                                 rows, cols, expected.rows, expected.cols));
+  }
+  return {count * rows * cols, fmt::format("{} images of {}x{}", count, rows, cols)};
+}
+
+// A labels file's header (8 bytes): the count.
+std::pair<std::uint64_t, std::string> check_labels_header(const std::filesystem::path& file,
+                                                          const std::string& header) {
+  const std::uint64_t count = read_big_endian(header, 4);
+  check_record_count(file, count, "labels");
+  return {count, fmt::format("{} labels", count)};
+}
+
+// The first `bytes` of `file` (gunzipped), after its magic number is checked.
+std::string read_header(const std::filesystem::path& file, std::uint32_t magic, std::size_t bytes,
+                        const char* what) {
+  ByteReader reader(file);
+  std::string header;
+  if (reader.read(bytes, header) < bytes) {
+    throw_user_error(at_file(file), fmt::format("truncated: found {} bytes, expected an IDX {} "
+                                                "header of {} bytes",
+                                                header.size(), what, bytes));
+  }
+  if (std::uint32_t found = read_big_endian(header, 0); found != magic) {
+    throw_user_error(at_file(file), fmt::format("found magic number 0x{:08x}, expected 0x{:08x} "
+                                                "(IDX {})",
+                                                found, magic, what));
+  }
+  return header;
+}
+
+}  // namespace
+
+std::vector<std::string> check_idx_headers(const std::filesystem::path& root,
+                                           IdxImageSize expected) {
+  std::vector<std::string> missing;
+  auto present = [&](const std::filesystem::path& base) {
+    std::filesystem::path gz = base;
+    gz += ".gz";
+    const bool here = regular_data_file_exists(base, "an IDX file") ||
+                      regular_data_file_exists(gz, "a gzipped IDX file");
+    if (!here) missing.push_back(base.filename().string());
+    return here;
+  };
+  for (const std::string prefix : {"train", "t10k"}) {
+    const auto images = root / (prefix + "-images-idx3-ubyte");
+    const auto labels = root / (prefix + "-labels-idx1-ubyte");
+    std::optional<std::uint64_t> image_count;
+    if (present(images)) {
+      const auto file = find_idx_file(images);
+      const std::string header = read_header(file, kIdxImagesMagic, 16, "images");
+      check_images_header(file, header, expected);
+      image_count = read_big_endian(header, 4);
+    }
+    if (present(labels)) {
+      const auto file = find_idx_file(labels);
+      const std::uint64_t count =
+          check_labels_header(file, read_header(file, kIdxLabelsMagic, 8, "labels")).first;
+      if (image_count && count != *image_count) {
+        throw_user_error(at_file(file),
+                         fmt::format("found {} labels, expected {} (one per image in {})", count,
+                                     *image_count, find_idx_file(images).string()));
+      }
+    }
+  }
+  return missing;
+}
+
 IdxImages read_idx_images(const std::filesystem::path& file, IdxImageSize expected) {
   constexpr std::size_t header_bytes = 16;
-  const std::string bytes =
-      read_declared(file, kIdxImagesMagic, header_bytes, "images", [&](const std::string& header) {
-        const std::uint64_t count = read_big_endian(header, 4);
-        const std::uint64_t rows = read_big_endian(header, 8);
-        const std::uint64_t cols = read_big_endian(header, 12);
-        check_record_count(file, count, "images");
-        if (rows == 0 || cols == 0 || rows > 4096 || cols > 4096) {  // keeps products in range
-          throw_user_error(at_file(file), fmt::format("found images of {}x{}, expected 1x1 to "
-                                                      "4096x4096",
-                                                      rows, cols));
-        }
-        if (expected.rows > 0 &&
-            (rows != std::uint64_t(expected.rows) || cols != std::uint64_t(expected.cols))) {
-          throw_user_error(at_file(file),
-                           fmt::format("the images are 1x{}x{} (channels x height x width), but "
-                                       "the model's input is 1x{}x{}, as the config's dataset "
-                                       "implies",
-                                       rows, cols, expected.rows, expected.cols));
-        }
-        return std::pair{count * rows * cols, fmt::format("{} images of {}x{}", count, rows, cols)};
-      });
+  const std::string bytes = read_declared(
+      file, kIdxImagesMagic, header_bytes, "images",
+      [&](const std::string& header) { return check_images_header(file, header, expected); });
   IdxImages images;
   images.count = static_cast<int>(read_big_endian(bytes, 4));
   images.rows = static_cast<int>(read_big_endian(bytes, 8));
@@ -232,11 +303,8 @@ IdxImages read_idx_images(const std::filesystem::path& file, IdxImageSize expect
 std::vector<std::int32_t> read_idx_labels(const std::filesystem::path& file, int classes) {
   constexpr std::size_t header_bytes = 8;
   const std::string bytes =
-      read_declared(file, kIdxLabelsMagic, header_bytes, "labels", [&](const std::string& header) {
-        const std::uint64_t count = read_big_endian(header, 4);
-        check_record_count(file, count, "labels");
-        return std::pair{count, fmt::format("{} labels", count)};
-      });
+      read_declared(file, kIdxLabelsMagic, header_bytes, "labels",
+                    [&](const std::string& header) { return check_labels_header(file, header); });
   const std::size_t count = bytes.size() - header_bytes;
   std::vector<std::int32_t> labels(count);
   for (std::size_t i = 0; i < count; ++i) {

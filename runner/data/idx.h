@@ -54,6 +54,11 @@ struct IdxImageSize {
   int rows = 0, cols = 0;
 };
 IdxImages read_idx_images(const std::filesystem::path& file, IdxImageSize expected = {});
+// What `runner validate` reads of the four files of an IDX dataset in `root`: their headers,
+// checked as loading checks them (magic numbers, the image size, labels per image); returns the
+// files that are absent (neither plain nor .gz).
+std::vector<std::string> check_idx_headers(const std::filesystem::path& root,
+                                           IdxImageSize expected);
 std::vector<std::int32_t> read_idx_labels(const std::filesystem::path& file, int classes);
 
 // One dataset published as IDX files (MNIST, Fashion-MNIST): its format's name, class names and

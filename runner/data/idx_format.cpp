@@ -44,6 +44,9 @@ DatasetFormat idx_format_base() {
     const IdxDeclared test = idx_declared_images(root / "t10k-images-idx3-ubyte", {10'000, 784});
     return DatasetRecords{train.count, test.count, std::max(train.image_bytes, test.image_bytes)};
   };
+  format.check_files = [](const DatasetSpec& spec) {
+    return check_idx_headers(spec.root, IdxImageSize{28, 28});
+  };
   return format;
 }
 

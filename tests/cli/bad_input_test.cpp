@@ -227,6 +227,14 @@ std::vector<BadInput> cases() {
            "sweep: {grid: {training.batch_size: [4]}}\n",
        "sweep {config} --dry-run --output {tmp}/out",
        {"config.yaml:4:20: benchmark.steps: found 2147483648, expected"}},
+      {"validate_without_the_data_files",
+       replace(kBase,
+               "  name: synthetic\n  synthetic: {channels: 1, height: 12, width: 12, classes: 4, "
+               "train_count: 32, test_count: 8}",
+               "  name: fashion_mnist\n  root: {tmp}"),
+       "validate {config} --set model.layers[3].out_features=10",
+       {"dataset.root {tmp} lacks 4 of the data files (train-images-idx3-ubyte, "
+        "train-labels-idx1-ubyte, t10k-images-idx3-ubyte, t10k-labels-idx1-ubyte)"}},
       {"long_tag_option",
        kBase,
        run + " --tag note=" + std::string(5000, 'x'),
