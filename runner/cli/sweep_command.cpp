@@ -124,6 +124,12 @@ int sweep_command(const SweepOptions& options) {
   } else {
     run_points_in_process(options, spec, plan, todo, dir, base, console, tally);
   }
+  if (tally.interrupted || interrupt_requested()) {
+    // The summary of what completed is still written; a second Ctrl-C stops that too.
+    tally.interrupted = true;
+    begin_cleanup_after_interrupt();
+    console.warning("interrupted: summarising the points that ran (Ctrl-C again to stop)");
+  }
   report_folder(dir, console);
   console.result(tally_line(spec.name, tally));
   return sweep_exit_code(tally);

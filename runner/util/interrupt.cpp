@@ -29,6 +29,10 @@ void request_interrupt() {
   requested = true;
 }
 
+void begin_cleanup_after_interrupt() {
+  requested = false;
+}
+
 void throw_if_interrupted(const char* doing) {
   if (interrupt_requested()) throw Interrupted(std::string("interrupted while ") + doing);
 }

@@ -13,6 +13,10 @@ bool interrupt_requested();
 // of SIGINT on its own (see child_process.h).
 void request_interrupt();
 
+// After a first Ctrl-C has stopped the work: lets the clean-up that follows run (a sweep's
+// summary of the points that completed), so that only a second Ctrl-C interrupts it.
+void begin_cleanup_after_interrupt();
+
 // Thrown by long loops outside the training steps (planning, summaries, plots, downloads) once
 // Ctrl-C is pressed; `runner` prints what was interrupted and exits with 130.
 class Interrupted : public std::runtime_error {

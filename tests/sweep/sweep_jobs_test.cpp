@@ -159,6 +159,12 @@ TEST(SweepJobs, CtrlCStopsEveryPointAndARerunResumes) {
   EXPECT_EQ(interrupted, 2) << result.output;
   EXPECT_FALSE(std::filesystem::exists(tmp / "s" / "batch_size=16" / "report.json"))
       << "no point starts after Ctrl-C";
+  // Issue 24: one Ctrl-C ended the sweep "interrupted while summarising the sweep".
+  EXPECT_EQ(result.output.find("interrupted while summarising"), std::string::npos)
+      << result.output;
+  EXPECT_TRUE(std::filesystem::exists(tmp / "s" / "summary.json"))
+      << "the summary of what ran is written after one Ctrl-C\n"
+      << result.output;
   auto rerun = run_runner("sweep " + tiny_config() + " --name s --output " + tmp.path().string() +
                           " --mode train --grid training.batch_size=4,8,16 --jobs 2 "
                           "--set training.epochs=100000 --dry-run");
