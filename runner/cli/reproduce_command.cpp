@@ -9,9 +9,9 @@
 #include "runner/cli/experiment_run.h"
 #include "runner/cli/report_comparison.h"
 #include "runner/report/read_report.h"
+#include "runner/util/bounded_json.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
-#include "runner/util/bounded_json.h"
 
 namespace runner {
 namespace {
@@ -75,7 +75,6 @@ class TemporaryConfig {
  private:
   std::filesystem::path path_;
 };
-
 
 // A config whose checkpoint.path is absolute (allowed outside the run folder) would make the
 // rerun overwrite the original's checkpoint: the rerun keeps the file name inside its own run

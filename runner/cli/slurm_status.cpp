@@ -14,9 +14,9 @@
 #include "runner/cli/slurm_commands.h"
 #include "runner/sweep/slurm_progress.h"
 #include "runner/sweep/slurm_record.h"
+#include "runner/util/bounded_json.h"
 #include "runner/util/errors.h"
 #include "runner/util/interrupt.h"
-#include "runner/util/bounded_json.h"
 
 namespace runner {
 namespace {

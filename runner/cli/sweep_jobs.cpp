@@ -16,10 +16,10 @@
 #include "runner/cli/sweep_setup.h"
 #include "runner/sweep/jobs_progress.h"
 #include "runner/util/background_child.h"
+#include "runner/util/bounded_json.h"
 #include "runner/util/files.h"
 #include "runner/util/folders.h"
 #include "runner/util/interrupt.h"
-#include "runner/util/bounded_json.h"
 
 namespace runner {
 namespace {
@@ -123,8 +123,7 @@ class Scheduler {
     auto written = std::filesystem::last_write_time(report_path, error);
     if (!error && written >= p.launched &&
         point_state(report_path, planned) != PointState::missing) {
-      nlohmann::json report =
-          parse_bounded_json(read_file_or_empty(report_path), false);
+      nlohmann::json report = parse_bounded_json(read_file_or_empty(report_path), false);
       auto status =
           report.is_object() ? parse_run_status(report.value("status", "")) : std::nullopt;
       if (status && report["sweep_point"].value("point_sha256", "") == planned.point_sha)

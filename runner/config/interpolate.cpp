@@ -123,9 +123,8 @@ class Interpolator {
   // doubling at every level grew to gigabytes.
   void check_text(const std::string& path, std::string_view text, const std::string& what) const {
     if (text.size() > limits::max_string_length) {
-      fail(path,
-           fmt::format("{} is {} characters long, more than the {} a config text may have", what,
-                       text.size(), limits::max_string_length));
+      fail(path, fmt::format("{} is {} characters long, more than the {} a config text may have",
+                             what, text.size(), limits::max_string_length));
     }
     if (std::optional<std::size_t> bad = first_invalid_utf8(text)) {
       fail(path, fmt::format("{} is not UTF-8 text (byte {} is 0x{:02x})", what, *bad + 1,

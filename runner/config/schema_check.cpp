@@ -2,16 +2,15 @@
 #define VALIJSON_USE_EXCEPTIONS 1
 #include "runner/config/schema_check.h"
 
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
-
-#include <map>
-#include <mutex>
-#include <set>
-#include <string>
 
 namespace runner {
 
@@ -29,9 +28,10 @@ namespace {
 // others, a value is valid when its keys are allowed and present and each property's value is
 // valid against that property's schema.
 bool is_plain_object_schema(const nlohmann::json& schema) {
-  static const std::set<std::string> plain = {
-      "$schema", "$id", "$comment", "title", "description", "type", "properties",
-      "required", "additionalProperties", "definitions"};
+  static const std::set<std::string> plain = {"$schema",    "$id",         "$comment",
+                                              "title",      "description", "type",
+                                              "properties", "required",    "additionalProperties",
+                                              "definitions"};
   if (!schema.is_object() || !schema.contains("type") || schema["type"] != "object") return false;
   for (const auto& [key, value] : schema.items()) {
     if (!plain.count(key)) return false;
@@ -56,8 +56,7 @@ struct CompiledSchema::ByProperty {
   std::mutex mutex;  // guards `passed`
 };
 
-CompiledSchema::CompiledSchema(const nlohmann::json& schema)
-    : parsed_(std::make_unique<Parsed>()) {
+CompiledSchema::CompiledSchema(const nlohmann::json& schema) : parsed_(std::make_unique<Parsed>()) {
   valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
   valijson::adapters::NlohmannJsonAdapter schema_adapter(schema);
   parser.populateSchema(schema_adapter, parsed_->schema);

@@ -30,7 +30,7 @@ class CompiledSchema {
   std::vector<SchemaViolation> violations(const nlohmann::json& instance) const;
 
  private:
-  struct Parsed;  // valijson's schema, and its validator with the patterns compiled once
+  struct Parsed;      // valijson's schema, and its validator with the patterns compiled once
   struct ByProperty;  // the root's properties as schemas of their own, and what passed them
   std::unique_ptr<Parsed> parsed_;
   std::unique_ptr<ByProperty> by_property_;  // null where the root is not a plain object schema

@@ -4,9 +4,9 @@
 #include <fmt/format.h>
 
 #include "runner/config/load_config.h"
+#include "runner/util/bounded_json.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
-#include "runner/util/bounded_json.h"
 
 namespace runner {
 

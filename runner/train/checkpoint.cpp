@@ -8,9 +8,9 @@
 #include <set>
 
 #include "runner/train/safetensors.h"
+#include "runner/util/bounded_json.h"
 #include "runner/util/errors.h"
 #include "runner/util/json_paths.h"
-#include "runner/util/bounded_json.h"
 
 namespace runner {
 namespace {

@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "runner/util/errors.h"
 #include "runner/util/bounded_json.h"
+#include "runner/util/errors.h"
 
 namespace runner {
 namespace {

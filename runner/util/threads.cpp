@@ -43,7 +43,8 @@ int resolve_threads(int configured) {
     long long n = 0;
     const char* end = env + std::strlen(env);
     auto [rest, error] = std::from_chars(env, end, n);
-    if (error == std::errc::result_out_of_range || (error == std::errc() && n > kMaxComputeThreads)) {
+    if (error == std::errc::result_out_of_range ||
+        (error == std::errc() && n > kMaxComputeThreads)) {
       throw UserError(fmt::format(
           "OMP_NUM_THREADS={} (from the environment, as training.threads is 0): expected a whole "
           "number from 1 to {}; set training.threads, or a smaller OMP_NUM_THREADS",
@@ -66,9 +67,10 @@ void check_threads_can_start(int threads, int configured) {
   release.count_down();
   for (auto& thread : started) thread.join();
   if (!failure.empty()) {
-    throw UserError(fmt::format("{}: {} compute threads, but this process could start only {} "
-                                "besides its own ({}); lower it",
-                                source_of(configured), threads, started.size(), failure));
+    throw UserError(
+        fmt::format("{}: {} compute threads, but this process could start only {} "
+                    "besides its own ({}); lower it",
+                    source_of(configured), threads, started.size(), failure));
   }
 }
 

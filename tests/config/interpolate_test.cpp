@@ -2,9 +2,8 @@
 // naming the field that holds the reference.
 #include "runner/config/interpolate.h"
 
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <cstdlib>
 
@@ -153,8 +152,7 @@ std::string chain_of_references(int links) {
 TEST(Interpolate, LongChainsOfReferencesAreRefusedNotFollowedDeep) {
   EXPECT_EQ(interpolated(chain_of_references(200))["f200"], 7);
   std::string message = error_of(chain_of_references(12'000));
-  EXPECT_NE(message.find("the references form a chain of more than 256 fields"),
-            std::string::npos)
+  EXPECT_NE(message.find("the references form a chain of more than 256 fields"), std::string::npos)
       << message;
 }
 
