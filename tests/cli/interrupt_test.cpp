@@ -60,7 +60,7 @@ TEST(Interrupt, CtrlCStopsADownload) {
 class Trickle(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         self.send_response(200)
-        self.send_header("Content-Length", str(1 << 30))
+        self.send_header("Content-Length", str(1 << 27))
         self.end_headers()
         while True:
             self.wfile.write(b"x" * 4096)
