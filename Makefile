@@ -16,6 +16,8 @@ FUZZ_PACKAGES = clang libclang-rt-14-dev libfuzzer-14-dev
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
+# The libFuzzer targets (tests/fuzz/NAME_fuzzer.cpp), run one after another for FUZZ_SECONDS each.
+FUZZ_TARGETS ?= config_fuzzer safetensors_fuzzer report_fuzzer
 
 .PHONY: deps test-deps setup build demo cifar test check-sanitize fuzz-deps fuzz bench-deps bench \
   bench-gpu format format-check clean
@@ -66,13 +68,18 @@ check-sanitize: deps
 fuzz-deps:
 	$(call install_missing,$(FUZZ_PACKAGES))
 
-# Fuzzes the config path (YAML -> JSON -> schema -> experiment -> graph) for FUZZ_SECONDS with
-# libFuzzer; fails on any crash, sanitizer report, timeout or out-of-memory (tests/fuzz).
+# Fuzzes with libFuzzer, FUZZ_SECONDS per target: the config path (YAML -> JSON -> schema ->
+# experiment -> graph), the safetensors reader and the report readers (tests/fuzz). Every target
+# runs; any crash, sanitizer report, leak, timeout or out-of-memory fails the whole.
 fuzz: deps fuzz-deps
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Release \
 	  -DRUNNER_CUDA=OFF -DRUNNER_TESTS=OFF -DRUNNER_FUZZ=ON
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target config_fuzzer
-	tests/fuzz/run_fuzzer.sh $(FUZZ_BUILD)/config_fuzzer $(FUZZ_SECONDS) $(FUZZ_BUILD)/fuzz-run
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZ_TARGETS)
+	@failed=; for target in $(FUZZ_TARGETS); do \
+	  tests/fuzz/run_fuzzer.sh $(FUZZ_BUILD)/$$target $(FUZZ_SECONDS) \
+	    $(FUZZ_BUILD)/fuzz-run/$$target || failed="$$failed $$target"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "make fuzz: findings in:$$failed" >&2; exit 1; fi
 
 bench-deps:
 	@SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \

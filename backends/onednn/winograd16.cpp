@@ -245,6 +245,23 @@ RUNNER_AVX512 void convolve_images(const float* src, const float* transformed, c
   }
 }
 
+// One thread's share of the rows (an orphaned `omp for`): its dU sums into `partial`, its bias
+// gradient after them. A function of its own because clang outlines a parallel region without
+// the AVX-512 target of the function around it (GCC keeps it), and refuses AVX-512 code there.
+RUNNER_AVX512 void weight_gradient_share(const float* src, const float* dst_grad,
+                                         const Image& image, std::int64_t rows, float* partial) {
+  alignas(64) float v[kGroupFloats];
+  alignas(64) float dm[kGroupFloats];
+  Vec bias_sum = _mm512_setzero_ps();
+#pragma omp for schedule(static)
+  for (std::int64_t row = 0; row < rows; ++row) {
+    const std::int64_t offset = row / image.tile_rows() * image.floats();
+    weight_gradient_row(src + offset, dst_grad + offset, image,
+                        static_cast<int>(row % image.tile_rows()), partial, bias_sum, v, dm);
+  }
+  _mm512_storeu_ps(partial + kTransformedFloats, bias_sum);
+}
+
 RUNNER_AVX512 void weight_gradient_images(const float* src, const float* dst_grad,
                                           float* weight_grad, float* bias_grad, std::int64_t n,
                                           int h, int w) {
@@ -254,19 +271,9 @@ RUNNER_AVX512 void weight_gradient_images(const float* src, const float* dst_gra
   const int threads = omp_get_max_threads();
   std::vector<float> partials(static_cast<std::size_t>(threads) * kPartial, 0.f);
 #pragma omp parallel num_threads(threads)
-  {
-    alignas(64) float v[kGroupFloats];
-    alignas(64) float dm[kGroupFloats];
-    float* partial = partials.data() + static_cast<std::size_t>(omp_get_thread_num()) * kPartial;
-    Vec bias_sum = _mm512_setzero_ps();
-#pragma omp for schedule(static)
-    for (std::int64_t row = 0; row < rows; ++row) {
-      const std::int64_t offset = row / image.tile_rows() * image.floats();
-      weight_gradient_row(src + offset, dst_grad + offset, image,
-                          static_cast<int>(row % image.tile_rows()), partial, bias_sum, v, dm);
-    }
-    _mm512_storeu_ps(partial + kTransformedFloats, bias_sum);
-  }
+  weight_gradient_share(
+      src, dst_grad, image, rows,
+      partials.data() + static_cast<std::size_t>(omp_get_thread_num()) * kPartial);
   // The threads' sums in thread order (the same order every step), then back to 3x3 kernels.
   std::vector<double> total(kPartial, 0.0);
   for (int t = 0; t < threads; ++t) {

@@ -17,7 +17,8 @@ nlohmann::json read_report_file(const std::filesystem::path& path) {
   doc.source_map = SourceMap(doc.file);
   try {
     doc.json = parse_bounded_json(text);
-  } catch (const nlohmann::json::parse_error& error) {
+  } catch (const nlohmann::json::exception& error) {
+    // A syntax error, or a number beyond a double's range (out_of_range.406, report_fuzzer).
     std::string what = error.what();  // "[json.exception.parse_error.101] parse error at ..."
     auto bracket = what.find("] ");
     throw UserError(fmt::format("{}: not a JSON report: {}", doc.file,
@@ -30,6 +31,11 @@ nlohmann::json read_report_file(const std::filesystem::path& path) {
   }
   validate_document(doc, "report.schema.json");
   return std::move(doc.json);
+}
+
+std::string text_at(const nlohmann::json& report, const char* pointer) {
+  const nlohmann::json::json_pointer at(pointer);
+  return report.contains(at) && report.at(at).is_string() ? report.at(at).get<std::string>() : "";
 }
 
 namespace {

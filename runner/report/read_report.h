@@ -16,6 +16,10 @@ inline constexpr std::size_t kMaxReportBytes = 64u << 20;
 // Reads and parses `path` and checks it against schemas/report.schema.json.
 nlohmann::json read_report_file(const std::filesystem::path& path);
 
+// The string at a JSON pointer ("/sweep_point/point_sha256") of a report read leniently, or ""
+// when it is missing or not a string.
+std::string text_at(const nlohmann::json& report, const char* pointer);
+
 // What is wrong with a report's `status` ("status: found 5, expected one of: completed, ..."), or
 // "" when it is one this runner writes.
 std::string status_problem(const nlohmann::json& report);

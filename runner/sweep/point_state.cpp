@@ -4,6 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "runner/report/read_report.h"
 #include "runner/train/run_status.h"
 #include "runner/util/bounded_json.h"
 
@@ -22,12 +23,11 @@ nlohmann::json read_report(const std::filesystem::path& path) {
 PointState point_state(const std::filesystem::path& report_path, const PlannedPoint& planned) {
   nlohmann::json report = read_report(report_path);
   if (report.is_null()) return PointState::missing;
-  const nlohmann::json status = report.value("status", nlohmann::json());
-  if (!status.is_string() || parse_run_status(status.get<std::string>()) != RunStatus::completed) {
+  // Fields of another type are read as missing, never as a raw nlohmann::json type_error.
+  if (parse_run_status(text_at(report, "/status")) != RunStatus::completed) {
     return PointState::unfinished;
   }
-  std::string sha =
-      report.contains("sweep_point") ? report["sweep_point"].value("point_sha256", "") : "";
+  std::string sha = text_at(report, "/sweep_point/point_sha256");
   return planned.valid && sha == planned.point_sha ? PointState::complete : PointState::changed;
 }
 
@@ -37,8 +37,10 @@ std::string describe_state(PointState state, const std::filesystem::path& report
       return "new";
     case PointState::complete:
       return force ? "rerun: --force" : "done: skipped";
-    case PointState::unfinished:
-      return "rerun: was " + read_report(report_path).value("status", "unreadable");
+    case PointState::unfinished: {
+      std::string status = text_at(read_report(report_path), "/status");
+      return "rerun: was " + (status.empty() ? "unreadable" : status);
+    }
     case PointState::changed:
       return "rerun: config or settings changed";
   }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 
 #include "runner/report/environment.h"
 #include "runner/report/read_report.h"
@@ -42,12 +43,15 @@ json row_or_note(const std::filesystem::path& path, json& unreadable) {
     unreadable.push_back({{"report", path.string()}, {"error", path.string() + ": " + why}});
     return json();
   };
+  auto listed = [&](const UserError& error) {  // its message names the file
+    unreadable.push_back({{"report", path.string()}, {"error", error.what()}});
+    return json();
+  };
   std::string text;
   try {
     text = read_regular_file(path, kMaxReportBytes, "a JSON report");
   } catch (const UserError& error) {
-    unreadable.push_back({{"report", path.string()}, {"error", error.what()}});
-    return nullptr;
+    return listed(error);
   }
   json report = parse_bounded_json(text, /*allow_exceptions=*/false);
   if (report.is_discarded() || !report.is_object()) return note("not a JSON report");
@@ -61,22 +65,34 @@ json row_or_note(const std::filesystem::path& path, json& unreadable) {
   } catch (const json::exception& error) {  // a field of the wrong type
     std::string what = error.what();
     return note("not a report of this runner (" + what.substr(what.find("] ") + 2) + ")");
+  } catch (const UserError& error) {  // a value summary_row checks itself
+    return listed(error);
   }
 }
 
+// The last epoch's training loss. No const operator[] on a key that may be missing: nlohmann
+// does not check it (report_fuzzer read past a map's end with an epoch without train_loss).
 json final_loss(const json& report) {
   if (report.contains("benchmark")) return at(report, "/benchmark/mean_loss");
-  if (report.contains("epochs") && !report["epochs"].empty())
-    return report["epochs"].back()["train_loss"];
-  return nullptr;
+  const json epochs = at(report, "/epochs");
+  if (!epochs.is_array() || epochs.empty() || !epochs.back().is_object()) return nullptr;
+  return epochs.back().value("train_loss", json());
 }
 
-// Each epoch's training and test loss (train mode), for the loss-versus-epoch plot.
-json epoch_losses(const json& report) {
+// Each epoch's training and test loss (train mode), for the loss-versus-epoch plot. The groups
+// key their statistics on the epoch as an int: any other number (a string, 1.5, 1e300 once
+// escaped group_rows as a type_error or a float-to-int overflow) is a UserError naming the file.
+json epoch_losses(const json& report, const std::string& report_path) {
   json out = json::array();
   if (!report.contains("epochs") || !report["epochs"].is_array()) return out;
   for (const json& epoch : report["epochs"]) {
-    out.push_back({{"epoch", epoch.at("epoch")},
+    const json& number = epoch.at("epoch");
+    if (!number.is_number_integer() || number < 1 || number > std::numeric_limits<int>::max()) {
+      throw UserError(fmt::format(
+          "{}: not a report of this runner (epochs: epoch {}, expected a whole number from 1)",
+          report_path, number.dump()));
+    }
+    out.push_back({{"epoch", number},
                    {"train_loss", epoch.value("train_loss", json())},
                    {"test_loss", epoch.value("test_loss", json())}});
   }
@@ -87,11 +103,6 @@ json epoch_losses(const json& report) {
 json seed_of(const json& report) {
   json from_values = at(report, "/sweep_point/values/seed");
   return from_values.is_null() ? at(report, "/seed") : from_values;
-}
-
-std::string text_at(const json& report, const char* pointer) {
-  json value = at(report, pointer);
-  return value.is_string() ? value.get<std::string>() : "";
 }
 
 json machine_of(const json& report) {
@@ -169,7 +180,8 @@ json summary_row(const json& report, const std::string& report_path) {
   // Reports from before training.precision ran FP32.
   json precision = at(report, "/config/training/precision");
   row["precision"] = precision.is_null() && report.contains("config") ? json("fp32") : precision;
-  row["values"] = report.contains("sweep_point") ? report["sweep_point"]["values"] : json::object();
+  json values = at(report, "/sweep_point/values");  // a mapping, as swept_axes and groups expect
+  row["values"] = values.is_object() ? values : json::object();
   row["images_per_second"] = at(report, "/step_time/images_per_second");
   row["whole_run_images_per_second"] = at(report, "/throughput/train_images_per_second");
   row["step_time_median_seconds"] = at(report, "/step_time/median_seconds");
@@ -204,7 +216,7 @@ json summary_row(const json& report, const std::string& report_path) {
   row["started_at"] = at(report, "/started_at");
   row["finished_at"] = at(report, "/finished_at");
   add_load(row, report);
-  row["epoch_losses"] = epoch_losses(report);
+  row["epoch_losses"] = epoch_losses(report, report_path);
   // The loss per step and accuracy per epoch, for the sweep's curve plots (train mode only).
   if (report.contains("curves") && report["curves"].is_object()) row["curves"] = report["curves"];
   row["report"] = report_path;

@@ -193,9 +193,12 @@ void copy_values(HostTensor& t, std::size_t elements, const char* data) {
 }  // namespace
 
 Checkpoint load_safetensors(const std::filesystem::path& path) {
-  const std::string name = path.string();
+  return parse_safetensors(read_regular_file(path, kMaxCheckpointBytes, "a safetensors checkpoint"),
+                           path.string());
+}
+
+Checkpoint parse_safetensors(std::string_view file, const std::string& name) {
   const Corrupt corrupt{name};
-  std::string file = read_regular_file(path, kMaxCheckpointBytes, "a safetensors checkpoint");
   if (file.size() < 8) throw corrupt(fmt::format("{} bytes, expected at least 8", file.size()));
   std::uint64_t length;
   std::memcpy(&length, file.data(), 8);
@@ -203,7 +206,7 @@ Checkpoint load_safetensors(const std::filesystem::path& path) {
     throw corrupt(fmt::format("header of {} bytes but the file has {} bytes after the length",
                               length, file.size() - 8));
   }
-  nlohmann::json header = parse_header(std::string_view(file).substr(8, length), corrupt);
+  nlohmann::json header = parse_header(file.substr(8, length), corrupt);
   const std::size_t data_start = 8 + length;
   const std::size_t data_size = file.size() - data_start;
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "backends/backend.h"
@@ -24,5 +25,8 @@ void save_safetensors(const std::filesystem::path& path, const Checkpoint& check
 // whole numbers, an unknown dtype, offsets that overlap or leave gaps, metadata that is not text)
 // is a UserError naming the file, the tensor and the problem.
 Checkpoint load_safetensors(const std::filesystem::path& path);
+// The same from the file's bytes (what load_safetensors reads; the fuzz target feeds it any
+// bytes): `name` names the file in messages.
+Checkpoint parse_safetensors(std::string_view file, const std::string& name);
 
 }  // namespace runner

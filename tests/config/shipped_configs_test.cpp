@@ -77,12 +77,12 @@ TEST_P(ShippedConfig, BuildsItsGraphForItsDataset) {
 TEST_P(ShippedConfig, IsASeedOfTheFuzzCorpus) {
   const std::string bytes = file_bytes(config_path(GetParam()));
   bool found = false;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(testing::source_dir() / "tests" / "fuzz" / "corpus")) {
+  for (const auto& entry : std::filesystem::directory_iterator(testing::source_dir() / "tests" /
+                                                               "fuzz" / "corpus-config")) {
     found = found || file_bytes(entry.path()) == bytes;
   }
   EXPECT_TRUE(found) << "configs/" << GetParam()
-                     << " is not in tests/fuzz/corpus: run tests/fuzz/make_seeds.py";
+                     << " is not in tests/fuzz/corpus-config: run tests/fuzz/make_seeds.py";
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, ShippedConfig, ::testing::ValuesIn(shipped_experiment_configs()),

@@ -1,0 +1,41 @@
+// check_report_text: each reader runs on its own, so a UserError of the strict one (the schema)
+// does not keep the lenient ones (sweeps and summaries) from reading the same text.
+#include "report_path.h"
+
+#include <fstream>
+
+#include "runner/report/read_report.h"
+#include "runner/sweep/point_state.h"
+#include "runner/sweep/summary.h"
+#include "runner/util/errors.h"
+
+namespace runner::fuzzing {
+
+namespace {
+
+template <typename Read>
+void allowing_user_errors(Read&& read) {
+  try {
+    read();
+  } catch (const UserError&) {
+  }
+}
+
+}  // namespace
+
+void check_report_text(const std::string& text, const std::filesystem::path& folder) {
+  const std::filesystem::path report = folder / "point" / "report.json";
+  std::filesystem::create_directories(report.parent_path());
+  std::ofstream(report, std::ios::binary | std::ios::trunc) << text;
+
+  allowing_user_errors([&] { read_report_file(report); });
+  allowing_user_errors([&] {
+    PlannedPoint planned;  // a valid point whose report is complete only with this hash
+    planned.valid = true;
+    planned.point_sha = "0000000000000000000000000000000000000000000000000000000000000000";
+    describe_state(point_state(report, planned), report, /*force=*/false);
+  });
+  allowing_user_errors([&] { summarize_folder(folder); });
+}
+
+}  // namespace runner::fuzzing

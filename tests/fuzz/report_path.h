@@ -1,0 +1,17 @@
+// Every reader of a report.json, from the report's text: what the report fuzz target and the
+// crash-input test run.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace runner::fuzzing {
+
+// Writes `text` as the report of a sweep point, `folder`/point/report.json (`folder`: one the
+// caller owns), then reads it as each reader does: read_report_file (reproduce, predict, compare,
+// report), point_state and describe_state (resuming a sweep) and summarize_folder (a summary's
+// row, groups and context). A UserError from any of them is its answer to a file that is not a
+// report; anything else escaping (another exception, a crash) is a defect.
+void check_report_text(const std::string& text, const std::filesystem::path& folder);
+
+}  // namespace runner::fuzzing
