@@ -2,8 +2,11 @@
 #include "runner/cli/report_folder.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 
 #include "runner/cli/commands.h"
 #include "runner/cli/report_run.h"
@@ -12,6 +15,7 @@
 #include "runner/sweep/summary_files.h"
 #include "runner/sweep/sweep_plan.h"
 #include "runner/util/child_process.h"
+#include "runner/util/errors.h"
 #include "runner/util/files.h"
 #include "runner/util/interrupt.h"
 
@@ -26,34 +30,47 @@ int run_plot_step(const std::vector<std::string>& argv, ChildOutput output) {
   return code;
 }
 
-}  // namespace
-
-bool plot_folder(const std::filesystem::path& dir, Console& console) {
-  return run_plot_script("plot_sweep.py", dir, console);
+// Before reading anything: a read-only folder otherwise fails halfway, in Python.
+void require_writable_folder(const std::filesystem::path& folder, const std::string& what) {
+  if (!std::filesystem::is_directory(folder) || ::access(folder.c_str(), W_OK) == 0) return;
+  throw UserError(
+      fmt::format("{}: cannot write {} here ({}); copy the folder somewhere writable "
+                  "and report the copy",
+                  folder.string(), what, std::strerror(errno)));
 }
 
-bool run_plot_script(const std::string& script_name, const std::filesystem::path& argument,
-                     Console& console) {
+}  // namespace
+
+PlotOutcome run_plot_script(const std::string& script_name, const std::filesystem::path& argument,
+                            Console& console) {
   const char* configured = std::getenv("RUNNER_PYTHON");
   std::string python = configured && *configured ? configured : "/usr/bin/python3";
   std::filesystem::path script = std::filesystem::path(RUNNER_SOURCE_DIR) / "scripts" / script_name;
   if (!std::filesystem::exists(python)) {
     console.warning(fmt::format(
         "plots skipped: {} not found (install python3 and python3-matplotlib)", python));
-    return false;
+    return PlotOutcome::skipped;
   }
   if (run_plot_step({python, "-c", "import matplotlib"}, {true, true}) != 0) {
     console.warning(fmt::format(
         "plots skipped: {} has no matplotlib (Debian: apt install python3-matplotlib)", python));
-    return false;
+    return PlotOutcome::skipped;
   }
   int code = run_plot_step({python, script.string(), argument.string()}, {console.quiet(), false});
   if (code != 0) console.warning(fmt::format("plots: {} exited with {}", script.string(), code));
-  return code == 0;
+  return code == 0 ? PlotOutcome::drawn : PlotOutcome::failed;
 }
 
-nlohmann::json report_folder(const std::filesystem::path& dir, Console& console) {
-  nlohmann::json summary = summarize_folder(dir);
+void throw_if_plots_failed(PlotOutcome plots, const std::string& script_name) {
+  if (plots != PlotOutcome::failed) return;
+  throw UserError(fmt::format("the plots were not drawn: scripts/{} failed (its output is above)",
+                              script_name));
+}
+
+FolderReport report_folder(const std::filesystem::path& dir, Console& console) {
+  FolderReport out;
+  nlohmann::json& summary = out.summary;
+  summary = summarize_folder(dir);
   // A folder of unrelated runs (results/): tables by experiment and mode, no sweep plots.
   const bool unrelated =
       !std::filesystem::exists(dir / kSweepManifest) && holds_unrelated_runs(summary);
@@ -68,17 +85,29 @@ nlohmann::json report_folder(const std::filesystem::path& dir, Console& console)
         "plots: none for a folder of different experiments; `runner report RUN_FOLDER` plots "
         "one run's curves, `runner compare` sets runs side by side");
   } else {
-    plot_folder(dir, console);
+    out.plots = run_plot_script("plot_sweep.py", dir, console);
   }
   console.result(fmt::format("summary: {}", (dir / "summary.md").string()));
-  return summary;
+  return out;
 }
 
 int report_command(const std::filesystem::path& dir, bool quiet) {
   Console console(quiet);
-  if (auto report = single_run_report(dir)) return report_run(*report, console);
-  nlohmann::json summary = report_folder(dir, console);
-  return summary.contains("unreadable_reports") ? 2 : 0;  // the summary of the rest is written
+  if (auto report = single_run_report(dir)) {
+    require_writable_folder(report->parent_path(), "the plots");
+    return report_run(*report, console);
+  }
+  require_writable_folder(dir, "the summary files and plots");
+  FolderReport report = report_folder(dir, console);
+  throw_if_plots_failed(report.plots, "plot_sweep.py");
+  if (const auto& left_out = report.summary.value("unreadable_reports", nlohmann::json::array());
+      !left_out.empty()) {
+    throw UserError(
+        fmt::format("{}: {} report(s) could not be read and are left out of the "
+                    "summary (each named above)",
+                    dir.string(), left_out.size()));
+  }
+  return 0;
 }
 
 }  // namespace runner

@@ -9,15 +9,24 @@
 
 namespace runner {
 
-// Returns the summary it wrote.
-nlohmann::json report_folder(const std::filesystem::path& dir, Console& console);
+// Whether the plots were drawn; skipped means Python or matplotlib is not installed (said why).
+enum class PlotOutcome { drawn, skipped, failed, none };
 
-// Runs scripts/plot_sweep.py DIR with /usr/bin/python3 ($RUNNER_PYTHON overrides it); when that
-// Python is missing or has no matplotlib, says so and why, and returns false.
-bool plot_folder(const std::filesystem::path& dir, Console& console);
+struct FolderReport {
+  nlohmann::json summary;  // as written to summary.json
+  PlotOutcome plots = PlotOutcome::none;
+};
 
-// The same for another script of scripts/ and its argument (scripts/plot_run.py REPORT).
-bool run_plot_script(const std::string& script_name, const std::filesystem::path& argument,
-                     Console& console);
+FolderReport report_folder(const std::filesystem::path& dir, Console& console);
+
+// Runs scripts/SCRIPT_NAME ARGUMENT (plot_sweep.py DIR, plot_run.py REPORT) with /usr/bin/python3
+// ($RUNNER_PYTHON overrides it); when that Python is missing or has no matplotlib, says so and
+// why.
+PlotOutcome run_plot_script(const std::string& script_name, const std::filesystem::path& argument,
+                            Console& console);
+
+// `runner report`'s failures beyond the summary: a plot script that failed, reports left out.
+// Throws UserError naming them (the summary of the rest is written by then).
+void throw_if_plots_failed(PlotOutcome plots, const std::string& script_name);
 
 }  // namespace runner

@@ -44,8 +44,11 @@ int report_run(const std::filesystem::path& report_file, Console& console) {
   json report = read_report_file(report_file);
   console.line(run_summary(report));
   if (auto line = throughput_line(report); !line.empty()) console.line(line);
-  run_plot_script("plot_run.py", report_file, console);
-  console.result(fmt::format("plots: {}", (report_file.parent_path() / "plots").string()));
+  const PlotOutcome plots = run_plot_script("plot_run.py", report_file, console);
+  throw_if_plots_failed(plots, "plot_run.py");
+  if (plots == PlotOutcome::drawn) {
+    console.result(fmt::format("plots: {}", (report_file.parent_path() / "plots").string()));
+  }
   return 0;
 }
 

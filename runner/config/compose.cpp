@@ -103,6 +103,13 @@ struct Composer {
                                    entry.path_text, target.lexically_normal().string()),
                        "paths are relative to the folder of the file that includes them");
     }
+    // Before canonicalising: /dev/stdin from a pipe exists but has no canonical path.
+    if (!std::filesystem::is_regular_file(target, error)) {
+      throw_user_error(where,
+                       fmt::format("the included file '{}' is not a regular file (a folder, a "
+                                   "FIFO, a socket or a device), expected a YAML config file",
+                                   entry.path_text));
+    }
     std::filesystem::path canonical = std::filesystem::weakly_canonical(target);
     for (const auto& open : chain) {
       if (open == canonical) {

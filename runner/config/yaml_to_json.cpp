@@ -2,6 +2,7 @@
 #include "runner/config/yaml_to_json.h"
 
 #include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
@@ -167,6 +168,12 @@ nlohmann::json yaml_to_json(const std::string& text, const std::string& file, So
                        "remove the '---' line and what follows it, or merge the documents");
     }
     if (!documents.empty()) root = documents[0];
+  } catch (const YAML::DeepRecursion& error) {
+    // yaml-cpp's own message for this is "bad file".
+    throw_user_error({file, "", one_based(error.mark.line), one_based(error.mark.column)},
+                     fmt::format("nested more than {} levels deep (the YAML parser stopped at "
+                                 "{}), expected a config's few levels",
+                                 limits::max_depth, error.depth()));
   } catch (const YAML::Exception& error) {
     throw_user_error({file, "", one_based(error.mark.line), one_based(error.mark.column)},
                      "malformed YAML: " + error.msg);

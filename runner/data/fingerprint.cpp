@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <mutex>
 
 #include "runner/data/dataset_format.h"
+#include "runner/util/bounded_json.h"
 #include "runner/util/digest.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
@@ -24,12 +24,17 @@ fs::path cache_file() {
   return folder.empty() ? folder : folder / "data-fingerprints.json";
 }
 
-// The cache: absolute path -> {bytes, mtime, sha256}. Unreadable or foreign content is ignored.
+// The cache: absolute path -> {bytes, mtime, sha256}. A cache that is missing, unreadable, not
+// a regular file (a folder) or foreign is empty: rebuilt, never fatal.
 nlohmann::json read_cache(const fs::path& file) {
-  std::ifstream in(file);
-  if (!in) return nlohmann::json::object();
-  nlohmann::json cache = nlohmann::json::parse(in, nullptr, false);
-  return cache.is_object() ? cache : nlohmann::json::object();
+  constexpr std::size_t kMaxCacheBytes = std::size_t{1} << 30;
+  try {
+    nlohmann::json cache =
+        parse_bounded_json(read_regular_file(file, kMaxCacheBytes, "a fingerprint cache"), false);
+    return cache.is_object() ? cache : nlohmann::json::object();
+  } catch (const std::exception&) {
+    return nlohmann::json::object();
+  }
 }
 
 std::string cache_key(const fs::path& file) {

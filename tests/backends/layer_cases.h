@@ -199,6 +199,12 @@ inline std::vector<LayerCase> cases() {
        3,
        {layer("flat", "flatten"), layer("h", "linear", {{"out_features", 7}}), layer("t", "tanh"),
         layer("fc", "linear", {{"out_features", kClasses}})}},
+      // A second flatten of flat values changes nothing, as in PyTorch.
+      {"flatten_twice",
+       {2, 4, 4},
+       2,
+       {layer("flat", "flatten"), layer("flat2", "flatten"),
+        layer("fc", "linear", {{"out_features", kClasses}})}},
       {"linear_relu_linear",
        {2, 4, 4},
        3,

@@ -60,6 +60,30 @@ TEST(DataFingerprint, TheReportNamesEveryFileReadWithItsHash) {
   EXPECT_TRUE(std::filesystem::exists(tmp / "cache" / "runner" / "data-fingerprints.json"));
 }
 
+// A broken cache is rebuilt or left alone, never fatal (issue 24: a folder in its place aborted
+// the run with "basic_filebuf::underflow").
+TEST(DataFingerprint, ABrokenCacheIsIgnored) {
+  TempDir tmp;
+  write_idx(tmp / "data", 7);
+  const auto cache = tmp / "cache" / "runner" / "data-fingerprints.json";
+  const std::string env = "XDG_CACHE_HOME=" + (tmp / "cache").string() + " ";
+  const std::string run =
+      env + RUNNER_BINARY + " " + config(tmp) + " --quiet --output " + (tmp / "out").string();
+  std::filesystem::create_directories(cache);  // a folder where the cache file belongs
+  auto in_a_folder = run_command(run);
+  EXPECT_EQ(in_a_folder.exit_code, 0) << in_a_folder.output;
+  EXPECT_TRUE(std::filesystem::is_directory(cache));
+  std::filesystem::remove(cache);
+  for (const std::string& text : {std::string(100'000, '[') + std::string(100'000, ']'),
+                                  std::string("{\"a\": not json"), std::string("[1, 2]")}) {
+    tmp.write("cache/runner/data-fingerprints.json", text);
+    auto broken = run_command(run);
+    EXPECT_EQ(broken.exit_code, 0) << broken.output;
+    EXPECT_EQ(report_of(broken)["data"]["files"].size(), 4u);
+    EXPECT_TRUE(nlohmann::json::parse(std::ifstream(cache)).is_object());  // rebuilt
+  }
+}
+
 TEST(DataFingerprint, ReproduceSaysWhenTheDataChanged) {
   TempDir tmp;
   write_idx(tmp / "data", 7);

@@ -3,6 +3,7 @@
 // back by scripts/load_checkpoint.py.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -161,6 +162,46 @@ TEST(RunRecord, ReportSaysWhyPlotsAreSkippedWithoutPython) {
   EXPECT_EQ(report.exit_code, 0) << report.output;
   EXPECT_NE(report.output.find("plots skipped: /nonexistent/python3 not found"), std::string::npos)
       << report.output;
+}
+
+// A plot script that fails is an error line and a non-zero exit, not a success (issue 24).
+TEST(RunRecord, ReportFailsWhenThePlotScriptFails) {
+  TempDir tmp;
+  TinyRun run = run_tiny("--quiet --set training.epochs=1 --output " + tmp.path().string());
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  // A Python that has matplotlib but whose scripts fail.
+  auto python =
+      tmp.write("python3", "#!/bin/sh\n[ \"$1\" = -c ] && exit 0\necho boom >&2\nexit 1\n");
+  std::filesystem::permissions(python, std::filesystem::perms::owner_all);
+  CommandResult report = run_command("RUNNER_PYTHON=" + python.string() + " " +
+                                     std::string(RUNNER_BINARY) + " report " + run.report_path);
+  EXPECT_EQ(report.exit_code, 2) << report.output;
+  EXPECT_NE(report.output.find("error: the plots were not drawn: scripts/plot_run.py failed"),
+            std::string::npos)
+      << report.output;
+  EXPECT_EQ(report.output.find("plots: " + tmp.path().string()), std::string::npos)
+      << report.output;
+}
+
+// A folder the user cannot write: one error line and exit 2 before Python starts (issue 24: a
+// traceback, then exit 0). Root writes anywhere, so as root the command runs as nobody.
+TEST(RunRecord, ReportOnAReadOnlyFolderSaysSoInOneLine) {
+  TempDir tmp;
+  TinyRun run = run_tiny("--quiet --set training.epochs=1 --output " + tmp.path().string());
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  const std::string as_user = ::geteuid() == 0 ? "setpriv --reuid=nobody --regid=nogroup "
+                                                 "--clear-groups "
+                                               : "";
+  ASSERT_EQ(run_command("chmod -R a-w,a+rX " + tmp.path().string()).exit_code, 0);
+  const auto folder = std::filesystem::path(run.report_path).parent_path();
+  CommandResult report = run_command(as_user + RUNNER_BINARY + " report " + folder.string());
+  run_command("chmod -R u+w " + tmp.path().string());  // so that TempDir can remove it
+  EXPECT_EQ(report.exit_code, 2) << report.output;
+  EXPECT_NE(report.output.find("error: " + folder.string() +
+                               ": cannot write the plots here (Permission denied)"),
+            std::string::npos)
+      << report.output;
+  EXPECT_EQ(report.output.find("Traceback"), std::string::npos) << report.output;
 }
 
 // scripts/load_checkpoint.py: the README's loader where the safetensors package is missing.

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "runner/config/load_config.h"
 #include "test_support.h"
@@ -117,6 +118,21 @@ TEST(Compose, AMissingFileNamesTheIncludingFileAndField) {
   EXPECT_NE(message.find(top.string() + ":3:"), std::string::npos) << message;
   EXPECT_NE(message.find("defaults[0]"), std::string::npos) << message;
   EXPECT_NE(message.find("cannot find the included file 'nowhere.yaml'"), std::string::npos)
+      << message;
+}
+
+// /dev/stdin from a pipe is a link to "pipe:[N]", which has no canonical path (issue 24).
+TEST(Compose, AnIncludedPipeIsRefusedAsNotARegularFile) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  TempDir tmp;
+  auto top = tmp.write("top.yaml", "include: /proc/self/fd/" + std::to_string(fds[0]) + "\n");
+  std::string message = read_error(top);
+  close(fds[0]);
+  close(fds[1]);
+  EXPECT_NE(message.find(top.string() + ":1:"), std::string::npos) << message;
+  EXPECT_NE(message.find("is not a regular file (a folder, a FIFO, a socket or a device)"),
+            std::string::npos)
       << message;
 }
 

@@ -78,6 +78,16 @@ TEST(ConfigLimits, DeepNestingIsRefused) {
   EXPECT_NE(message.find("nested more than 32 levels"), std::string::npos) << message;
 }
 
+// Past yaml-cpp's own depth limit its message was "bad file" (issue 24).
+TEST(ConfigLimits, NestingPastTheParsersLimitIsNamedAsNesting) {
+  std::string yaml = "a: " + std::string(20000, '[') + std::string(20000, ']') + "\n";
+  std::string message = convert_error(yaml);
+  EXPECT_NE(message.find("nested more than 32 levels deep (the YAML parser stopped at"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(message.find("bad file"), std::string::npos) << message;
+}
+
 TEST(ConfigLimits, LongKeysAndTextsAreRefused) {
   EXPECT_NE(convert_error(std::string(300, 'k') + ": 1\n").find("a key of 300 characters"),
             std::string::npos);

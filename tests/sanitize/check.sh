@@ -19,7 +19,12 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 status=0
 # Left out, not loosened: timings mean nothing under the sanitizers; and a test that caps its
 # address space (RLIMIT_AS) cannot run where ASan reserves terabytes of shadow address space.
-excluded='^(Bench\.PerLayerTimesAddUpToTheMeasuredStepTime|BatchLoader\.ThreadsThatCannotStartAreAUserErrorNotAnAbort|ComputeThreads\.ThreadsThatCannotStartAreAUserErrorNamingTheField)$'
+# So are the long end-to-end tests of tests/sanitize/long_tests.txt (CI's time limit).
+excluded_names="Bench.PerLayerTimesAddUpToTheMeasuredStepTime
+BatchLoader.ThreadsThatCannotStartAreAUserErrorNotAnAbort
+ComputeThreads.ThreadsThatCannotStartAreAUserErrorNamingTheField
+$(grep -v '^#' "$source_dir/tests/sanitize/long_tests.txt")"
+excluded="^($(echo "$excluded_names" | grep . | sed 's/\./\\./g' | paste -sd'|'))\$"
 (cd "$build" && ctest --output-on-failure -j "${JOBS:-$(nproc)}" -E "$excluded") || status=1
 
 # A short training run end to end: data, training, checkpoint, report, then the checkpoint read back.

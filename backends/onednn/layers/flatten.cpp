@@ -1,5 +1,5 @@
 // flatten on oneDNN: a view of the plain (N, C, H, W) data as (N, C*H*W); a reorder to the
-// plain layout first when the input is blocked.
+// plain layout first when the input is blocked. A flat input passes through.
 #include "backends/onednn/build_context.h"
 
 namespace runner::onednn {
@@ -10,7 +10,9 @@ class Flatten : public OnednnLayer {
   dnnl::memory forward(BuildContext& ctx, const Node& node,
                        const std::vector<dnnl::memory>& inputs) override {
     const dnnl::memory::desc& in = inputs[0].get_desc();
-    plain_ = dnnl::memory::desc(in.dims(), in.data_type(), tag::abcd);
+    // A flat input (a second flatten) stays as it is, as in PyTorch.
+    plain_ =
+        dnnl::memory::desc(in.dims(), in.data_type(), in.dims().size() == 2 ? tag::ab : tag::abcd);
     dnnl::memory plain = ctx.in_layout(inputs[0], plain_, *ctx.forward, node.name);
     dnnl::memory::desc flat(ctx.dims_of(node.output), in.data_type(), tag::ab);
     return dnnl::memory(flat, ctx.engine, plain.get_data_handle());  // same bytes
