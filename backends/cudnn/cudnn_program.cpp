@@ -76,6 +76,7 @@ CudnnProgram::CudnnProgram(int device, const Graph& graph, const CompileOptions&
   if (workspace_.bytes > 0) workspace_.data = memory_.allocate(workspace_.bytes, "cuDNN workspace");
 
   loss_host_ = pinned_.array<double>(2, "loss");
+  staged_scalars_ = std::make_unique<StagedScalars>(pinned_);
   const std::size_t logits = static_cast<std::size_t>(options.eval_batch) * graph_.classes;
   logits_host_ = pinned_.array<float>(logits, "logits");
   if (eval_->logits.type != DataType::f32) {
@@ -327,6 +328,8 @@ void CudnnProgram::short_train_step(const TrainBatch& batch) {
   slot.release(stream);
   ++steps_run_;
   loss_count_ += batch.count;
+  // The kernel adds this step's norm too: count it, or grad_norm_mean is (N+1)/N too high.
+  if (options_.clip_grad_norm > 0) ++clipped_steps_;
 }
 
 void CudnnProgram::train_step(const TrainBatch& batch) {
@@ -354,6 +357,8 @@ void CudnnProgram::train_step(const TrainBatch& batch) {
       replayed = true;
     } catch (const LibraryError& error) {
       graph_fallback_ = error.what();
+    } catch (const OutOfMemoryError& error) {  // instantiating the graph: eager steps need less
+      graph_fallback_ = std::string("out of device memory for the CUDA graph: ") + error.what();
     }
   }
   if (!replayed) enqueue();
@@ -474,9 +479,7 @@ void CudnnProgram::set_momentum(double momentum) {
 void CudnnProgram::copy_to_scalars(std::size_t offset, double value) {
   select_device();
   auto* field = reinterpret_cast<double*>(reinterpret_cast<char*>(scalars_) + offset);
-  // From pageable memory: staged before the call returns, so `value` may go.
-  CUDA_CHECK(
-      cudaMemcpyAsync(field, &value, sizeof(double), cudaMemcpyHostToDevice, handles_.stream()));
+  staged_scalars_->copy(field, value, handles_.stream());
 }
 
 ProgramFacts CudnnProgram::facts() const {

@@ -15,6 +15,7 @@
 #include "backends/cudnn/handles.h"
 #include "backends/cudnn/kernels.h"
 #include "backends/cudnn/net.h"
+#include "backends/cudnn/staged_scalars.h"
 
 namespace runner::cudnn {
 
@@ -90,12 +91,13 @@ class CudnnProgram : public Program {
   std::vector<std::string> algorithms_;
   std::vector<std::string> state_names_;  // optimizer buffers, PyTorch's state_dict names
 
-  kernels::StepScalars* scalars_ = nullptr;  // device: optimizer step and its factors
-  double learning_rate_ = 0;                 // the last set_learning_rate, the copy's source
-  double* loss_sum_ = nullptr;               // device: summed loss since take_loss()
-  double* loss_host_ = nullptr;              // pinned: the loss sum, the gradient norm sum
-  float* logits_host_ = nullptr;             // pinned (eval batch, classes)
-  float* eval_logits_ = nullptr;             // device (eval batch, classes): 16-bit ones widened
+  kernels::StepScalars* scalars_ = nullptr;        // device: optimizer step and its factors
+  double learning_rate_ = 0;                       // the last set_learning_rate
+  std::unique_ptr<StagedScalars> staged_scalars_;  // pinned sources of the factors' copies
+  double* loss_sum_ = nullptr;                     // device: summed loss since take_loss()
+  double* loss_host_ = nullptr;                    // pinned: the loss sum, the gradient norm sum
+  float* logits_host_ = nullptr;                   // pinned (eval batch, classes)
+  float* eval_logits_ = nullptr;  // device (eval batch, classes): 16-bit ones widened
   DeviceNormalizer normalizer_;
   std::unique_ptr<Net> train_, eval_;
   std::optional<HeldSet> held_;                  // the training set, once held

@@ -69,8 +69,8 @@ PoolingDescriptor::PoolingDescriptor(cudnnPoolingMode_t mode, int kernel_h, int 
                                      int pad_w, int stride_h, int stride_w) {
   CUDNN_CHECK(cudnnCreatePoolingDescriptor(&desc_));
   try {
-    CUDNN_CHECK(cudnnSetPooling2dDescriptor(desc_, mode, CUDNN_NOT_PROPAGATE_NAN, kernel_h,
-                                            kernel_w, pad_h, pad_w, stride_h, stride_w));
+    CUDNN_CHECK(cudnnSetPooling2dDescriptor(desc_, mode, CUDNN_PROPAGATE_NAN, kernel_h, kernel_w,
+                                            pad_h, pad_w, stride_h, stride_w));
   } catch (...) {
     cudnnDestroyPoolingDescriptor(desc_);
     throw;
@@ -83,7 +83,7 @@ PoolingDescriptor::~PoolingDescriptor() {
 ActivationDescriptor::ActivationDescriptor(cudnnActivationMode_t mode) {
   CUDNN_CHECK(cudnnCreateActivationDescriptor(&desc_));
   try {
-    CUDNN_CHECK(cudnnSetActivationDescriptor(desc_, mode, CUDNN_NOT_PROPAGATE_NAN, 0.0));
+    CUDNN_CHECK(cudnnSetActivationDescriptor(desc_, mode, CUDNN_PROPAGATE_NAN, 0.0));
   } catch (...) {
     cudnnDestroyActivationDescriptor(desc_);
     throw;

@@ -91,6 +91,61 @@ GpuInventory probe() {
   return inventory;
 }
 
+// cuDNN's and cuBLAS's handles and one convolution algorithm query: a cuDNN whose
+// sub-libraries (libcudnn_cnn, ...) do not load fails here, not when a model compiles.
+std::string library_problem(const GpuDevice& device) {
+  if (cudaSetDevice(device.index) != cudaSuccess) cudaGetLastError();
+  auto fails = [&](const std::string& library, const std::string& step, const char* why) {
+    return fmt::format(
+        "{} cannot start on {}: {} failed: {} (check the installation of {} and "
+        "LD_LIBRARY_PATH)",
+        library, device.name, step, why, library);
+  };
+  cudnnHandle_t cudnn = nullptr;
+  if (cudnnStatus_t st = cudnnCreate(&cudnn); st != CUDNN_STATUS_SUCCESS) {
+    return fails("cuDNN", "cudnnCreate", cudnnGetErrorString(st));
+  }
+  cudnnTensorDescriptor_t x = nullptr, y = nullptr;
+  cudnnFilterDescriptor_t w = nullptr;
+  cudnnConvolutionDescriptor_t conv = nullptr;
+  cudnnStatus_t st = cudnnCreateTensorDescriptor(&x);
+  if (st == CUDNN_STATUS_SUCCESS) st = cudnnCreateTensorDescriptor(&y);
+  if (st == CUDNN_STATUS_SUCCESS) st = cudnnCreateFilterDescriptor(&w);
+  if (st == CUDNN_STATUS_SUCCESS) st = cudnnCreateConvolutionDescriptor(&conv);
+  if (st == CUDNN_STATUS_SUCCESS) {
+    st = cudnnSetTensor4dDescriptor(x, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 1, 8, 8);
+  }
+  if (st == CUDNN_STATUS_SUCCESS) {
+    st = cudnnSetTensor4dDescriptor(y, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 1, 8, 8);
+  }
+  if (st == CUDNN_STATUS_SUCCESS) {
+    st = cudnnSetFilter4dDescriptor(w, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, 1, 1, 3, 3);
+  }
+  if (st == CUDNN_STATUS_SUCCESS) {
+    st = cudnnSetConvolution2dDescriptor(conv, 1, 1, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION,
+                                         CUDNN_DATA_FLOAT);
+  }
+  if (st == CUDNN_STATUS_SUCCESS) {
+    int returned = 0;
+    cudnnConvolutionFwdAlgoPerf_t perf{};
+    st = cudnnGetConvolutionForwardAlgorithm_v7(cudnn, x, w, conv, y, 1, &returned, &perf);
+  }
+  if (conv) cudnnDestroyConvolutionDescriptor(conv);
+  if (w) cudnnDestroyFilterDescriptor(w);
+  if (y) cudnnDestroyTensorDescriptor(y);
+  if (x) cudnnDestroyTensorDescriptor(x);
+  cudnnDestroy(cudnn);
+  if (st != CUDNN_STATUS_SUCCESS) {
+    return fails("cuDNN", "a convolution algorithm query", cudnnGetErrorString(st));
+  }
+  cublasHandle_t cublas = nullptr;
+  if (cublasStatus_t bst = cublasCreate(&cublas); bst != CUBLAS_STATUS_SUCCESS) {
+    return fails("cuBLAS", "cublasCreate", cublasGetStatusString(bst));
+  }
+  cublasDestroy(cublas);
+  return "";
+}
+
 }  // namespace
 
 const GpuInventory& gpu_inventory() {
@@ -100,7 +155,7 @@ const GpuInventory& gpu_inventory() {
 
 std::string kernel_problem(const GpuDevice& device) {
   cudaError_t status = kernels::check_kernel_image(device.index);
-  if (status == cudaSuccess) return "";
+  if (status == cudaSuccess) return library_problem(device);
   cudaGetLastError();
   return fmt::format(
       "{} (compute capability {}.{}) cannot run this runner's kernels, built for "

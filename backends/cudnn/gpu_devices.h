@@ -28,8 +28,9 @@ struct GpuInventory {
 // Probed once per process; never throws for a missing driver or GPU (that is `problem`).
 const GpuInventory& gpu_inventory();
 
-// Why this runner's kernels cannot run on `device` (no code for its architecture), or "".
-// Creates the device's CUDA context.
+// Why this runner cannot run on `device`, or "": its kernels have no code for the architecture,
+// or cuDNN or cuBLAS does not start there (a handle, one algorithm query). Creates the device's
+// CUDA context.
 std::string kernel_problem(const GpuDevice& device);
 
 }  // namespace runner::cudnn
