@@ -1,6 +1,7 @@
 // Shared test helpers: temporary folders and running the runner binary.
 #include "test_support.h"
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -94,6 +95,19 @@ std::filesystem::path source_dir() {
 #else
   return std::filesystem::current_path();
 #endif
+}
+
+int exit_code_with_address_space(std::uint64_t bytes, const std::function<int()>& body) {
+  pid_t child = fork();
+  if (child < 0) return -1;
+  if (child == 0) {
+    rlimit limit{bytes, bytes};
+    setrlimit(RLIMIT_AS, &limit);
+    _exit(body());
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 }  // namespace runner::testing

@@ -1,7 +1,9 @@
 // Shared test helpers: temporary folders and running the runner binary.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 
 namespace runner::testing {
@@ -38,6 +40,10 @@ std::string interrupted_after(const std::string& command, double seconds);
 
 // The number after "seconds=" in such output, or -1.
 int seconds_taken(const std::string& output);
+
+// Runs `body` in a forked child whose address space is capped at `bytes` (too small for many
+// thread stacks) and returns the exit code `body` returned; -1 when the child died of a signal.
+int exit_code_with_address_space(std::uint64_t bytes, const std::function<int()>& body);
 
 // The path on the last `report: <path>` line of a run's output, or "" when there is none.
 std::string report_path_in(const std::string& output);

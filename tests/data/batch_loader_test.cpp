@@ -4,8 +4,6 @@
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -17,6 +15,7 @@
 
 #include "runner/util/errors.h"
 #include "runner/util/random.h"
+#include "test_support.h"
 
 namespace runner {
 namespace {
@@ -291,24 +290,17 @@ TEST(BatchLoader, WaitingWorkersSleep) {
 // ("terminate called without an active exception"). In a child process whose address space
 // is too small for 1000 thread stacks, the loader must fail with a UserError and clean up.
 TEST(BatchLoader, ThreadsThatCannotStartAreAUserErrorNotAnAbort) {
-  pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    rlimit limit{1ull << 30, 1ull << 30};  // 1 GiB: about a hundred 8 MiB stacks
-    setrlimit(RLIMIT_AS, &limit);
+  // 1 GiB: about a hundred 8 MiB stacks.
+  const int code = runner::testing::exit_code_with_address_space(1ull << 30, [] {
     Dataset data = indexed_dataset(8);
     try {
       BatchLoader loader(data, 2, false, 0, 1000);
-      _exit(3);  // every thread started: the limit did not bite
+      return 3;  // every thread started: the limit did not bite
     } catch (const UserError& error) {
-      bool named = std::string(error.what()).find("dataset.workers") != std::string::npos;
-      _exit(named ? 0 : 4);
+      return std::string(error.what()).find("dataset.workers") != std::string::npos ? 0 : 4;
     }
-  }
-  int status = 0;
-  waitpid(child, &status, 0);
-  ASSERT_TRUE(WIFEXITED(status)) << "the child died of signal " << WTERMSIG(status);
-  EXPECT_EQ(WEXITSTATUS(status), 0) << "3: all threads started, 4: the error named no field";
+  });
+  EXPECT_EQ(code, 0) << "3: all threads started, 4: the error named no field, -1: a signal";
 }
 
 }  // namespace

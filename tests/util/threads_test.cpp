@@ -3,14 +3,12 @@
 #include "runner/util/threads.h"
 
 #include <gtest/gtest.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <string>
 
 #include "runner/util/errors.h"
+#include "test_support.h"
 
 namespace runner {
 namespace {
@@ -70,26 +68,21 @@ TEST(ComputeThreads, ThreadsThatCanStartPass) {
 // threads than a memory limit allows. In a child process whose address space is too small for
 // 1000 thread stacks, the check must be a UserError naming the field.
 TEST(ComputeThreads, ThreadsThatCannotStartAreAUserErrorNamingTheField) {
-  pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    rlimit limit{1ull << 30, 1ull << 30};  // 1 GiB: about a hundred 8 MiB stacks
-    setrlimit(RLIMIT_AS, &limit);
+  // 1 GiB: about a hundred 8 MiB stacks.
+  const int code = runner::testing::exit_code_with_address_space(1ull << 30, [] {
     try {
       check_threads_can_start(1000, 1000);
-      _exit(3);  // every thread started: the limit did not bite
+      return 3;  // every thread started: the limit did not bite
     } catch (const UserError& error) {
       const std::string message = error.what();
-      _exit(message.find("training.threads: 1000 compute threads, but this process could start "
-                         "only") == 0
-                ? 0
-                : 4);
+      return message.find(
+                 "training.threads: 1000 compute threads, but this process could start "
+                 "only") == 0
+                 ? 0
+                 : 4;
     }
-  }
-  int status = 0;
-  waitpid(child, &status, 0);
-  ASSERT_TRUE(WIFEXITED(status)) << "the child died of signal " << WTERMSIG(status);
-  EXPECT_EQ(WEXITSTATUS(status), 0) << "3: all threads started, 4: the message differs";
+  });
+  EXPECT_EQ(code, 0) << "3: all threads started, 4: the message differs, -1: a signal";
 }
 
 }  // namespace
