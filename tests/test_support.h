@@ -42,7 +42,8 @@ int seconds_taken(const std::string& output);
 // The path on the last `report: <path>` line of a run's output, or "" when there is none.
 std::string report_path_in(const std::string& output);
 
-// The repository's root folder (for configs/ and schemas/).
+// The repository's root folder (for configs/, schemas/ and the golden files of tests/):
+// $RUNNER_SOURCE_DIR where it is set (a GPU bundle), else the folder the tests were built from.
 std::filesystem::path source_dir();
 
 }  // namespace runner::testing
