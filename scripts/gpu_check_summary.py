@@ -117,7 +117,10 @@ def run_figures(report_path):
 
 def lenet_of(out):
     figures = {}
-    for folder in sorted(glob.glob(os.path.join(out, "runs", "lenet-*"))):
+    order = ["fp32", "tf32", "bf16", "fp16"]
+    folders = glob.glob(os.path.join(out, "runs", "lenet-*"))
+    for folder in sorted(folders, key=lambda f: (order + [os.path.basename(f)[6:]]).index(
+            os.path.basename(f)[6:])):
         if os.path.isdir(folder):
             precision = os.path.basename(folder)[len("lenet-"):]
             figures[precision] = run_figures(newest(os.path.join(folder, "**", "report.json")))
@@ -201,11 +204,11 @@ def checks_of(steps, tests, figures):
                        "detail": ", ".join(tests["failed_names"]) or None})
     checkpoint = figures.get("checkpoint") or {}
     gpu = checkpoint.get("gpu_test_accuracy")
-    for side in ("cpu", "pytorch"):
+    for side, where in (("cpu", "on the CPU"), ("pytorch", "in PyTorch")):
         other = checkpoint.get(f"{side}_test_accuracy")
         if ran.get(f"eval-{side}") == "passed" and gpu is not None:
             agree = other is not None and abs(other - gpu) <= ACCURACY_AGREEMENT
-            checks.append({"check": f"the GPU checkpoint scores the same on the {side}",
+            checks.append({"check": f"the GPU's checkpoint scores the same {where}",
                            "passed": agree,
                            "detail": f"GPU {gpu}, {side} {other} (within {ACCURACY_AGREEMENT})"})
     if ran.get("resnet8") == "passed":
@@ -236,7 +239,9 @@ def markdown(s):
     if t["failed_names"]:
         lines.append("Failed: " + ", ".join(t["failed_names"]) + ".")
     if t["skipped_names"]:
-        lines.append("Skipped: " + ", ".join(t["skipped_names"]) + ".")
+        shown = t["skipped_names"][:20]
+        more = len(t["skipped_names"]) - len(shown)
+        lines.append("Skipped: " + ", ".join(shown) + (f" and {more} more" if more else "") + ".")
     lines += ["", "| step | status | seconds | note |", "|---|---|---|---|"]
     for st in s["steps"]:
         lines.append(f"| {st['step']} | {st['status']} | {st['seconds']} | {st['reason'] or ''} |")
