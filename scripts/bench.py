@@ -34,8 +34,8 @@ and the peers' start-up (about 3 s each: importing torch, rebuilding the data; n
 the total). Batch 512 (--batch-sizes 4 32 128 512) adds about 7 minutes. The JSON records the
 suite's wall time (wall_seconds) and the Markdown header shows it.
 
-On a GPU (`make bench-gpu`, or from a bundle made by scripts/gpu_bundle.sh:
-`python3 runner-gpu/scripts/bench.py --device cuda ...`) both peers hold the data in device memory
+On a GPU (`make bench-gpu`, or with a bundle made by scripts/gpu_check.sh prepare:
+`scripts/bench.sh --runner gpu-bundle/runner --device cuda ...`) both peers hold the data in device memory
 and run ahead of the GPU; their step times include an equal share of the wait every 50 steps.
 The resnet8 PyTorch peer runs on the CPU only: its GPU columns record that as their error.
 """
