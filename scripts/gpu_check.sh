@@ -119,7 +119,7 @@ skip() {  # skip NAME REASON
 wanted() { [[ " $skip_steps " != *" $1 "* ]]; }
 
 # The report.json a run printed on its last `report: PATH` line.
-report_of() { sed -n 's/^report: //p' "$logs/$1.log" | tail -n 1; }
+report_of() { { sed -n 's/^report: //p' "$logs/$1.log" 2> /dev/null || true; } | tail -n 1; }
 
 run() {
   [ $# -ge 1 ] || fail_usage "run needs an output folder"
@@ -233,10 +233,10 @@ run() {
     report=$(report_of "lenet-$first")
     checkpoint=""
     if [ -n "$report" ] && [ -f "$report" ]; then
-      checkpoint=$(python3 -c 'import json, sys; print((json.load(open(sys.argv[1])).get("checkpoint") or {}).get("path", ""))' "$report")
+      checkpoint=$(python3 -c 'import json, sys; print((json.load(open(sys.argv[1])).get("checkpoint") or {}).get("path", ""))' "$report" || true)
       # The run's resolved config, for PyTorch (JSON is YAML).
       python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["config"]))' \
-        "$report" > "$out/runs/lenet-resolved.json"
+        "$report" > "$out/runs/lenet-resolved.json" || true
     fi
     if [ -z "$checkpoint" ] || [ ! -f "$checkpoint" ]; then
       wanted eval-cpu && skip eval-cpu "no checkpoint from lenet-$first"
