@@ -40,7 +40,7 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-usage() { sed -n '2,42p' "$0"; }
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 fail_usage() { echo "gpu_check: $1 (see --help)" >&2; exit 2; }
 
 # ---- prepare -----------------------------------------------------------------------------------
@@ -297,5 +297,7 @@ case "${1:-}" in
   run) shift; run "$@" ;;
   -h|--help) usage ;;
   "") usage >&2; exit 2 ;;
+  --*) fail_usage "the check takes a command first: prepare, or run OUT_DIR (the old --out DIR is
+  run's OUT_DIR, --root DIR is --bundle DIR, --no-tests is --skip tests)" ;;
   *) fail_usage "unknown command '$1': prepare or run" ;;
 esac
