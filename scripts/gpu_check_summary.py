@@ -211,6 +211,20 @@ def checks_of(steps, tests, figures):
             checks.append({"check": f"the GPU's checkpoint scores the same {where}",
                            "passed": agree,
                            "detail": f"GPU {gpu}, {side} {other} (within {ACCURACY_AGREEMENT})"})
+    # The sweep and the benchmark exit 0 with failed points or columns: those fail the check.
+    if ran.get("sweep") == "passed":
+        bad = [p for p in figures.get("sweep") or [] if p.get("status") != "completed"]
+        checks.append({"check": "every cpu_vs_gpu point completed",
+                       "passed": bool(figures.get("sweep")) and not bad,
+                       "detail": "; ".join(f"{p.get('device')} width {p.get('width')} batch "
+                                           f"{p.get('batch_size')}: {p.get('error') or p.get('status')}"
+                                           for p in bad) or None})
+    if ran.get("bench") == "passed":
+        points = (figures.get("bench") or {}).get("points", [])
+        bad = [f"batch {p['batch_size']} {name}: {rate}" for p in points
+               for name, rate in p["images_per_second"].items() if isinstance(rate, str)]
+        checks.append({"check": "every benchmark column ran", "passed": bool(points) and not bad,
+                       "detail": "; ".join(bad) or None})
     if ran.get("resnet8") == "passed":
         nvml = figures.get("nvml") or {}
         runner = nvml.get("runner_utilisation") or {}
