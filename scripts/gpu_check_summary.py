@@ -48,14 +48,24 @@ def newest(pattern):
     return paths[-1] if paths else None
 
 
+def last_line(path):
+    """The last line of a log that says something, shortened for a table cell."""
+    lines = [l.strip() for l in (read(path) or "").splitlines() if l.strip()]
+    return (lines[-1][:300].replace("|", "/")) if lines else None
+
+
 def steps_of(out):
     rows = []
     for line in (read(os.path.join(out, "steps.tsv")) or "").splitlines()[1:]:
         fields = (line.split("\t") + [""] * 5)[:5]
         name, status, seconds, code, reason = fields
+        reason = reason.strip() or None
+        if status in ("failed", "timed_out"):  # what the step said last
+            said = last_line(os.path.join(out, "logs", f"{name}.log"))
+            reason = "; ".join(r for r in (reason, said) if r) or None
         rows.append({"step": name, "status": status, "seconds": int(seconds or 0),
                      "exit": int(code) if code.lstrip("-").isdigit() else None,
-                     "reason": reason or None})
+                     "reason": reason})
     return rows
 
 
