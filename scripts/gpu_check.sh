@@ -10,7 +10,7 @@
 #     the scripts into BUNDLE (default gpu-bundle, ignored by git) with scripts/gpu_bundle.sh
 #     --compress, checks that it is under 40 MiB, and ends with the line `prepared: BUNDLE`.
 #
-#   scripts/gpu_check.sh run OUT_DIR [--bundle DIR | --build DIR] [--data DIR] [--seconds N]
+#   scripts/gpu_check.sh run OUT_DIR [--bundle DIR | --build DIR] [--data DIR] [--work DIR] [--seconds N]
 #                                    [--precisions "fp32 tf32 bf16 fp16"] [--epochs N]
 #                                    [--resnet-epochs N] [--skip "STEP ..."]
 #     On the GPU machine, from the repository root (or from a bundle: BUNDLE/scripts/...): with
@@ -30,10 +30,11 @@
 #       bench         scripts/bench.sh --device cuda against this machine's PyTorch: LeNet at
 #                     batch 16, 256 and 4096, strict FP32 and PyTorch's defaults (tf32)
 #       lenet-PREC    LeNet in the other --precisions (default tf32 bf16 fp16)
-#     --epochs sets LeNet's epochs (default: the config's 2); --skip leaves steps out. Each step's
-#     output is in OUT_DIR/logs/STEP.log, runs and reports under OUT_DIR/runs/; the summary, with
-#     the device, the test counts and every figure, is OUT_DIR/summary.json and summary.md
-#     (scripts/gpu_check_summary.py).
+#     --epochs sets LeNet's epochs (default: the config's 2); --skip leaves steps out. The steps
+#     write into WORK (--work, default a new folder under $TMPDIR or /tmp): logs/STEP.log,
+#     runs/ (reports, checkpoints), steps.tsv, tests.json, nvml.csv. OUT_DIR gets three files:
+#     summary.json and summary.md (scripts/gpu_check_summary.py: the device, the test counts and
+#     every figure) and details.tar.gz (WORK without checkpoints and plots).
 #     Exit status: 0 every step passed; 1 a step failed or was not run (the summary says which);
 #     2 bad arguments or no runner found; 3 no usable GPU: the GPU steps were skipped, with the
 #     reason in the summary, and the steps that ran passed.
@@ -108,7 +109,7 @@ step() {
 # record NAME STATUS SECONDS EXIT REASON: a line of steps.tsv (tabs and newlines in REASON
 # become spaces).
 record() {
-  printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$(printf '%s' "$5" | tr '\t\n' '  ')" >> "$out/steps.tsv"
+  printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$(printf '%s' "$5" | tr '\t\n' '  ')" >> "$work/steps.tsv"
 }
 
 skip() {  # skip NAME REASON
@@ -127,6 +128,7 @@ run() {
   out=$1
   shift
   local bundle="" build="" data="" precisions="fp32 tf32 bf16 fp16" epochs="" resnet_epochs=3
+  work=""
   seconds=540
   skip_steps=""
   while [ $# -gt 0 ]; do
@@ -134,6 +136,7 @@ run() {
       --bundle) bundle=$2; shift 2 ;;
       --build) build=$2; shift 2 ;;
       --data) data=$2; shift 2 ;;
+      --work) work=$2; shift 2 ;;
       --seconds) seconds=$2; shift 2 ;;
       --precisions) precisions=$2; shift 2 ;;
       --epochs) epochs=$2; shift 2 ;;
@@ -164,13 +167,19 @@ run() {
   dir=$(cd "$dir" && pwd)
   local runner=$dir/runner backend_tests=$dir/backend_tests
 
+  # OUT_DIR gets three files (the device call brings back at most 8): the summaries and
+  # details.tar.gz; the steps write into WORK.
   mkdir -p "$out"
   out=$(cd "$out" && pwd)
-  logs=$out/logs
-  rm -rf "$logs" "$out/runs" "$out/steps.tsv"
-  mkdir -p "$logs" "$out/runs"
-  printf 'step\tstatus\tseconds\texit\treason\n' > "$out/steps.tsv"
-  echo "gpu_check: $runner, results in $out, at most $seconds s"
+  if [ -z "$work" ]; then work=$(mktemp -d "${TMPDIR:-/tmp}/gpu-check.XXXXXX"); fi
+  mkdir -p "$work"
+  work=$(cd "$work" && pwd)
+  logs=$work/logs
+  rm -rf "$logs" "$work/runs" "$work/steps.tsv" "$work/tests.json" "$work/nvml.csv"
+  rm -f "$out/summary.json" "$out/summary.md" "$out/details.tar.gz"
+  mkdir -p "$logs" "$work/runs"
+  printf 'step\tstatus\tseconds\texit\treason\n' > "$work/steps.tsv"
+  echo "gpu_check: $runner, results in $out, steps' files in $work, at most $seconds s"
 
   # environment: what the GPU machine has, for the record (never fails the check).
   if wanted environment; then
@@ -218,7 +227,7 @@ run() {
     if wanted tests; then
       if [ -x "$backend_tests" ]; then
         step tests 150 "$backend_tests" --gtest_filter="$filter" \
-          --gtest_output="json:$out/tests.json" || true
+          --gtest_output="json:$work/tests.json" || true
       else
         record tests failed 0 "" "no backend_tests in $dir"
       fi
@@ -226,7 +235,7 @@ run() {
 
     local first=${precisions%% *}
     if wanted "lenet-$first"; then
-      step "lenet-$first" 120 "$runner" run "$lenet" --output "$out/runs/lenet-$first" \
+      step "lenet-$first" 120 "$runner" run "$lenet" --output "$work/runs/lenet-$first" \
         --set device=cuda --set "training.precision=$first" "${data_set[@]}" "${epochs_set[@]}" || true
     fi
     local report checkpoint
@@ -236,7 +245,7 @@ run() {
       checkpoint=$(python3 -c 'import json, sys; print((json.load(open(sys.argv[1])).get("checkpoint") or {}).get("path", ""))' "$report" || true)
       # The run's resolved config, for PyTorch (JSON is YAML).
       python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["config"]))' \
-        "$report" > "$out/runs/lenet-resolved.json" || true
+        "$report" > "$work/runs/lenet-resolved.json" || true
     fi
     if [ -z "$checkpoint" ] || [ ! -f "$checkpoint" ]; then
       wanted eval-cpu && skip eval-cpu "no checkpoint from lenet-$first"
@@ -244,11 +253,11 @@ run() {
     else
       if wanted eval-cpu; then
         step eval-cpu 90 "$runner" eval "$lenet" --checkpoint "$checkpoint" \
-          --output "$out/runs/eval-cpu" --set device=cpu "${data_set[@]}" || true
+          --output "$work/runs/eval-cpu" --set device=cpu "${data_set[@]}" || true
       fi
       if wanted eval-pytorch; then
         step eval-pytorch 90 python3 "$root/scripts/pytorch_peer.py" evaluate \
-          "$out/runs/lenet-resolved.json" "$checkpoint" || true
+          "$work/runs/lenet-resolved.json" "$checkpoint" || true
       fi
     fi
 
@@ -258,29 +267,29 @@ run() {
       local sampler=""
       if command -v nvidia-smi > /dev/null; then
         nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used,power.draw,clocks.sm \
-          --format=csv,noheader,nounits -lms 200 > "$out/nvml.csv" 2> /dev/null &
+          --format=csv,noheader,nounits -lms 200 > "$work/nvml.csv" 2> /dev/null &
         sampler=$!
       fi
       step resnet8 150 "$runner" run "$root/configs/resnet8_fashion_mnist.yaml" \
-        --output "$out/runs/resnet8" --set device=cuda --set "training.epochs=$resnet_epochs" \
+        --output "$work/runs/resnet8" --set device=cuda --set "training.epochs=$resnet_epochs" \
         "${data_set[@]}" || true
       if [ -n "$sampler" ]; then kill "$sampler" 2> /dev/null || true; wait "$sampler" 2> /dev/null || true; fi
     fi
 
     if wanted sweep; then
       step sweep 150 "$runner" sweep "$root/configs/sweeps/cpu_vs_gpu.yaml" \
-        --output "$out/runs/sweep" || true
+        --output "$work/runs/sweep" || true
     fi
 
     if wanted bench; then
       step bench 200 "$root/scripts/bench.sh" --runner "$runner" --device cuda \
         --workloads lenet --batch-sizes 16 256 4096 --widths 1 --precisions fp32 tf32 \
-        --repeats 2 --output "$out/runs/bench" || true
+        --repeats 2 --output "$work/runs/bench" || true
     fi
 
     for p in ${precisions#"$first"}; do
       if wanted "lenet-$p"; then
-        step "lenet-$p" 90 "$runner" run "$lenet" --output "$out/runs/lenet-$p" \
+        step "lenet-$p" 90 "$runner" run "$lenet" --output "$work/runs/lenet-$p" \
           --set device=cuda --set "training.precision=$p" "${data_set[@]}" "${epochs_set[@]}" || true
       fi
     done
@@ -288,7 +297,11 @@ run() {
 
   echo "== summary"
   local code=0
-  python3 "$root/scripts/gpu_check_summary.py" "$out" || code=$?
+  python3 "$root/scripts/gpu_check_summary.py" "$work" "$out" || code=$?
+  # Everything but checkpoints and plots: the logs, tests.json, nvml.csv and every report.
+  tar -C "$work" --exclude='*.safetensors' --exclude='*.png' --exclude='*.svg' \
+    -czf "$out/details.tar.gz" . || code=1
+  echo "gpu_check: $out/summary.json, summary.md, details.tar.gz (of $work)"
   exit "$code"
 }
 

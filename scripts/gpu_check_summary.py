@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The summary of a GPU check (scripts/gpu_check.sh run OUT_DIR): reads what the steps left in
-OUT_DIR (steps.tsv, logs/, tests.json, runs/, nvml.csv) and writes OUT_DIR/summary.json and
+WORK (steps.tsv, logs/, tests.json, runs/, nvml.csv) and writes OUT_DIR/summary.json and
 OUT_DIR/summary.md. Standard library only (it runs on the GPU machine's Python).
 
-  python3 scripts/gpu_check_summary.py OUT_DIR
+  python3 scripts/gpu_check_summary.py WORK [OUT_DIR]     (OUT_DIR: WORK where not given)
 
 summary.json: date, host, status (passed, failed, no_gpu), exit_code, device (the GPU's name,
 or null), no_gpu_reason, devices (runner devices' lines), tests {passed, failed, skipped,
@@ -328,9 +328,9 @@ def markdown(s):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
-    out = sys.argv[1]
+    out, results = sys.argv[1], sys.argv[-1]
     steps = steps_of(out)
     device, reason, device_lines = devices_of(out)
     tests = tests_of(out)
@@ -353,11 +353,11 @@ def main():
                "no_gpu_reason": (reason or "runner devices lists no GPU") if no_gpu else None,
                "devices": device_lines, "tests": tests, "steps": steps, "checks": checks,
                "figures": figures}
-    with open(os.path.join(out, "summary.json"), "w") as f:
+    with open(os.path.join(results, "summary.json"), "w") as f:
         json.dump(summary, f, indent=2)
         f.write("\n")
     text = markdown(summary)
-    with open(os.path.join(out, "summary.md"), "w") as f:
+    with open(os.path.join(results, "summary.md"), "w") as f:
         f.write(text)
     print(text, end="")
     if failed:

@@ -1,6 +1,7 @@
 // scripts/gpu_check.sh run, the GPU check's second half, where no GPU is usable (RUNNER_GPU_LIBRARY
 // names a missing file, so on a GPU machine too): every GPU step is skipped with the reason, the
-// summary files are still written in their format, and the exit status is 3.
+// summary files are still written in their format (and beside them only the details' archive),
+// and the exit status is 3.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -24,7 +25,8 @@ TEST(GpuCheck, WithoutAGpuSkipsTheGpuStepsSaysWhyAndWritesTheSummary) {
   TempDir tmp;
   const auto out = tmp / "out";
   auto result = run_command("RUNNER_GPU_LIBRARY=/nonexistent/librunner_cudnn.so " + gpu_check() +
-                            " run " + out.string() + " --skip environment --build " +
+                            " run " + out.string() + " --work " + (tmp / "work").string() +
+                            " --skip environment --build " +
                             std::filesystem::path(RUNNER_BINARY).parent_path().string());
   EXPECT_EQ(result.exit_code, 3) << result.output;
 
@@ -58,6 +60,14 @@ TEST(GpuCheck, WithoutAGpuSkipsTheGpuStepsSaysWhyAndWritesTheSummary) {
   EXPECT_EQ(skipped,
             (std::set<std::string>{"tests", "lenet-fp32", "lenet-tf32", "lenet-bf16", "lenet-fp16",
                                    "eval-cpu", "eval-pytorch", "resnet8", "sweep", "bench"}));
+
+  // Three files: what the device call brings back is at most 8, two folders down.
+  std::set<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(out)) {
+    files.insert(entry.path().filename().string());
+  }
+  EXPECT_EQ(files, (std::set<std::string>{"summary.json", "summary.md", "details.tar.gz"}));
+  EXPECT_TRUE(std::filesystem::exists(tmp / "work" / "logs" / "devices.log"));
 
   std::ifstream markdown(out / "summary.md");
   const std::string text{std::istreambuf_iterator<char>(markdown), {}};
