@@ -26,6 +26,7 @@ the device refuses) records its error and is not run again.
 
   /usr/bin/python3 scripts/bench.py [--device cpu|cuda] [--batch-sizes 4 32 128] [--widths 1 4]
                                     [--workloads lenet resnet8] [--repeats 5] [--images 3000]
+                                    [--precisions fp32 ...]
 
 `make bench` (the defaults: 6 lenet and 2 resnet8 points, 6 or 7 columns, 5 runs of each, about
 250 processes) takes about 22 minutes on 2 idle cores: estimated from the 2026-11-25 throughputs
@@ -33,8 +34,8 @@ and the peers' start-up (about 3 s each: importing torch, rebuilding the data; n
 the total). Batch 512 (--batch-sizes 4 32 128 512) adds about 7 minutes. The JSON records the
 suite's wall time (wall_seconds) and the Markdown header shows it.
 
-On a GPU (`make bench-gpu`, or from a bundle made by scripts/gpu_bundle.sh:
-`python3 runner-gpu/scripts/bench.py --device cuda ...`) both peers hold the data in device memory
+On a GPU (`make bench-gpu`, or with a bundle made by scripts/gpu_check.sh prepare:
+`scripts/bench.sh --runner gpu-bundle/runner --device cuda ...`) both peers hold the data in device memory
 and run ahead of the GPU; their step times include an equal share of the wait every 50 steps.
 The resnet8 PyTorch peer runs on the CPU only: its GPU columns record that as their error.
 """
@@ -359,13 +360,22 @@ def main():
                         help="images per timed run, about (both sides run the same steps)")
     parser.add_argument("--repeats", type=int, default=5,
                         help="runs per column (seeds 0..N-1), reported as min/median/max")
+    parser.add_argument("--precisions", nargs="+",
+                        help="the precisions to time, fp32 among them (default: all the device "
+                             "has: cpu fp32 bf16, cuda fp32 tf32 bf16)")
     parser.add_argument("--output", type=Path, default=ROOT / "results" / "bench")
     args = parser.parse_args()
+    if args.precisions:
+        offered = PRECISIONS[device_type(args.device)]
+        if "fp32" not in args.precisions or not set(args.precisions) <= set(offered):
+            parser.error(f"--precisions: fp32 and any of {' '.join(offered)} on {args.device}")
+        PRECISIONS[device_type(args.device)] = [p for p in offered if p in args.precisions]
     args.scratch = args.output / "runs"
 
     start = time.monotonic()
     result = {"date": datetime.date.today().isoformat(), "host": socket.gethostname(),
               "device": args.device, "threads": args.threads, "repeats": args.repeats,
+              "precisions": PRECISIONS[device_type(args.device)],
               "images": args.images, "points": [],
               "attainable_flops_per_second": peak_flops(args) if args.device == "cpu" else None}
     for workload, batch_sizes, widths in workloads(args):

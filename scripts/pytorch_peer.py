@@ -16,7 +16,8 @@ smoothing, augmentation, normalisation) on the same files.
 train and bench take --math, --memory-format and --precision as peer_settings.py describes them
 (channels_last: model and batches in NHWC; bf16: forward and loss under torch.autocast).
 
-Needs torch, numpy and yaml (Debian: python3-torch python3-yaml; run with /usr/bin/python3)."""
+Needs torch, numpy and yaml (Debian: python3-torch python3-yaml; run with /usr/bin/python3); a
+JSON config (a report's resolved config) needs no yaml."""
 import argparse
 import gzip
 import json
@@ -31,7 +32,11 @@ import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-import yaml
+
+try:
+    import yaml
+except ImportError:  # a Python without PyYAML reads JSON configs (a report's resolved config)
+    yaml = None
 
 from load_checkpoint import load_model_state  # scripts/: the plain safetensors reader
 import peer_settings  # scripts/: memory format, precision and math, shared with pytorch_lenet.py
@@ -482,7 +487,9 @@ def main():
     args = parser.parse_args()
     peer_settings.apply_math(args.math)
     with open(args.config) as f:
-        config = yaml.safe_load(f)
+        if yaml is None and not args.config.endswith(".json"):
+            sys.exit(f"{args.config}: reading YAML needs PyYAML (python3-yaml); a .json config does not")
+        config = yaml.safe_load(f) if yaml else json.load(f)
     if args.threads:
         torch.set_num_threads(args.threads)
     if args.epochs:

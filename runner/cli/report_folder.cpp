@@ -45,7 +45,12 @@ PlotOutcome run_plot_script(const std::string& script_name, const std::filesyste
                             Console& console) {
   const char* configured = std::getenv("RUNNER_PYTHON");
   std::string python = configured && *configured ? configured : "/usr/bin/python3";
-  std::filesystem::path script = std::filesystem::path(RUNNER_SOURCE_DIR) / "scripts" / script_name;
+  // The scripts of $RUNNER_SOURCE_DIR where it is set (a GPU bundle's launchers set it to the
+  // bundle, which carries scripts/), else of the source tree built from.
+  const char* source = std::getenv("RUNNER_SOURCE_DIR");
+  std::filesystem::path script =
+      std::filesystem::path(source && *source ? source : RUNNER_SOURCE_DIR) / "scripts" /
+      script_name;
   if (!std::filesystem::exists(python)) {
     console.warning(fmt::format(
         "plots skipped: {} not found (install python3 and python3-matplotlib)", python));
