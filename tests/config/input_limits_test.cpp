@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 
 #include <cmath>
+#include <cstdint>
+#include <fstream>
 
 #include "runner/config/config_limits.h"
 #include "runner/config/load_config.h"
@@ -86,6 +88,35 @@ TEST(ConfigLimits, NestingPastTheParsersLimitIsNamedAsNesting) {
             std::string::npos)
       << message;
   EXPECT_EQ(message.find("bad file"), std::string::npos) << message;
+}
+
+// Issue 24: memory that runs out while references expand is the config's doing; the message
+// blamed training.batch_size. 60,000 references to a 4,000-character text expand to 240 MB, past
+// an address space capped at 150 MB above what the process uses already.
+TEST(ConfigLimits, RunningOutOfMemoryWhileResolvingBlamesTheConfig) {
+  testing::TempDir tmp;
+  std::string yaml = "text: " + std::string(4000, 'x') + "\nlist: [";
+  for (int i = 0; i < 60'000; ++i) yaml += i ? ", '${text}'" : "'${text}'";
+  auto file = tmp.write("c.yaml", yaml + "]\n");
+  const ConfigDocument doc = compose_document(file);
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t pages = 0;
+  statm >> pages;
+  const std::uint64_t limit = pages * 4096 + (150ull << 20);
+  const int code = testing::exit_code_with_address_space(limit, [&] {
+    try {
+      apply_overrides(doc, {});
+      return 3;  // it fitted: the test's sizes are wrong
+    } catch (const UserError& error) {
+      return std::string(error.what())
+                         .find(file.string() + ": out of host memory while reading the config") == 0
+                 ? 0
+                 : 4;
+    } catch (const std::bad_alloc&) {
+      return 5;
+    }
+  });
+  EXPECT_EQ(code, 0) << "3: no memory ran out, 4: another message, 5: a raw bad_alloc";
 }
 
 TEST(ConfigLimits, LongKeysAndTextsAreRefused) {
