@@ -7,6 +7,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "backends/backend.h"
@@ -59,10 +60,10 @@ PlannedPoint plan_point(const SweepSpec& spec, const ConfigDocument& base, Sweep
                         DeviceProbes& probe_device) {
   PlannedPoint planned;
   planned.point = std::move(point);
-  nlohmann::json as_read;
+  std::optional<ConfigDocument> read;  // what the error branch reads the name and device from
   try {
-    ConfigDocument doc = apply_overrides(base, planned.point.overrides);
-    as_read = doc.json;  // what the error branch reads the name and device from
+    read = apply_overrides(base, planned.point.overrides);
+    const ConfigDocument& doc = *read;
     validate_config(doc);
     Experiment experiment = resolve_experiment(doc);
     DatasetGeometry geometry = dataset_geometry(experiment.dataset);
@@ -83,7 +84,8 @@ PlannedPoint plan_point(const SweepSpec& spec, const ConfigDocument& base, Sweep
     planned.point_sha = sha256_hex(planned.config_json + "\n" + run_settings(spec));
   } catch (const UserError& error) {
     planned.error = error.what();
-    const nlohmann::json& c = as_read;
+    static const nlohmann::json kUnread;
+    const nlohmann::json& c = read ? read->json : kUnread;
     if (!c.is_null()) planned.config_json = c.dump();
     if (c.is_object()) {
       planned.name = c.value("name", "");
