@@ -197,10 +197,6 @@ std::string read_declared(const std::filesystem::path& file, std::uint32_t magic
   return bytes;
 }
 
-}  // namespace
-
-namespace {
-
 // An images file's header (16 bytes): the count, and a size the model takes. Returns the pixel
 // bytes it declares and how to say so.
 std::pair<std::uint64_t, std::string> check_images_header(const std::filesystem::path& file,
@@ -232,21 +228,13 @@ std::pair<std::uint64_t, std::string> check_labels_header(const std::filesystem:
   return {count, fmt::format("{} labels", count)};
 }
 
-// The first `bytes` of `file` (gunzipped), after its magic number is checked.
+// The first `bytes` of `file` (gunzipped), checked as loading checks them (size, magic).
 std::string read_header(const std::filesystem::path& file, std::uint32_t magic, std::size_t bytes,
                         const char* what) {
   ByteReader reader(file);
   std::string header;
-  if (reader.read(bytes, header) < bytes) {
-    throw_user_error(at_file(file), fmt::format("truncated: found {} bytes, expected an IDX {} "
-                                                "header of {} bytes",
-                                                header.size(), what, bytes));
-  }
-  if (std::uint32_t found = read_big_endian(header, 0); found != magic) {
-    throw_user_error(at_file(file), fmt::format("found magic number 0x{:08x}, expected 0x{:08x} "
-                                                "(IDX {})",
-                                                found, magic, what));
-  }
+  reader.read(bytes, header);
+  check_idx_header(file, header, magic, bytes, what);
   return header;
 }
 

@@ -51,6 +51,20 @@ TEST(CheckFiles, IdxHeadersAreCheckedAsLoadingChecksThem) {
               check_idx_headers(dir.path(), {28, 28});
             }).find("train-labels-idx1-ubyte: found 3 labels, expected 2 (one per image"),
             std::string::npos);
+  // A wrong magic number or a short header: the words loading uses.
+  write_idx_set(dir, 28, 28, 2);
+  dir.write("t10k-labels-idx1-ubyte", std::string("<html>", 6));
+  EXPECT_NE(error_of([&] {
+              check_idx_headers(dir.path(), {28, 28});
+            }).find("t10k-labels-idx1-ubyte: found magic number 0x3c68746d, expected 0x00000801"),
+            std::string::npos);
+  dir.write("t10k-labels-idx1-ubyte", testing::idx_labels("\1\1").substr(0, 6));
+  EXPECT_NE(error_of([&] {
+              check_idx_headers(dir.path(), {28, 28});
+            })
+                .find("t10k-labels-idx1-ubyte: truncated: found 6 bytes, expected at least the "
+                      "8-byte header of an IDX labels file"),
+            std::string::npos);
 }
 
 TEST(CheckFiles, AbsentFilesAreListedNotThrown) {
