@@ -25,8 +25,8 @@ FolderReport report_folder(const std::filesystem::path& dir, Console& console);
 PlotOutcome run_plot_script(const std::string& script_name, const std::filesystem::path& argument,
                             Console& console);
 
-// `runner report`'s failures beyond the summary: a plot script that failed, reports left out.
-// Throws UserError naming them (the summary of the rest is written by then).
+// `runner report` fails when a plot script failed (a UserError naming it; the summary files are
+// written by then). A skipped plot (no Python, no matplotlib) is not a failure.
 void throw_if_plots_failed(PlotOutcome plots, const std::string& script_name);
 
 }  // namespace runner
