@@ -3,9 +3,11 @@
 
 #include <fmt/format.h>
 #include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
+#include <sstream>
 #include <vector>
 
 #include "runner/config/config_limits.h"
@@ -140,6 +142,52 @@ struct Converter {
   }
 };
 
+// Refuses a stream of more than one document (yaml-cpp's Load reads the first and drops the rest
+// without a word). Asks the parser for three documents at most: yaml-cpp 0.7's LoadAll loops for
+// ever, allocating, on some malformed streams (a stray ',' where a document should start parses
+// as an endless run of empty documents that consume nothing, jbeder/yaml-cpp#1319).
+void refuse_more_documents(const std::string& text, const std::string& file) {
+  class DocumentStarts : public YAML::EventHandler {
+   public:
+    std::vector<YAML::Mark> marks;
+    void OnDocumentStart(const YAML::Mark& mark) override { marks.push_back(mark); }
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  const std::string&) override {}
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                         YAML::EmitterStyle::value) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                    YAML::EmitterStyle::value) override {}
+    void OnMapEnd() override {}
+  } starts;
+  std::istringstream stream(text);
+  YAML::Parser parser(stream);
+  for (int document = 0; document < 3 && parser.HandleNextDocument(starts); ++document) {
+  }
+  const std::vector<YAML::Mark>& marks = starts.marks;
+  auto location = [&](const YAML::Mark& mark) {
+    return SourceLocation{file, "", one_based(mark.line), one_based(mark.column)};
+  };
+  for (std::size_t i = 1; i < marks.size(); ++i) {
+    if (marks[i].pos != marks[i - 1].pos) continue;
+    const auto at = static_cast<std::size_t>(std::max(marks[i].pos, 0));
+    const bool printable = at < text.size() && text[at] > ' ' && text[at] < 0x7f;
+    throw_user_error(location(marks[i]),
+                     printable ? fmt::format("malformed YAML: a document cannot start with '{}'",
+                                             text[at])
+                               : std::string("malformed YAML: no document can be read from here"),
+                     "remove the stray character");
+  }
+  if (marks.size() >= 2) {
+    throw_user_error(location(marks[1]),
+                     "found a second YAML document (after a '---' or '...' line), expected one",
+                     "remove the '---' line and what follows it, or merge the documents");
+  }
+}
+
 }  // namespace
 
 nlohmann::json yaml_to_json(const std::string& text, const std::string& file, SourceMap& source_map,
@@ -157,17 +205,8 @@ nlohmann::json yaml_to_json(const std::string& text, const std::string& file, So
   }
   YAML::Node root;
   try {
-    std::vector<YAML::Node> documents = YAML::LoadAll(text);
-    // yaml-cpp's Load reads the first document and drops the rest without a word.
-    if (documents.size() > 1) {
-      const YAML::Mark second = documents[1].Mark();
-      throw_user_error({file, "", second.is_null() ? 0 : one_based(second.line),
-                        second.is_null() ? 0 : one_based(second.column)},
-                       fmt::format("found {} YAML documents (separated by '---'), expected one",
-                                   documents.size()),
-                       "remove the '---' line and what follows it, or merge the documents");
-    }
-    if (!documents.empty()) root = documents[0];
+    root = YAML::Load(text);
+    refuse_more_documents(text, file);
   } catch (const YAML::DeepRecursion& error) {
     // yaml-cpp's own message for this is "bad file".
     throw_user_error({file, "", one_based(error.mark.line), one_based(error.mark.column)},

@@ -139,14 +139,30 @@ TEST(ConfigLimits, InvalidUtf8IsNamedWithItsPosition) {
 // Issue 24: yaml-cpp read the first document and dropped the rest silently.
 TEST(ConfigLimits, ASecondYamlDocumentIsRefused) {
   std::string message = convert_error("name: x\n---\nname: y\n");
-  EXPECT_NE(message.find("doc.yaml:3:1: found 2 YAML documents (separated by '---'), expected one"),
+  EXPECT_NE(message.find("doc.yaml:2:1: found a second YAML document (after a '---' or '...' line), "
+                         "expected one"),
             std::string::npos)
       << message;
+  EXPECT_NE(convert_error("name: x\n...\nname: y\n").find("found a second YAML document"),
+            std::string::npos);
   EXPECT_EQ(convert_error("---\nname: x\n"), "");  // one document with its start marker
   testing::TempDir dir;
   auto file = dir.write("c.yaml", "name: x\n");
   message = load_error(file, {"name=a\n---\nb"});
-  EXPECT_NE(message.find("found 2 YAML documents"), std::string::npos) << message;
+  EXPECT_NE(message.find("found a second YAML document"), std::string::npos) << message;
+}
+
+// Found by the fuzzer: yaml-cpp 0.7's LoadAll parsed a ',' after '...' as endless empty
+// documents, allocating until the memory ran out. The file is refused at once.
+TEST(ConfigLimits, AStrayCommaAfterADocumentEndIsRefusedNotParsedForEver) {
+  std::string message = convert_error("d---\nnstep a\n...\n,---\nname: b\n");
+  EXPECT_NE(message.find("doc.yaml:4:1: malformed YAML: a document cannot start with ','"),
+            std::string::npos)
+      << message;
+  message = convert_error(", 1, 1]\nname: x\n");
+  EXPECT_NE(message.find("doc.yaml:1:1: malformed YAML: a document cannot start with ','"),
+            std::string::npos)
+      << message;
 }
 
 TEST(ConfigLimits, NulBytesAreRefused) {
