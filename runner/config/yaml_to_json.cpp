@@ -175,11 +175,11 @@ void refuse_more_documents(const std::string& text, const std::string& file) {
     if (marks[i].pos != marks[i - 1].pos) continue;
     const auto at = static_cast<std::size_t>(std::max(marks[i].pos, 0));
     const bool printable = at < text.size() && text[at] > ' ' && text[at] < 0x7f;
-    throw_user_error(location(marks[i]),
-                     printable ? fmt::format("malformed YAML: a document cannot start with '{}'",
-                                             text[at])
-                               : std::string("malformed YAML: no document can be read from here"),
-                     "remove the stray character");
+    throw_user_error(
+        location(marks[i]),
+        printable ? fmt::format("malformed YAML: a document cannot start with '{}'", text[at])
+                  : std::string("malformed YAML: no document can be read from here"),
+        "remove the stray character");
   }
   if (marks.size() >= 2) {
     throw_user_error(location(marks[1]),

@@ -139,9 +139,10 @@ TEST(ConfigLimits, InvalidUtf8IsNamedWithItsPosition) {
 // Issue 24: yaml-cpp read the first document and dropped the rest silently.
 TEST(ConfigLimits, ASecondYamlDocumentIsRefused) {
   std::string message = convert_error("name: x\n---\nname: y\n");
-  EXPECT_NE(message.find("doc.yaml:2:1: found a second YAML document (after a '---' or '...' line), "
-                         "expected one"),
-            std::string::npos)
+  EXPECT_NE(
+      message.find("doc.yaml:2:1: found a second YAML document (after a '---' or '...' line), "
+                   "expected one"),
+      std::string::npos)
       << message;
   EXPECT_NE(convert_error("name: x\n...\nname: y\n").find("found a second YAML document"),
             std::string::npos);
