@@ -6,7 +6,7 @@ PYTHON ?= /usr/bin/python3
 DEBIAN_PACKAGES = build-essential cmake git pkg-config libdnnl-dev libyaml-cpp-dev nlohmann-json3-dev \
   libvalijson-dev libcli11-dev libfmt-dev libgtest-dev libgmock-dev libcurl4-openssl-dev \
   libarchive-dev libssl-dev zlib1g-dev libjpeg62-turbo-dev libspng-dev libwebp-dev libstb-dev \
-  dataset-fashion-mnist python3-matplotlib
+  libgoogle-perftools-dev dataset-fashion-mnist python3-matplotlib
 BENCH_PACKAGES = python3-torch python3-numpy
 # Only for the tests: the single-node Slurm cluster of tests/sweep/slurm_cluster_test.cpp
 # (scripts/slurm_local_cluster.sh). Users of a real cluster need none of it.
@@ -16,6 +16,10 @@ FUZZ_PACKAGES = clang libclang-rt-14-dev libfuzzer-14-dev
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
+# FUZZ_RUNS=N stops each target after N inputs; FUZZ_SEED=S (not 0) makes the runs the same on any
+# machine (tests/fuzz/run_fuzzer.sh): CI runs a seeded, counted campaign.
+FUZZ_RUNS ?= -1
+FUZZ_SEED ?= 0
 # The libFuzzer targets (tests/fuzz/NAME_fuzzer.cpp), run one after another for FUZZ_SECONDS each.
 FUZZ_TARGETS ?= config_fuzzer safetensors_fuzzer report_fuzzer
 
@@ -76,8 +80,8 @@ fuzz: deps fuzz-deps
 	  -DRUNNER_CUDA=OFF -DRUNNER_TESTS=OFF -DRUNNER_FUZZ=ON
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZ_TARGETS)
 	@failed=; for target in $(FUZZ_TARGETS); do \
-	  tests/fuzz/run_fuzzer.sh $(FUZZ_BUILD)/$$target $(FUZZ_SECONDS) \
-	    $(FUZZ_BUILD)/fuzz-run/$$target || failed="$$failed $$target"; \
+	  FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SEED=$(FUZZ_SEED) tests/fuzz/run_fuzzer.sh $(FUZZ_BUILD)/$$target \
+	    $(FUZZ_SECONDS) $(FUZZ_BUILD)/fuzz-run/$$target || failed="$$failed $$target"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "make fuzz: findings in:$$failed" >&2; exit 1; fi
 

@@ -1,0 +1,38 @@
+#include "runner/util/parallel_for.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <vector>
+
+#include "runner/util/errors.h"
+
+namespace runner {
+namespace {
+
+TEST(ParallelFor, CallsTheBodyOnceForEveryIndex) {
+  for (std::size_t count : {0, 1, 7, 10000}) {
+    std::vector<std::atomic<int>> calls(count);
+    parallel_for(count, 16, [&](std::size_t i) { ++calls[i]; });
+    for (std::size_t i = 0; i < count; ++i)
+      EXPECT_EQ(calls[i], 1) << "index " << i << " of " << count;
+  }
+}
+
+TEST(ParallelFor, RethrowsTheFirstErrorAndStopsHandingOutWork) {
+  std::atomic<int> calls{0};
+  try {
+    parallel_for(100000, 1, [&](std::size_t i) {
+      ++calls;
+      if (i == 10) throw UserError("index 10 is bad");
+    });
+    FAIL() << "no exception";
+  } catch (const UserError& error) {
+    EXPECT_STREQ(error.what(), "index 10 is bad");
+  }
+  EXPECT_LT(calls, 100000);  // the rest was not handed out
+}
+
+}  // namespace
+}  // namespace runner
