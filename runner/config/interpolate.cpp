@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runner/config/config_limits.h"
+#include "runner/config/expression.h"
 #include "runner/config/field_path.h"
 #include "runner/config/yaml_to_json.h"
 #include "runner/util/errors.h"
@@ -135,6 +136,16 @@ class Interpolator {
   nlohmann::json value_of(const std::string& path, const std::string& body) {
     for (const char* prefix : {"env:", "oc.env:"}) {
       if (body.rfind(prefix, 0) == 0) return environment_value(path, body.substr(strlen(prefix)));
+    }
+    if (body.rfind("expr:", 0) == 0) {
+      try {
+        return evaluate_expression(
+            body.substr(5), [&](const std::string& field) { return field_value(path, field); });
+      } catch (const ExpressionError& error) {
+        fail(
+            path, fmt::format("${{{}}}: {}", body, error.what()),
+            "write arithmetic of numbers and fields, e.g. ${expr:0.1 * training.batch_size / 128}");
+      }
     }
     return field_value(path, body);
   }

@@ -1,4 +1,4 @@
-// ${env:VAR}, ${env:VAR,default} and ${path.to.key} in a config's string values.
+// ${env:VAR}, ${env:VAR,default}, ${path.to.key} and ${expr:...} in a config's string values.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -11,6 +11,8 @@ namespace runner {
 // - `${env:VAR}` (or Hydra's `${oc.env:VAR}`) by the environment variable, `${env:VAR,default}`
 //   by `default` when VAR is unset; an unset VAR without a default is a UserError.
 // - `${path.to.key}` by that value of the config (itself resolved first).
+// - `${expr:0.1 * training.batch_size / 128}` by the arithmetic's result (runner/config/
+//   expression.h), its fields resolved first: the linear-scaling rule for a batch-size sweep.
 // A string that is one reference and nothing else takes the value's type (a number, a list, a
 // mapping; an environment value is read as a YAML plain scalar, so "4" is the number 4); a
 // reference inside longer text must name a string, number or boolean. Unknown fields, cycles

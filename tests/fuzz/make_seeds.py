@@ -90,8 +90,10 @@ def write_config_dictionary():
               "!!int ", "!!float ", "!!map ", "!!seq ", "!!binary ", "|\n", ">-\n", "'", '"', "#",
               "~", "null", "true", "false", ".inf", "-.inf", ".nan", "0x", "0o", "1e308", "-0",
               "9223372036854775807", "2147483647", "4294967296", "\\u0000", "%YAML 1.2\n"]
-    write_dictionary("config.dict", [k + ": " for k in keys] + values + syntax,
-                     "the schema's keys and values, YAML's syntax")
+    references = ["${", "${env:", "${expr:", "sqrt(", "min(", "max(", "round(", " * ", " / ", "(",
+                  ")"]
+    write_dictionary("config.dict", [k + ": " for k in keys] + values + syntax + references,
+                     "the schema's keys and values, YAML's syntax, references and arithmetic")
 
 
 def test_configs(build):

@@ -1,0 +1,205 @@
+// A recursive-descent evaluator of the small arithmetic language of ${expr:...}.
+#include "runner/config/expression.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+
+namespace runner {
+namespace {
+
+struct Number {
+  double value = 0;
+  bool integral = true;  // every operand an integer, no operation that leaves the integers
+};
+
+class Parser {
+ public:
+  Parser(std::string_view text, const std::function<nlohmann::json(const std::string&)>& field)
+      : text_(text), field_(field) {}
+
+  Number parse() {
+    Number result = sum();
+    skip_spaces();
+    if (at_ < text_.size()) fail(fmt::format("unexpected '{}'", text_.substr(at_, 1)));
+    return result;
+  }
+
+ private:
+  std::string_view text_;
+  const std::function<nlohmann::json(const std::string&)>& field_;
+  std::size_t at_ = 0;
+  int depth_ = 0;
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw ExpressionError(fmt::format("{} at character {} of '{}'", what, at_ + 1, text_));
+  }
+
+  void skip_spaces() {
+    while (at_ < text_.size() && text_[at_] == ' ') ++at_;
+  }
+
+  bool take(char c) {
+    skip_spaces();
+    if (at_ < text_.size() && text_[at_] == c) {
+      ++at_;
+      return true;
+    }
+    return false;
+  }
+
+  void expect(char c) {
+    if (!take(c)) {
+      fail(at_ < text_.size() ? fmt::format("expected '{}', found '{}'", c, text_.substr(at_, 1))
+                              : fmt::format("expected '{}' at the end", c));
+    }
+  }
+
+  Number sum() {
+    Number left = product();
+    for (;;) {
+      if (take('+')) {
+        left = combine(left, product(), '+');
+      } else if (take('-')) {
+        left = combine(left, product(), '-');
+      } else {
+        return left;
+      }
+    }
+  }
+
+  Number product() {
+    Number left = unary();
+    for (;;) {
+      if (take('*')) {
+        left = combine(left, unary(), '*');
+      } else if (take('/')) {
+        Number right = unary();
+        if (right.value == 0) fail("division by zero");
+        left = {left.value / right.value, false};
+      } else {
+        return left;
+      }
+    }
+  }
+
+  static Number combine(Number a, Number b, char op) {
+    double value = op == '+'   ? a.value + b.value
+                   : op == '-' ? a.value - b.value
+                               : a.value * b.value;
+    return {value, a.integral && b.integral};
+  }
+
+  Number unary() {
+    if (take('-')) {
+      Number inner = nested([&] { return unary(); });
+      return {-inner.value, inner.integral};
+    }
+    if (take('+')) return nested([&] { return unary(); });
+    return primary();
+  }
+
+  template <typename F>
+  Number nested(F&& parse_inner) {
+    if (++depth_ > kMaxExpressionDepth)
+      fail(fmt::format("nested more than {} levels deep", kMaxExpressionDepth));
+    Number inner = parse_inner();
+    --depth_;
+    return inner;
+  }
+
+  Number primary() {
+    skip_spaces();
+    if (at_ >= text_.size()) fail("expected a number, a field or '(' at the end");
+    char c = text_[at_];
+    if (c == '(') {
+      ++at_;
+      Number inner = nested([&] { return sum(); });
+      expect(')');
+      return inner;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') return number();
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') return name();
+    fail(fmt::format("unexpected '{}'", text_.substr(at_, 1)));
+  }
+
+  Number number() {
+    const char* begin = text_.data() + at_;
+    double value = 0;
+    auto [end, error] = std::from_chars(begin, text_.data() + text_.size(), value);
+    if (error != std::errc() || !std::isfinite(value)) fail("malformed number");
+    std::string_view spelt(begin, static_cast<std::size_t>(end - begin));
+    at_ += spelt.size();
+    bool integral = spelt.find_first_of(".eE") == std::string_view::npos;
+    return {value, integral};
+  }
+
+  // A function call or a config path (letters, digits, '_', '.', and [N] indices).
+  Number name() {
+    std::size_t start = at_;
+    while (at_ < text_.size()) {
+      char c = text_[at_];
+      if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.') {
+        ++at_;
+      } else if (c == '[') {
+        std::size_t close = text_.find(']', at_);
+        if (close == std::string_view::npos) fail("found '[' with no closing ']'");
+        at_ = close + 1;
+      } else {
+        break;
+      }
+    }
+    std::string word(text_.substr(start, at_ - start));
+    skip_spaces();
+    if (at_ < text_.size() && text_[at_] == '(') {
+      ++at_;
+      return call(word);
+    }
+    return field(word);
+  }
+
+  Number call(const std::string& function) {
+    Number first = nested([&] { return sum(); });
+    if (function == "min" || function == "max") {
+      expect(',');
+      Number second = nested([&] { return sum(); });
+      expect(')');
+      double value = function == "min" ? std::min(first.value, second.value)
+                                       : std::max(first.value, second.value);
+      return {value, first.integral && second.integral};
+    }
+    expect(')');
+    if (function == "sqrt") {
+      if (first.value < 0) fail("sqrt of a negative number");
+      return {std::sqrt(first.value), false};
+    }
+    if (function == "round") return {std::round(first.value), true};
+    fail(fmt::format("unknown function '{}' (expected sqrt, min, max or round)", function));
+  }
+
+  Number field(const std::string& path) {
+    nlohmann::json value = field_(path);
+    if (value.is_number_integer()) return {value.get<double>(), true};
+    if (value.is_number()) return {value.get<double>(), false};
+    fail(fmt::format("{} is {}, not a number", path, value.dump()));
+  }
+};
+
+}  // namespace
+
+nlohmann::json evaluate_expression(std::string_view text,
+                                   const std::function<nlohmann::json(const std::string&)>& field) {
+  Number result = Parser(text, field).parse();
+  if (!std::isfinite(result.value)) {
+    throw ExpressionError(fmt::format("'{}' is not a finite number", text));
+  }
+  constexpr double kIntegerLimit = 9007199254740992.0;  // 2^53: beyond it doubles skip integers
+  if (result.integral && std::fabs(result.value) <= kIntegerLimit) {
+    return static_cast<std::int64_t>(result.value);
+  }
+  return result.value;
+}
+
+}  // namespace runner
