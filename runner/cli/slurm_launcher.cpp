@@ -125,6 +125,7 @@ std::optional<fs::path> plan_and_submit(const SweepOptions& options, Console& co
       "sweep {}: {} points of {}, mode {}; results in {}; launcher slurm", spec.name, plan.size(),
       spec.base_config.empty() ? "an embedded config" : spec.base_config.string(), mode_line(spec),
       dir.string()));
+  if (spec.random) console.line(trials_table(*spec.random));
   console.line(plan_table(plan, notes));
   if (points.empty()) {
     console.result(fmt::format(

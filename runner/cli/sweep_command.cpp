@@ -97,6 +97,7 @@ int sweep_command(const SweepOptions& options) {
   }
   console.line(fmt::format("sweep {}: {} points of {}, mode {}; results in {}", spec.name,
                            plan.size(), base.string(), mode_line(spec), dir.string()));
+  if (spec.random) console.line(trials_table(*spec.random));
   console.line(plan_table(plan, notes));
   const MachineLoad load;
   if (auto busy = busy_warning(load.start(), load.cores()); !busy.empty())

@@ -11,6 +11,7 @@
 #include "runner/report/read_report.h"
 #include "runner/sweep/summary_context.h"
 #include "runner/sweep/summary_groups.h"
+#include "runner/sweep/summary_search.h"
 #include "runner/sweep/sweep_plan.h"
 #include "runner/util/bounded_json.h"
 #include "runner/util/errors.h"
@@ -292,6 +293,10 @@ json summarize_folder(const std::filesystem::path& dir) {
                   {"points", rows},
                   {"groups", group_rows(rows)}};
   if (!unreadable.empty()) summary["unreadable_reports"] = unreadable;
+  if (json search = search_summary(manifest); search.is_object()) {
+    summary["best"] = best_point(search, rows);
+    summary["search"] = std::move(search);
+  }
   return summary;
 }
 

@@ -8,6 +8,7 @@
 #include "runner/sweep/summary_cells.h"
 #include "runner/sweep/summary_groups.h"
 #include "runner/sweep/summary_header.h"
+#include "runner/sweep/summary_search.h"
 #include "runner/util/console.h"
 #include "runner/util/files.h"
 
@@ -93,20 +94,46 @@ bool has_validation(const json& rows) {
   return false;
 }
 
-std::string runs_table(const json& rows) {
+// The searched paths of a random search (summary.json's search.paths): a column each, as its
+// points' ids name only the trial.
+std::vector<std::string> searched_paths(const json& summary) {
+  std::vector<std::string> paths;
+  const json& search = summary.value("search", json());
+  if (search.is_object() && search.value("paths", json()).is_array()) {
+    for (const json& path : search["paths"]) {
+      if (path.is_string()) paths.push_back(path.get<std::string>());
+    }
+  }
+  return paths;
+}
+
+std::string runs_table(const json& rows, const std::vector<std::string>& searched) {
   const bool load = has_load(rows), validation = has_validation(rows);
-  std::string out =
-      "| point | device | batch | width | status | images/s | step ms (p10–p90) | CPU util. | GPU "
+  std::string out = "| point |";
+  for (const std::string& path : searched) out += " " + markdown_text(path) + " |";
+  out +=
+      " device | batch | width | status | images/s | step ms (p10–p90) | CPU util. | GPU "
       "util. | peak memory | est. memory | GFLOP/s | test acc. | loss | GPU/CPU |";
   out += validation ? " val acc. | best epoch |" : "";
   out += load ? " load |\n" : "\n";
-  out += "|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+  out += "|---|";
+  for (std::size_t i = 0; i < searched.size(); ++i) out += "---:|";
+  out += "---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
   out += validation ? "---:|---:|" : "";
   out += load ? "---:|\n" : "\n";
   for (const json& row : rows) {
+    out += fmt::format("| {} |",
+                       markdown_text(row["id"].is_string() ? row["id"].get<std::string>() : ""));
+    for (const std::string& path : searched) {
+      const json& value = row.value("values", json::object()).value(path, json());
+      out += " " +
+             markdown_text(value.is_string() ? value.get<std::string>()
+                           : value.is_null() ? ""
+                                             : value.dump()) +
+             " |";
+    }
     out += fmt::format(
-        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-        markdown_text(row["id"].is_string() ? row["id"].get<std::string>() : ""),
+        " {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
         row["device"].is_string() ? row["device"].get<std::string>() : "",
         number_cell(row["batch_size"], "{:.0f}"), number_cell(row["width"], "{:g}"),
         row["status"].get<std::string>(), number_cell(row["images_per_second"], "{:.0f}"),
@@ -237,7 +264,8 @@ std::string summary_markdown(const json& summary) {
         groups_table(groups, has_load(summary["points"]), has_validation(summary["points"])) +
         "\n## Runs\n";
   }
-  out += "\n" + runs_table(summary["points"]);
+  out += best_section(summary);
+  out += "\n" + runs_table(summary["points"], searched_paths(summary));
   std::string notes;
   for (const json& row : summary["points"]) {
     if (row["error"].is_string()) {

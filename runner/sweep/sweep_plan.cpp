@@ -4,11 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <map>
 #include <mutex>
 #include <optional>
-#include <thread>
 
 #include "backends/backend.h"
 #include "runner/config/load_config.h"
@@ -17,8 +15,8 @@
 #include "runner/util/console.h"
 #include "runner/util/digest.h"
 #include "runner/util/interrupt.h"
+#include "runner/util/parallel_for.h"
 #include "runner/util/process_stats.h"
-#include "runner/util/threads.h"
 
 namespace runner {
 namespace {
@@ -150,20 +148,11 @@ std::vector<PlannedPoint> plan_sweep(const SweepSpec& spec,
   std::vector<SweepPoint> points = expand_points(spec, base_seed);
   std::vector<PlannedPoint> plan(points.size());
   DeviceProbes probes;
-  // Points are independent: planned on every core (100,000 points are a few seconds' work).
-  std::atomic<std::size_t> next{0};
-  auto plan_some = [&] {
-    for (std::size_t i = next++; i < points.size() && !interrupt_requested(); i = next++) {
-      plan[i] = plan_point(spec, composed, std::move(points[i]), probes);
-    }
-  };
-  constexpr std::size_t kPointsPerThread = 256;  // fewer are not worth a thread
-  const std::size_t helpers =
-      std::min<std::size_t>(available_cores() - 1, points.size() / kPointsPerThread);
-  std::vector<std::thread> threads;
-  for (std::size_t t = 0; t < helpers; ++t) threads.emplace_back(plan_some);
-  plan_some();
-  for (auto& thread : threads) thread.join();
+  // Points are independent: planned on every core (100,000 points are a few seconds' work), a
+  // thread for every 256 points at most.
+  parallel_for(points.size(), 256, [&](std::size_t i) {
+    plan[i] = plan_point(spec, composed, std::move(points[i]), probes);
+  });
   throw_if_interrupted("planning the sweep");
   return plan;
 }
@@ -215,30 +204,43 @@ std::string plan_table(const std::vector<PlannedPoint>& plan,
 }
 
 nlohmann::json plan_json(const SweepSpec& spec, const std::vector<PlannedPoint>& plan) {
+  nlohmann::json::array_t items(plan.size());
+  // Built on every core: 100,000 points took 1.4 s on one.
+  parallel_for(plan.size(), 4096, [&](std::size_t i) {
+    const PlannedPoint& p = plan[i];
+    items[i] = {
+        {"id", p.point.id},
+        {"index", p.point.index},
+        {"values", p.point.values_json()},
+        {"overrides", p.point.overrides},
+        {"device", p.device},
+        {"batch_size", p.valid ? nlohmann::json(p.batch_size) : nlohmann::json()},
+        {"width", p.valid ? nlohmann::json(p.width) : nlohmann::json()},
+        {"estimated_memory_bytes", p.valid ? nlohmann::json(p.memory.total()) : nlohmann::json()},
+        {"valid", p.valid},
+        {"error", p.error}};
+  });
+  throw_if_interrupted("writing the sweep's plan");
   nlohmann::json points = nlohmann::json::array();
-  for (const PlannedPoint& p : plan) {
-    points.push_back(
-        {{"id", p.point.id},
-         {"index", p.point.index},
-         {"values", p.point.values_json()},
-         {"overrides", p.point.overrides},
-         {"device", p.device},
-         {"batch_size", p.valid ? nlohmann::json(p.batch_size) : nlohmann::json()},
-         {"width", p.valid ? nlohmann::json(p.width) : nlohmann::json()},
-         {"estimated_memory_bytes", p.valid ? nlohmann::json(p.memory.total()) : nlohmann::json()},
-         {"valid", p.valid},
-         {"error", p.error}});
+  points.get_ref<nlohmann::json::array_t&>() = std::move(items);
+  nlohmann::json manifest = {{"name", spec.name},
+                             {"mode", spec.mode},
+                             {"repeats", spec.repeats},
+                             {"base_config", spec.base_config.string()},
+                             {"benchmark",
+                              {{"warmup_steps", spec.benchmark.warmup_steps},
+                               {"steps", spec.benchmark.steps},
+                               {"profile_steps", spec.benchmark.profile_steps}}},
+                             {"overrides", spec.overrides},
+                             {"points", std::move(points)}};
+  if (spec.random) {
+    manifest["random"] = {{"trials", spec.random->trials},
+                          {"seed", spec.random->seed},
+                          {"space", spec.random->space_json},
+                          {"metric", spec.random->metric},
+                          {"mode", spec.random->maximize ? "max" : "min"}};
   }
-  return {{"name", spec.name},
-          {"mode", spec.mode},
-          {"repeats", spec.repeats},
-          {"base_config", spec.base_config.string()},
-          {"benchmark",
-           {{"warmup_steps", spec.benchmark.warmup_steps},
-            {"steps", spec.benchmark.steps},
-            {"profile_steps", spec.benchmark.profile_steps}}},
-          {"overrides", spec.overrides},
-          {"points", points}};
+  return manifest;
 }
 
 }  // namespace runner

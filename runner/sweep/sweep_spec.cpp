@@ -44,6 +44,33 @@ std::vector<std::string> split_values(const std::string& text) {
   return parts;
 }
 
+// A searched path is not also an axis, is a config path, and is not the seed under repeats.
+void check_random_space(const SweepSpec& spec, const std::string& origin) {
+  for (const SearchDimension& dimension : spec.random->space) {
+    if (!parse_path(dimension.path)) {
+      throw UserError(
+          fmt::format("{}: sweep.random.space: '{}' is not a config path; write it "
+                      "like training.optimizer.lr",
+                      origin, dimension.path));
+    }
+    for (const auto* axes : {&spec.grid, &spec.zip}) {
+      for (const SweepAxis& axis : *axes) {
+        if (axis.path == dimension.path) {
+          throw UserError(
+              fmt::format("{}: {} is both an axis and in sweep.random.space; give it once", origin,
+                          dimension.path));
+        }
+      }
+    }
+    if (dimension.path == "seed" && spec.repeats > 1) {
+      throw UserError(
+          fmt::format("{}: repeats: {} and sweep.random.space both vary the seed; "
+                      "give one of them",
+                      origin, spec.repeats));
+    }
+  }
+}
+
 }  // namespace
 
 bool is_sweep_file(const std::filesystem::path& file) {
@@ -88,6 +115,9 @@ SweepSpec read_sweep_file(const std::filesystem::path& file) {
   const auto& sweep = j["sweep"];
   if (sweep.contains("grid")) spec.grid = axes_from(sweep["grid"]);
   if (sweep.contains("zip")) spec.zip = axes_from(sweep["zip"]);
+  if (sweep.contains("random")) {
+    spec.random = read_random_search(sweep["random"], doc.source_map, "sweep.random");
+  }
   check_axes(spec, file.string());
   return spec;
 }
@@ -122,7 +152,7 @@ void set_axis(std::vector<SweepAxis>& axes, SweepAxis axis) {
 }
 
 void check_axes(const SweepSpec& spec, const std::string& origin) {
-  if (spec.grid.empty() && spec.zip.empty() && spec.repeats <= 1) {
+  if (spec.grid.empty() && spec.zip.empty() && !spec.random && spec.repeats <= 1) {
     throw UserError(
         fmt::format("{}: the sweep varies nothing; give a grid or zip axis (e.g. --grid "
                     "training.batch_size=16,64) or repeats (--repeats 3)",
@@ -167,6 +197,7 @@ void check_axes(const SweepSpec& spec, const std::string& origin) {
       }
     }
   }
+  if (spec.random) check_random_space(spec, origin);
   check_grid_size(spec, origin);
 }
 
@@ -174,6 +205,7 @@ void check_grid_size(const SweepSpec& spec, const std::string& origin) {
   std::vector<std::size_t> sizes;
   for (const SweepAxis& a : spec.grid) sizes.push_back(a.values.size());
   if (!spec.zip.empty()) sizes.push_back(spec.zip.front().values.size());
+  if (spec.random) sizes.push_back(static_cast<std::size_t>(spec.random->trials));
   if (spec.repeats > 1) sizes.push_back(static_cast<std::size_t>(spec.repeats));
   std::size_t points = 1;
   bool overflow = false;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "runner/sweep/search_space.h"
 #include "runner/train/benchmark.h"
 
 namespace runner {
@@ -31,6 +32,7 @@ struct SweepSpec {
   std::vector<std::string> tags;       // --tag key=value: on every point's report (over tags:)
   std::vector<SweepAxis> grid;         // the cartesian product, the last axis varying fastest
   std::vector<SweepAxis> zip;          // equally long, varying together (one more grid axis)
+  std::optional<RandomSearch> random;  // random trials: one more grid axis, after the zip
   std::filesystem::path output = "results/sweeps";
 };
 
@@ -48,12 +50,14 @@ SweepAxis parse_axis(const std::string& text, const std::string& option);
 // Adds an axis, replacing one with the same path.
 void set_axis(std::vector<SweepAxis>& axes, SweepAxis axis);
 
-// Checks what the schema cannot: at least one axis, zip lists of one length, no path twice, not
-// both repeats and a seed axis, and the grid's size (below).
+// Checks what the schema cannot: at least one axis, zip lists of one length, no path twice (in
+// the grid, the zip and the random search's space), not both repeats and a seed axis, and the
+// grid's size (below).
 void check_axes(const SweepSpec& spec, const std::string& origin);
 
-// More points than any sweep runs: a grid (times its repeats) beyond it is refused before it is
-// expanded, with a UserError naming `origin` (the sweep file or config) and the axes' sizes.
+// More points than any sweep runs: a grid (times its trials and repeats) beyond it is refused
+// before it is expanded, with a UserError naming `origin` (the sweep file or config) and the axes'
+// sizes.
 inline constexpr std::size_t kMaxSweepPoints = 100'000;
 inline constexpr int kMaxRepeats = 1000;
 void check_grid_size(const SweepSpec& spec, const std::string& origin);

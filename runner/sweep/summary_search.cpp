@@ -1,0 +1,93 @@
+#include "runner/sweep/summary_search.h"
+
+#include <fmt/format.h>
+
+#include "runner/sweep/summary_cells.h"
+
+namespace runner {
+
+using nlohmann::json;
+
+std::string metric_field(const std::string& metric) {
+  if (metric == "val_accuracy" || metric == "val_loss") return metric;
+  if (metric == "train_loss") return "final_loss";
+  return "";
+}
+
+json search_summary(const json& manifest) {
+  if (!manifest.is_object() || !manifest.contains("random") || !manifest["random"].is_object())
+    return nullptr;
+  const json& random = manifest["random"];
+  json paths = json::array();
+  if (random.contains("space") && random["space"].is_object()) {
+    for (const auto& [path, distribution] : random["space"].items()) paths.push_back(path);
+  }
+  return {{"method", "random"},
+          {"trials", random.value("trials", json())},
+          {"seed", random.value("seed", json())},
+          {"metric", random.value("metric", "val_accuracy")},
+          {"mode", random.value("mode", "max")},
+          {"paths", paths}};
+}
+
+json best_point(const json& search, const json& rows) {
+  if (!search.is_object() || !search["metric"].is_string()) return nullptr;
+  const std::string metric = search["metric"].get<std::string>();
+  const std::string field = metric_field(metric);
+  const bool maximize = search.value("mode", "max") == "max";
+  const json* best = nullptr;
+  for (const json& row : rows) {
+    if (field.empty() || row.value("status", "") != "completed") continue;
+    const json& value = row.value(field, json());
+    if (!value.is_number()) continue;
+    if (!best || (maximize ? value.get<double>() > (*best)[field].get<double>()
+                           : value.get<double>() < (*best)[field].get<double>())) {
+      best = &row;
+    }
+  }
+  if (!best) return nullptr;
+  const json& report = (*best)["report"];
+  return {{"id", (*best)["id"]},
+          {"index", best->value("index", json())},
+          {"values", best->value("values", json::object())},
+          {"metric", metric},
+          {"mode", maximize ? "max" : "min"},
+          {"value", (*best)[field]},
+          {"report", report},
+          {"command", report.is_string() ? "runner reproduce " + report.get<std::string>() : ""}};
+}
+
+std::string best_section(const json& summary) {
+  const json& search = summary.value("search", json());
+  if (!search.is_object()) return "";
+  const std::string metric = search.value("metric", "");
+  std::string out = fmt::format(
+      "\n## Best point\n\nBy {} ({}), over {} trials of random search "
+      "(seed {}):\n\n",
+      metric, search.value("mode", "max"), search.value("trials", json()).dump(),
+      search.value("seed", json()).dump());
+  const json& best = summary.value("best", json());
+  if (!best.is_object()) {
+    return out +
+           fmt::format("No completed point reported {}{}.\n", metric,
+                       metric.rfind("val_", 0) == 0
+                           ? " (the config needs a validation split: dataset.validation_split)"
+                           : "");
+  }
+  std::string values;
+  for (const auto& [path, value] : best["values"].items()) {
+    values += fmt::format("{}`{}` = {}", values.empty() ? "" : ", ", path,
+                          value.is_string() ? value.get<std::string>() : value.dump());
+  }
+  const bool accuracy = metric.find("accuracy") != std::string::npos;
+  out += fmt::format(
+      "- point: `{}`\n- {}: {}\n- values: {}\n- report: `{}`\n- rerun it: `{}`\n",
+      best["id"].get<std::string>(), metric,
+      accuracy ? number_cell(best["value"], "{:.2f} %", 100) : number_cell(best["value"], "{:.4f}"),
+      values.empty() ? "(none)" : values,
+      best["report"].is_string() ? best["report"].get<std::string>() : "",
+      best["command"].get<std::string>());
+  return out;
+}
+
+}  // namespace runner
