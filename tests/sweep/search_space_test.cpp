@@ -7,9 +7,11 @@
 #include <cmath>
 #include <set>
 
+#include "runner/sweep/sweep_plan.h"
 #include "runner/sweep/sweep_points.h"
 #include "runner/sweep/sweep_spec.h"
 #include "runner/util/errors.h"
+#include "sweep_helpers.h"
 #include "test_support.h"
 
 namespace runner::testing {
@@ -198,6 +200,28 @@ TEST(SearchSpace, BadSpacesAreNamedByFileLineAndField) {
   EXPECT_NE(sweep_file_error("    trials: 3\n").find("space"), std::string::npos);
   EXPECT_NE(sweep_file_error(head + "      d: {normal: {mean: 0, std: 0}}\n").find("std"),
             std::string::npos);
+}
+
+}  // namespace
+}  // namespace runner::testing
+
+namespace runner::testing {
+namespace {
+
+TEST(SearchSpace, TheLinearScalingRuleFollowsABatchSizeAxis) {
+  SweepSpec spec;
+  spec.name = "scaling";
+  spec.overrides = {"training.optimizer.lr=${expr:0.05 * training.batch_size / 64}"};
+  spec.grid = {parse_axis("training.batch_size=16,64,256", "--grid")};
+  auto plan = plan_sweep(spec, tiny_config());
+  ASSERT_EQ(plan.size(), 3u);
+  for (const PlannedPoint& point : plan) {
+    ASSERT_TRUE(point.valid) << point.error;
+    const nlohmann::json config = point.config();
+    EXPECT_DOUBLE_EQ(config["training"]["optimizer"]["lr"].get<double>(),
+                     0.05 * config["training"]["batch_size"].get<int>() / 64)
+        << point.point.id;
+  }
 }
 
 }  // namespace
