@@ -10,6 +10,7 @@
 #include <map>
 #include <thread>
 
+#include "runner/cli/local_status.h"
 #include "runner/cli/report_folder.h"
 #include "runner/cli/slurm_commands.h"
 #include "runner/sweep/slurm_progress.h"
@@ -127,17 +128,6 @@ std::string clock_time() {
   return fmt::format("{:02}:{:02}:{:02}", local.tm_hour, local.tm_min, local.tm_sec);
 }
 
-// Sleeps `seconds`, waking for Ctrl-C.
-void sleep_interruptibly(int seconds, const fs::path& dir) {
-  for (int i = 0; i < seconds * 10; ++i) {
-    if (interrupt_requested()) {
-      throw Interrupted(fmt::format(
-          "stopped waiting; the Slurm job goes on (runner sweep status {})", dir.string()));
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-}
-
 }  // namespace
 
 int wait_for_sweep(const fs::path& dir, Console& console) {
@@ -150,7 +140,10 @@ int wait_for_sweep(const fs::path& dir, Console& console) {
     if (line != last) console.line(fmt::format("[{}] {}", clock_time(), line));
     last = line;
     if (!active(progress)) break;
-    sleep_interruptibly(std::min(10, 2 * round), dir);
+    sleep_interruptibly(
+        std::min(10, 2 * round),
+        fmt::format("stopped waiting; the Slurm job goes on (runner sweep status {})",
+                    dir.string()));
   }
   console.line(progress_table(dir, progress));
   report_folder(dir, console);
@@ -165,6 +158,8 @@ int wait_for_sweep(const fs::path& dir, Console& console) {
 int sweep_status_command(const SweepStatusOptions& options) {
   Console console(options.quiet);
   const fs::path dir = fs::absolute(options.dir);
+  // A sweep run here (no Slurm job recorded) is followed from its folder alone.
+  if (!read_slurm_record(dir)) return local_sweep_status(dir, console, options.wait);
   if (options.wait) return wait_for_sweep(dir, console);
   const SlurmRecord record = record_of(dir);
   std::vector<PointProgress> progress = sweep_progress(dir, record);

@@ -218,6 +218,7 @@ nlohmann::json plan_json(const SweepSpec& spec, const std::vector<PlannedPoint>&
         {"width", p.valid ? nlohmann::json(p.width) : nlohmann::json()},
         {"estimated_memory_bytes", p.valid ? nlohmann::json(p.memory.total()) : nlohmann::json()},
         {"valid", p.valid},
+        {"point_sha256", p.point_sha},
         {"error", p.error}};
   });
   throw_if_interrupted("writing the sweep's plan");

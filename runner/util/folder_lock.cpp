@@ -4,10 +4,14 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "runner/util/errors.h"
@@ -53,6 +57,31 @@ FolderLock::FolderLock(const std::filesystem::path& folder, const std::string& w
   if (::ftruncate(fd_, 0) == 0) {
     [[maybe_unused]] ssize_t written = ::pwrite(fd_, pid.data(), pid.size(), 0);
   }
+}
+
+bool folder_lock_held(const std::filesystem::path& folder) {
+  struct stat lock {};
+  if (::lstat((folder / ".lock").c_str(), &lock) != 0 || !S_ISREG(lock.st_mode)) return false;
+  // Lines like "1: FLOCK  ADVISORY  WRITE 1234 fd:01:5678 0 EOF": the file is major:minor:inode.
+  std::ifstream locks("/proc/locks");
+  std::string line;
+  const std::string file = fmt::format(":{}", static_cast<unsigned long long>(lock.st_ino));
+  while (std::getline(locks, line)) {
+    std::istringstream fields(line);
+    std::string id, kind, advisory, mode, pid, where;
+    if (!(fields >> id >> kind)) continue;
+    if (kind == "->") fields >> kind;  // a process blocked waiting for a lock
+    if (kind != "FLOCK" || !(fields >> advisory >> mode >> pid >> where)) continue;
+    const std::size_t colon = where.find(':');
+    if (colon == std::string::npos || where.size() < file.size() ||
+        where.compare(where.size() - file.size(), file.size(), file) != 0) {
+      continue;
+    }
+    // The device: major:minor in hexadecimal, as /proc/locks writes it.
+    const std::string device = where.substr(0, where.size() - file.size());
+    if (device == fmt::format("{:02x}:{:02x}", major(lock.st_dev), minor(lock.st_dev))) return true;
+  }
+  return false;
 }
 
 FolderLock::~FolderLock() {

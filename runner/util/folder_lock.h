@@ -12,6 +12,11 @@ namespace runner {
 // of which also locks its point's folder exclusively), none while an exclusive holder has it.
 enum class LockMode { exclusive, shared };
 
+// Whether some process holds `folder`'s lock now (a sweep running into it), read from
+// /proc/locks without taking the lock: probing with flock could make a sweep starting at that
+// moment fail. False when there is no lock file or /proc/locks cannot be read.
+bool folder_lock_held(const std::filesystem::path& folder);
+
 class FolderLock {
  public:
   // Creates the folder if needed and takes the lock; a UserError naming the folder and the PID

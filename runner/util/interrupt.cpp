@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
+#include <thread>
 
 namespace runner {
 namespace {
@@ -35,6 +37,13 @@ void begin_cleanup_after_interrupt() {
 
 void throw_if_interrupted(const char* doing) {
   if (interrupt_requested()) throw Interrupted(std::string("interrupted while ") + doing);
+}
+
+void sleep_interruptibly(int seconds, const std::string& stopped) {
+  for (int i = 0; i < seconds * 10; ++i) {
+    if (interrupt_requested()) throw Interrupted(stopped);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
 }
 
 }  // namespace runner

@@ -27,4 +27,8 @@ class Interrupted : public std::runtime_error {
 // Throws Interrupted("interrupted while <doing>") when an interrupt was requested.
 void throw_if_interrupted(const char* doing);
 
+// Sleeps `seconds` while polling something (a sweep, a Slurm job), waking every 0.1 s for Ctrl-C,
+// which throws Interrupted(`stopped`), e.g. "stopped waiting; the sweep goes on".
+void sleep_interruptibly(int seconds, const std::string& stopped);
+
 }  // namespace runner

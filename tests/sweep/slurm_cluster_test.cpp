@@ -29,10 +29,6 @@ bool in_ci() {
   return ci && std::string(ci) == "true";
 }
 
-std::string quoted(const std::filesystem::path& path) {
-  return "'" + path.string() + "'";
-}
-
 // The cluster, started in `dir` on a port of its own (tests may run side by side) and stopped,
 // by its pid files, when the test ends.
 class LocalCluster {

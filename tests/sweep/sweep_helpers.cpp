@@ -53,6 +53,10 @@ std::vector<std::string> schema_problems(const std::string& schema, const nlohma
   return out;
 }
 
+std::string quoted(const std::filesystem::path& path) {
+  return "'" + path.string() + "'";
+}
+
 std::string reported_path(const std::string& output) {
   auto at = output.rfind("report: ");
   if (at == std::string::npos) return "";

@@ -21,6 +21,9 @@ nlohmann::json read_json(const std::filesystem::path& path);
 // Each violation of schemas/<schema> by `value`, as text (empty when it conforms).
 std::vector<std::string> schema_problems(const std::string& schema, const nlohmann::json& value);
 
+// `path` in single quotes, for a command line (the tests' paths hold no quote).
+std::string quoted(const std::filesystem::path& path);
+
 // The path on the runner's last `report: PATH` line, or "".
 std::string reported_path(const std::string& output);
 

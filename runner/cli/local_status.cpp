@@ -1,0 +1,158 @@
+#include "runner/cli/local_status.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <thread>
+
+#include "runner/cli/report_folder.h"
+#include "runner/sweep/local_progress.h"
+#include "runner/sweep/sweep_plan.h"
+#include "runner/util/bounded_json.h"
+#include "runner/util/errors.h"
+#include "runner/util/folder_lock.h"
+#include "runner/util/interrupt.h"
+
+namespace runner {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct PointRow {
+  int index = 0;
+  std::string id;
+  LocalJudgement judgement;
+  std::optional<double> seconds;  // a completed point's run time
+};
+
+json read_json_file(const fs::path& path) {
+  std::ifstream in(path);
+  if (!in) return nullptr;
+  return parse_bounded_json(in, /*allow_exceptions=*/false);
+}
+
+std::string text_of(const json& object, const char* key) {
+  return object.is_object() && object.contains(key) && object[key].is_string()
+             ? object[key].get<std::string>()
+             : std::string();
+}
+
+// Seconds since the epoch of "2026-11-26T05:11:33+0000" (the reports' timestamps), or none.
+std::optional<double> epoch_seconds(const std::string& text) {
+  std::tm time{};
+  const char* end = strptime(text.c_str(), "%Y-%m-%dT%H:%M:%S%z", &time);
+  if (!end || *end != '\0') return std::nullopt;
+  return static_cast<double>(timegm(&time) - time.tm_gmtoff);
+}
+
+std::vector<PointRow> point_rows(const fs::path& dir, const json& manifest, bool running) {
+  std::vector<PointRow> rows;
+  for (const json& point : manifest["points"]) {
+    if (!point.is_object() || !point["id"].is_string()) continue;
+    PointRow row;
+    row.index = point.value("index", 0) + 1;
+    row.id = point["id"].get<std::string>();
+    LocalPointEvidence evidence;
+    evidence.sweep_running = running;
+    std::error_code ignored;
+    evidence.folder_exists = fs::is_directory(dir / row.id, ignored);
+    const json report = read_json_file(dir / row.id / "report.json");
+    if (report.is_object()) {
+      evidence.report_status = text_of(report, "status");
+      evidence.report_error = text_of(report, "error");
+      const std::string planned = text_of(point, "point_sha256");
+      evidence.report_of_plan = planned.empty() || text_of(report.value("sweep_point", json()),
+                                                           "point_sha256") == planned;
+      auto started = epoch_seconds(text_of(report, "started_at"));
+      auto finished = epoch_seconds(text_of(report, "finished_at"));
+      if (started && finished) row.seconds = *finished - *started;
+    } else if (fs::exists(dir / row.id / "report.json", ignored)) {
+      evidence.report_status = "unreadable";
+    }
+    row.judgement = judge_local_point(evidence);
+    if (row.judgement.status != LocalPointStatus::completed) row.seconds.reset();
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::map<LocalPointStatus, int> counts_of(const std::vector<PointRow>& rows) {
+  std::map<LocalPointStatus, int> counts;
+  for (const PointRow& row : rows) ++counts[row.judgement.status];
+  return counts;
+}
+
+std::string counts_line(const std::vector<PointRow>& rows, bool running) {
+  std::vector<std::string> parts;
+  auto counts = counts_of(rows);
+  for (const auto& [status, n] : counts)
+    parts.push_back(fmt::format("{} {}", n, status_name(status)));
+  std::string line = fmt::format("{} points: {}", rows.size(), fmt::join(parts, ", "));
+  if (!running) return line + "; no sweep runs into this folder now";
+  std::vector<double> seconds;
+  for (const PointRow& row : rows) {
+    if (row.seconds) seconds.push_back(*row.seconds);
+  }
+  const int running_now = counts[LocalPointStatus::running];
+  const int left = running_now + counts[LocalPointStatus::waiting];
+  if (left == 0) return line + "; the sweep is finishing (its summary)";
+  if (auto rest = time_left(seconds, left, running_now)) {
+    line += fmt::format("; about {} left", duration_text(*rest));
+  }
+  return line;
+}
+
+std::string table(const std::vector<PointRow>& rows) {
+  std::size_t width = 5;
+  for (const PointRow& row : rows) width = std::max(width, row.id.size());
+  std::string out =
+      fmt::format("{:>3}  {:<{}}  {:<9}  {}\n", "#", "point", width, "status", "detail");
+  for (const PointRow& row : rows) {
+    std::string line = fmt::format("{:>3}  {:<{}}  {:<9}  {}", row.index, row.id, width,
+                                   status_name(row.judgement.status), row.judgement.detail);
+    while (line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+int local_sweep_status(const fs::path& dir, Console& console, bool wait) {
+  const json manifest = read_json_file(dir / kSweepManifest);
+  if (!manifest.is_object() || !manifest.value("points", json()).is_array()) {
+    throw UserError(fmt::format(
+        "{}: no sweep here ({} is missing or unreadable); expected a folder a sweep wrote "
+        "(results/sweeps/NAME)",
+        dir.string(), (dir / kSweepManifest).string()));
+  }
+  bool running = folder_lock_held(dir);
+  std::vector<PointRow> rows = point_rows(dir, manifest, running);
+  if (wait) {
+    std::string last;
+    for (int round = 1; running; ++round) {
+      std::string line = counts_line(rows, running);
+      if (line != last) console.line(line);
+      last = line;
+      sleep_interruptibly(
+          std::min(10, 2 * round),
+          fmt::format("stopped waiting; the sweep goes on (runner sweep status {})", dir.string()));
+      running = folder_lock_held(dir);
+      rows = point_rows(dir, manifest, running);
+    }
+  }
+  console.line(table(rows));
+  if (wait) report_folder(dir, console);
+  const int completed = counts_of(rows)[LocalPointStatus::completed];
+  console.result(
+      fmt::format("sweep {}: {}{}", dir.filename().string(), counts_line(rows, running),
+                  running || wait ? "" : "; runner report " + dir.string() + " summarises it"));
+  return completed > 0 || running ? 0 : 1;
+}
+
+}  // namespace runner

@@ -1,0 +1,59 @@
+#include "runner/sweep/local_progress.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace runner {
+
+const char* status_name(LocalPointStatus status) {
+  switch (status) {
+    case LocalPointStatus::completed:
+      return "completed";
+    case LocalPointStatus::failed:
+      return "failed";
+    case LocalPointStatus::running:
+      return "running";
+    case LocalPointStatus::waiting:
+      return "waiting";
+    case LocalPointStatus::not_run:
+      return "not run";
+  }
+  return "";
+}
+
+LocalJudgement judge_local_point(const LocalPointEvidence& e) {
+  if (e.report_status == "completed" && e.report_of_plan) return {LocalPointStatus::completed, ""};
+  const bool failed = !e.report_status.empty() && e.report_status != "completed" &&
+                      e.report_status != "interrupted";
+  if (failed) {
+    return {LocalPointStatus::failed,
+            e.report_status + (e.report_error.empty() ? "" : ": " + e.report_error)};
+  }
+  const std::string detail = e.report_status == "interrupted" ? "was interrupted"
+                             : e.report_status == "completed" ? "report of another plan"
+                                                              : "";
+  if (!e.sweep_running) return {LocalPointStatus::not_run, detail};
+  // A report that is there was written before this sweep reached the point again.
+  if (e.folder_exists && e.report_status.empty()) return {LocalPointStatus::running, ""};
+  return {LocalPointStatus::waiting, detail};
+}
+
+std::optional<double> time_left(std::vector<double> completed_seconds, int left, int at_once) {
+  if (completed_seconds.empty()) return std::nullopt;
+  std::sort(completed_seconds.begin(), completed_seconds.end());
+  const std::size_t n = completed_seconds.size();
+  const double median = n % 2 ? completed_seconds[n / 2]
+                              : (completed_seconds[n / 2 - 1] + completed_seconds[n / 2]) / 2;
+  return median * left / std::max(at_once, 1);
+}
+
+std::string duration_text(double seconds) {
+  const long total = std::lround(std::max(seconds, 0.0));
+  if (total >= 3600) return fmt::format("{} h {:02} min", total / 3600, total % 3600 / 60);
+  if (total >= 60) return fmt::format("{} min", (total + 30) / 60);
+  return fmt::format("{} s", total);
+}
+
+}  // namespace runner
