@@ -18,7 +18,9 @@ epoch, std shaded when a group has more than one run). A plot without data (no G
 gets written, saying why it is empty, so a report always has the same figures. Summaries of older
 runners (no `groups`, no `axes`) are drawn with each completed row as a group of one. Sweeps of
 runs with a validation set (dataset.validation_split) also get `val_accuracy` (against the swept
-axis) and `val_accuracy_epochs` (per epoch, as accuracy_epochs).
+axis) and `val_accuracy_epochs` (per epoch, as accuracy_epochs). A random search (summary.json's
+`search`) also gets `search`: its metric against each searched value, the best point starred, a
+log axis for the values drawn log-uniformly.
 """
 import json
 import math
@@ -344,6 +346,61 @@ def curve_figure(summary, sweep_dir, groups, name, part, x, y, scale, title, xla
     save(fig, sweep_dir, name)
 
 
+METRIC_FIELDS = {"val_accuracy": "val_accuracy", "val_loss": "val_loss", "train_loss": "final_loss"}
+
+
+def log_paths(sweep_dir):
+    """The searched paths drawn from a log distribution (sweep.json's random.space)."""
+    try:
+        with open(os.path.join(sweep_dir, "sweep.json")) as f:
+            space = json.load(f).get("random", {}).get("space", {})
+    except (OSError, ValueError, AttributeError):
+        return set()
+    return {path for path, d in space.items()
+            if isinstance(d, dict) and ("log_uniform" in d or "int_log_uniform" in d)}
+
+
+def search_figure(summary, sweep_dir):
+    """A random search's metric against each searched value, a panel per path: a marker per
+    completed point, the best one starred; a log axis for values drawn log-uniformly."""
+    search = summary.get("search")
+    if not isinstance(search, dict):
+        return
+    paths = [p for p in search.get("paths", []) if isinstance(p, str)]
+    metric = search.get("metric", "val_accuracy")
+    field = METRIC_FIELDS.get(metric, metric)
+    scale = 100.0 if "accuracy" in metric else 1.0
+    rows = [r for r in summary["points"] if r.get("status") == "completed" and is_number(r.get(field))]
+    best = (summary.get("best") or {}).get("id")
+    logs = log_paths(sweep_dir)
+    fig, axes = plt.subplots(1, max(len(paths), 1), figsize=(4.2 * max(len(paths), 1), 3.8), squeeze=False)
+    for ax, path in zip(axes[0], paths or [None]):
+        if not rows or path is None:
+            plot_run.empty_note(ax, f"no completed point reported {metric}\n"
+                                    "(train mode with dataset.validation_split)")
+            continue
+        values = [r.get("values", {}).get(path) for r in rows]
+        numeric = all(is_number(v) for v in values)
+        categories = sorted({value_text(v) for v in values}) if not numeric else []
+        xs = values if numeric else [categories.index(value_text(v)) for v in values]
+        ys = [r[field] * scale for r in rows]
+        ax.scatter(xs, ys, s=22, color="tab:blue", alpha=0.8, label="trials")
+        chosen = [(x, y) for x, y, r in zip(xs, ys, rows) if r.get("id") == best]
+        if chosen:
+            ax.scatter(*zip(*chosen), s=140, marker="*", color="tab:red", label="best", zorder=3)
+        if numeric and path in logs and min(xs) > 0:
+            ax.set_xscale("log")
+        if not numeric:
+            ax.set_xticks(range(len(categories)), categories)
+        ax.set_xlabel(path)
+        ax.set_ylabel(f"{metric}{' (%)' if scale == 100.0 else ''}")
+        ax.grid(True, alpha=0.3)
+    axes[0][0].legend(fontsize=8)
+    fig.suptitle(f"Random search: {metric} ({search.get('mode', 'max')}) against each searched value "
+                 f"({summary['sweep']})", fontsize=10)
+    save(fig, sweep_dir, "search")
+
+
 def has_validation(groups):
     """Whether a point group has validation figures (older summaries and runs without a
     validation split have none)."""
@@ -381,6 +438,7 @@ def main():
     curve_figure(summary, sweep_dir, groups, "accuracy_epochs", "test", "epoch", "accuracy", 100.0,
                  "Test accuracy per epoch", "epoch",
                  "test accuracy (%, mean over repeats, std shaded)")
+    search_figure(summary, sweep_dir)
     if has_validation(groups):  # dataset.validation_split: the figures model selection used
         figure(summary, sweep_dir, layout, "val_accuracy", "Validation accuracy",
                "validation accuracy (%, mean ± std over repeats)",

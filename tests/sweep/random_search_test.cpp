@@ -73,6 +73,10 @@ TEST(RandomSearch, DrawsReachTheReportsAndTheBestIsChosenByValidation) {
   EXPECT_NE(markdown.find("| point | training.optimizer.lr | training.optimizer.momentum |"),
             std::string::npos)
       << markdown;
+  if (!has_matplotlib()) GTEST_SKIP() << "/usr/bin/python3 has no matplotlib: plots not checked";
+  const auto plot = tmp / "one" / "search" / "plots" / "search.svg";
+  ASSERT_TRUE(std::filesystem::exists(plot));
+  EXPECT_NE(read_file(plot).find("training.optimizer.lr"), std::string::npos);
 }
 
 json row(const std::string& id, const std::string& status, json val_accuracy, json test_accuracy,

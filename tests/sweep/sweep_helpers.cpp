@@ -53,6 +53,10 @@ std::vector<std::string> schema_problems(const std::string& schema, const nlohma
   return out;
 }
 
+bool has_matplotlib() {
+  return run_command("/usr/bin/python3 -c 'import matplotlib'").exit_code == 0;
+}
+
 std::string quoted(const std::filesystem::path& path) {
   return "'" + path.string() + "'";
 }

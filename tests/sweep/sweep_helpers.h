@@ -21,6 +21,9 @@ nlohmann::json read_json(const std::filesystem::path& path);
 // Each violation of schemas/<schema> by `value`, as text (empty when it conforms).
 std::vector<std::string> schema_problems(const std::string& schema, const nlohmann::json& value);
 
+// Whether /usr/bin/python3 has matplotlib (the plots are drawn).
+bool has_matplotlib();
+
 // `path` in single quotes, for a command line (the tests' paths hold no quote).
 std::string quoted(const std::filesystem::path& path);
 

@@ -14,10 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-bool has_matplotlib() {
-  return run_command("/usr/bin/python3 -c 'import matplotlib'").exit_code == 0;
-}
-
 std::string repeats_args(const TempDir& tmp, int repeats) {
   return "sweep " + tiny_config() + " --name r --output " + tmp.path().string() +
          " --mode train --set training.epochs=2 --set checkpoint.path= --grid "

@@ -11,10 +11,6 @@ namespace {
 
 using nlohmann::json;
 
-bool has_matplotlib() {
-  return run_command("/usr/bin/python3 -c 'import matplotlib'").exit_code == 0;
-}
-
 std::string sweep_args(const TempDir& tmp, const std::string& rest) {
   return "sweep " + tiny_config() + " --name s --output " + tmp.path().string() +
          " --warmup-steps 2 --steps 8 " + rest;
