@@ -53,10 +53,12 @@ std::optional<double> epoch_seconds(const std::string& text) {
 std::vector<PointRow> point_rows(const fs::path& dir, const json& manifest, bool running) {
   std::vector<PointRow> rows;
   for (const json& point : manifest["points"]) {
-    if (!point.is_object() || !point["id"].is_string()) continue;
     PointRow row;
-    row.index = point.value("index", 0) + 1;
-    row.id = point["id"].get<std::string>();
+    row.id = text_of(point, "id");
+    if (row.id.empty()) continue;  // not a point this runner wrote
+    const json index = point.value("index", json());
+    row.index =
+        index.is_number_integer() ? index.get<int>() + 1 : static_cast<int>(rows.size()) + 1;
     LocalPointEvidence evidence;
     evidence.sweep_running = running;
     std::error_code ignored;

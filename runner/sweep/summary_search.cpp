@@ -8,6 +8,18 @@ namespace runner {
 
 using nlohmann::json;
 
+namespace {
+
+// `object[key]` when it is a text, else `fallback`: a forged sweep.json or summary.json must not
+// end `runner report` with a raw type error.
+std::string text_or(const json& object, const char* key, const std::string& fallback) {
+  return object.is_object() && object.contains(key) && object[key].is_string()
+             ? object[key].get<std::string>()
+             : fallback;
+}
+
+}  // namespace
+
 std::string metric_field(const std::string& metric) {
   if (metric == "val_accuracy" || metric == "val_loss") return metric;
   if (metric == "train_loss") return "final_loss";
@@ -22,22 +34,24 @@ json search_summary(const json& manifest) {
   if (random.contains("space") && random["space"].is_object()) {
     for (const auto& [path, distribution] : random["space"].items()) paths.push_back(path);
   }
+  auto count = [&](const char* key) {
+    return random.contains(key) && random[key].is_number_unsigned() ? random[key] : json();
+  };
   return {{"method", "random"},
-          {"trials", random.value("trials", json())},
-          {"seed", random.value("seed", json())},
-          {"metric", random.value("metric", "val_accuracy")},
-          {"mode", random.value("mode", "max")},
+          {"trials", count("trials")},
+          {"seed", count("seed")},
+          {"metric", text_or(random, "metric", "val_accuracy")},
+          {"mode", text_or(random, "mode", "max")},
           {"paths", paths}};
 }
 
 json best_point(const json& search, const json& rows) {
-  if (!search.is_object() || !search["metric"].is_string()) return nullptr;
-  const std::string metric = search["metric"].get<std::string>();
+  const std::string metric = text_or(search, "metric", "");
   const std::string field = metric_field(metric);
-  const bool maximize = search.value("mode", "max") == "max";
+  const bool maximize = text_or(search, "mode", "max") == "max";
   const json* best = nullptr;
   for (const json& row : rows) {
-    if (field.empty() || row.value("status", "") != "completed") continue;
+    if (field.empty() || text_or(row, "status", "") != "completed") continue;
     const json& value = row.value(field, json());
     if (!value.is_number()) continue;
     if (!best || (maximize ? value.get<double>() > (*best)[field].get<double>()
@@ -60,11 +74,11 @@ json best_point(const json& search, const json& rows) {
 std::string best_section(const json& summary) {
   const json& search = summary.value("search", json());
   if (!search.is_object()) return "";
-  const std::string metric = search.value("metric", "");
+  const std::string metric = text_or(search, "metric", "");
   std::string out = fmt::format(
       "\n## Best point\n\nBy {} ({}), over {} trials of random search "
       "(seed {}):\n\n",
-      metric, search.value("mode", "max"), search.value("trials", json()).dump(),
+      metric, text_or(search, "mode", "max"), search.value("trials", json()).dump(),
       search.value("seed", json()).dump());
   const json& best = summary.value("best", json());
   if (!best.is_object()) {
@@ -82,11 +96,10 @@ std::string best_section(const json& summary) {
   const bool accuracy = metric.find("accuracy") != std::string::npos;
   out += fmt::format(
       "- point: `{}`\n- {}: {}\n- values: {}\n- report: `{}`\n- rerun it: `{}`\n",
-      best["id"].get<std::string>(), metric,
+      text_or(best, "id", ""), metric,
       accuracy ? number_cell(best["value"], "{:.2f} %", 100) : number_cell(best["value"], "{:.4f}"),
-      values.empty() ? "(none)" : values,
-      best["report"].is_string() ? best["report"].get<std::string>() : "",
-      best["command"].get<std::string>());
+      values.empty() ? "(none)" : values, text_or(best, "report", ""),
+      text_or(best, "command", ""));
   return out;
 }
 

@@ -102,6 +102,16 @@ TEST(LocalStatus, ASweepRunHereIsFollowedFromItsFolder) {
   auto waited = run_runner("sweep status " + quoted(dir) + " --wait");
   EXPECT_EQ(waited.exit_code, 0) << waited.output;
   EXPECT_TRUE(std::filesystem::exists(dir / "summary.md"));
+  // A forged plan: points of other shapes are left out, never a raw type error.
+  json plan = read_json(dir / "sweep.json");
+  plan["points"].push_back("x");
+  plan["points"].push_back(json{{"id", 5}});
+  plan["points"].push_back(json{{"id", "batch_size=8"}, {"index", "a"}});
+  write_json_atomically(dir / "sweep.json", plan);
+  status = run_runner("sweep status " + quoted(dir));
+  EXPECT_EQ(status.exit_code, 0) << status.output;
+  EXPECT_NE(status.output.find("4 points:"), std::string::npos) << status.output;
+
   auto nothing = run_runner("sweep status " + quoted(tmp / "nowhere"));
   EXPECT_EQ(nothing.exit_code, 2) << nothing.output;
   EXPECT_NE(nothing.output.find("no sweep here"), std::string::npos) << nothing.output;

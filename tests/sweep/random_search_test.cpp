@@ -106,6 +106,12 @@ TEST(RandomSearch, TheBestPointIgnoresTheTestSetAndPointsThatDidNotComplete) {
                         {"best", nullptr}};
   EXPECT_NE(best_section(summary).find("needs a validation split"), std::string::npos);
   EXPECT_TRUE(search_summary(json{{"points", json::array()}}).is_null());  // a grid: no search
+  // A forged manifest's fields of other types are read as absent, never as a raw type error.
+  const json forged = search_summary(
+      json{{"random", {{"metric", 3}, {"mode", json::array()}, {"trials", "x"}, {"space", 1}}}});
+  EXPECT_EQ(forged["metric"], "val_accuracy");
+  EXPECT_TRUE(forged["trials"].is_null());
+  EXPECT_TRUE(best_point(json::object(), rows).is_null());
 }
 
 }  // namespace
