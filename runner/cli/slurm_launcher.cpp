@@ -150,7 +150,7 @@ std::optional<fs::path> plan_and_submit(const SweepOptions& options, Console& co
                                points.size(), script));
     return std::nullopt;
   }
-  write_json_atomically(dir / kSweepManifest, plan_json(spec, plan));
+  write_file_atomically(dir / kSweepManifest, plan_json_text(spec, plan));
   std::string job_id = submit(dir, script, record.value_or(SlurmRecord{}), plan, points);
   console.result(
       fmt::format("sweep {}: submitted Slurm job {}, {} array tasks (points {}); script {}\n"

@@ -103,7 +103,7 @@ int sweep_command(const SweepOptions& options) {
   if (auto busy = busy_warning(load.start(), load.cores()); !busy.empty())
     console.warning_once(kBusyWarningKey, busy);  // its points do not say it again
   if (options.jobs > 1) check_jobs_fit_host_memory(plan, todo, base, options.jobs);
-  write_json_atomically(dir / kSweepManifest, plan_json(spec, plan));
+  write_file_atomically(dir / kSweepManifest, plan_json_text(spec, plan));
   if (options.dry_run) return 0;
 
   if (options.jobs > 1) {

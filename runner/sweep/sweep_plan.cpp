@@ -203,27 +203,24 @@ std::string plan_table(const std::vector<PlannedPoint>& plan,
   return out;
 }
 
-nlohmann::json plan_json(const SweepSpec& spec, const std::vector<PlannedPoint>& plan) {
-  nlohmann::json::array_t items(plan.size());
-  // Built on every core: 100,000 points took 1.4 s on one.
-  parallel_for(plan.size(), 4096, [&](std::size_t i) {
-    const PlannedPoint& p = plan[i];
-    items[i] = {
-        {"id", p.point.id},
-        {"index", p.point.index},
-        {"values", p.point.values_json()},
-        {"overrides", p.point.overrides},
-        {"device", p.device},
-        {"batch_size", p.valid ? nlohmann::json(p.batch_size) : nlohmann::json()},
-        {"width", p.valid ? nlohmann::json(p.width) : nlohmann::json()},
-        {"estimated_memory_bytes", p.valid ? nlohmann::json(p.memory.total()) : nlohmann::json()},
-        {"valid", p.valid},
-        {"point_sha256", p.point_sha},
-        {"error", p.error}};
-  });
-  throw_if_interrupted("writing the sweep's plan");
-  nlohmann::json points = nlohmann::json::array();
-  points.get_ref<nlohmann::json::array_t&>() = std::move(items);
+namespace {
+
+nlohmann::json point_json(const PlannedPoint& p) {
+  return {{"id", p.point.id},
+          {"index", p.point.index},
+          {"values", p.point.values_json()},
+          {"overrides", p.point.overrides},
+          {"device", p.device},
+          {"batch_size", p.valid ? nlohmann::json(p.batch_size) : nlohmann::json()},
+          {"width", p.valid ? nlohmann::json(p.width) : nlohmann::json()},
+          {"estimated_memory_bytes", p.valid ? nlohmann::json(p.memory.total()) : nlohmann::json()},
+          {"valid", p.valid},
+          {"point_sha256", p.point_sha},
+          {"error", p.error}};
+}
+
+// The manifest with `points` as given.
+nlohmann::json manifest_with(const SweepSpec& spec, nlohmann::json points) {
   nlohmann::json manifest = {{"name", spec.name},
                              {"mode", spec.mode},
                              {"repeats", spec.repeats},
@@ -242,6 +239,54 @@ nlohmann::json plan_json(const SweepSpec& spec, const std::vector<PlannedPoint>&
                           {"mode", spec.random->maximize ? "max" : "min"}};
   }
   return manifest;
+}
+
+}  // namespace
+
+nlohmann::json plan_json(const SweepSpec& spec, const std::vector<PlannedPoint>& plan) {
+  nlohmann::json::array_t items(plan.size());
+  // Built on every core: 100,000 points took 1.4 s on one.
+  parallel_for(plan.size(), 4096, [&](std::size_t i) { items[i] = point_json(plan[i]); });
+  throw_if_interrupted("writing the sweep's plan");
+  nlohmann::json points = nlohmann::json::array();
+  points.get_ref<nlohmann::json::array_t&>() = std::move(items);
+  return manifest_with(spec, std::move(points));
+}
+
+std::string plan_json_text(const SweepSpec& spec, const std::vector<PlannedPoint>& plan) {
+  // The points are written on every core, each as dump(2) writes it at its depth (4 spaces), and
+  // spliced into the rest: what plan_json(...).dump(2) gives, without one thread writing 40 MB.
+  std::vector<std::string> texts(plan.size());
+  parallel_for(plan.size(), 4096, [&](std::size_t i) {
+    const std::string text =
+        point_json(plan[i]).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+    std::string& out = texts[i];
+    out.reserve(text.size() + text.size() / 8);
+    out += "    ";
+    for (char c : text) {
+      out += c;
+      if (c == '\n') out += "    ";
+    }
+  });
+  throw_if_interrupted("writing the sweep's plan");
+  std::string rest = manifest_with(spec, nlohmann::json::array())
+                         .dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string empty = "\n  \"points\": []";  // the top-level key: 2 spaces in
+  const std::size_t at = rest.find(empty);
+  if (plan.empty() || at == std::string::npos) return rest + "\n";
+  std::size_t size = rest.size();
+  for (const std::string& text : texts) size += text.size() + 2;
+  std::string out;
+  out.reserve(size + 16);
+  out.append(rest, 0, at);
+  out += "\n  \"points\": [\n";
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    out += texts[i];
+    out += i + 1 < texts.size() ? ",\n" : "\n";
+  }
+  out += "  ]";
+  out.append(rest, at + empty.size(), std::string::npos);
+  return out + "\n";
 }
 
 }  // namespace runner

@@ -52,5 +52,8 @@ std::string plan_table(const std::vector<PlannedPoint>& plan,
 // lists, a point without a report being "missing"), and one folder per point id.
 inline constexpr const char* kSweepManifest = "sweep.json";
 nlohmann::json plan_json(const SweepSpec& spec, const std::vector<PlannedPoint>& plan);
+// plan_json's text as write_json_atomically writes it (indented, a newline at the end), the
+// points serialised on every core: for a sweep of 100,000 points.
+std::string plan_json_text(const SweepSpec& spec, const std::vector<PlannedPoint>& plan);
 
 }  // namespace runner

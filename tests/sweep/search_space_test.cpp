@@ -226,3 +226,28 @@ TEST(SearchSpace, TheLinearScalingRuleFollowsABatchSizeAxis) {
 
 }  // namespace
 }  // namespace runner::testing
+
+namespace runner::testing {
+namespace {
+
+// The manifest of a large sweep is written point by point on every core: the text must be what
+// one dump of the whole gives, invalid points, searched values and odd strings included.
+TEST(SweepManifest, TheTextWrittenInPartsIsTheWholesDump) {
+  SweepSpec spec;
+  spec.name = "manifest";
+  spec.overrides = {"name=caf\u00e9 \"quoted\"\\n"};
+  spec.grid = {parse_axis("model.layers[3].kernel=3,9", "--grid")};  // 9 does not fit: invalid
+  spec.random = search_of(R"({"training.optimizer.lr": {"log_uniform": [1e-4, 0.3]}})", 3);
+  const auto plan = plan_sweep(spec, tiny_config());
+  ASSERT_EQ(plan.size(), 6u);
+  EXPECT_FALSE(plan.back().valid);
+  const nlohmann::json whole = plan_json(spec, plan);
+  EXPECT_EQ(plan_json_text(spec, plan),
+            whole.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  EXPECT_EQ(
+      plan_json_text(spec, {}),
+      plan_json(spec, {}).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+}
+
+}  // namespace
+}  // namespace runner::testing
