@@ -146,19 +146,34 @@ std::string match_key(const json& row) {
   return json{values, row["batch_size"], row["width"]}.dump();
 }
 
+// A field of a point of sweep.json when it has the type `fits` accepts, else null: a forged or
+// damaged plan must not end `runner report` with a raw type error or reach the summary.
+json planned(const json& point, const char* key, bool (json::*fits)() const noexcept) {
+  return point.contains(key) && (point[key].*fits)() ? point[key] : json();
+}
+
 json missing_row(const json& point) {
   json row = summary_row(json::object(), "");
   row["id"] = point["id"];
-  row["index"] = point["index"];
+  row["index"] = planned(point, "index", &json::is_number_integer);
   row["status"] = "missing";
-  row["device"] = point["device"];
-  row["batch_size"] = point["batch_size"];
-  row["width"] = point["width"];
-  row["values"] = point["values"];
-  row["seed"] = point.value("values", json::object()).value("seed", json());
-  row["estimated_memory_bytes"] = point["estimated_memory_bytes"];
+  row["device"] = planned(point, "device", &json::is_string);
+  row["batch_size"] = planned(point, "batch_size", &json::is_number_integer);
+  row["width"] = planned(point, "width", &json::is_number);
+  const json values = planned(point, "values", &json::is_object);
+  row["values"] = values.is_object() ? values : json::object();
+  row["seed"] = planned(row["values"], "seed", &json::is_number);
+  row["estimated_memory_bytes"] = planned(point, "estimated_memory_bytes", &json::is_number);
   row["report"] = nullptr;
   return row;
+}
+
+// The point's folder name from sweep.json: a text naming a folder inside the sweep's, else "".
+std::string planned_id(const json& point) {
+  if (!point.is_object() || !point.contains("id") || !point["id"].is_string()) return "";
+  const std::string id = point["id"].get<std::string>();
+  const bool inside = !id.empty() && id != "." && id != ".." && id.find('/') == std::string::npos;
+  return inside ? id : "";
 }
 
 }  // namespace
@@ -255,11 +270,19 @@ json summarize_folder(const std::filesystem::path& dir) {
   std::filesystem::path normal = std::filesystem::absolute(dir).lexically_normal();
   if (normal.filename().empty()) normal = normal.parent_path();
   std::string name = normal.filename().string();
-  if (manifest.is_object()) {
-    name = manifest.value("name", name);
+  if (manifest.is_object() && manifest.contains("points") && manifest["points"].is_array()) {
+    if (manifest.contains("name") && manifest["name"].is_string()) name = manifest["name"];
     for (const json& point : manifest["points"]) {
       throw_if_interrupted("summarising the sweep");
-      auto path = dir / point["id"].get<std::string>() / "report.json";
+      const std::string id = planned_id(point);
+      if (id.empty()) {
+        unreadable.push_back(
+            {{"report", (dir / kSweepManifest).string()},
+             {"error", fmt::format("{}: a point without a folder name ({}): left out",
+                                   (dir / kSweepManifest).string(), point.dump().substr(0, 80))}});
+        continue;
+      }
+      auto path = dir / id / "report.json";
       std::error_code ignored;
       json row = std::filesystem::exists(path, ignored) ? row_or_note(path, unreadable) : json();
       rows.push_back(row.is_object() ? row : missing_row(point));

@@ -94,6 +94,33 @@ TEST(Summary, RowsFollowTheSweepAndGpuPointsGetTheirSpeedupOverTheMatchingCpuPoi
   EXPECT_FALSE(schema_problems("summary.schema.json", broken).empty());
 }
 
+// A forged or damaged sweep.json: points without a usable id are listed as unreadable, fields of
+// other types are read as absent, and the summary stays valid against its schema.
+TEST(Summary, AForgedPlanIsReadWithoutARawTypeError) {
+  TempDir tmp;
+  write_sweep(tmp);
+  json plan = read_json(tmp / "sweep.json");
+  plan["name"] = 7;
+  plan["points"].push_back("x");
+  plan["points"].push_back(json{{"id", 5}});
+  plan["points"].push_back(json{{"id", "../outside"}});
+  plan["points"].push_back(json{{"id", "bare"}});  // no other field
+  plan["points"].push_back(json{{"id", "odd"}, {"index", "a"}, {"values", 3}, {"width", "w"}});
+  write_file_atomically(tmp / "sweep.json", plan.dump());
+  json summary = summarize_folder(tmp.path());
+  ASSERT_EQ(summary["points"].size(), 6u);
+  EXPECT_EQ(summary["points"][4]["id"], "bare");
+  EXPECT_EQ(summary["points"][4]["status"], "missing");
+  EXPECT_TRUE(summary["points"][5]["index"].is_null());
+  EXPECT_EQ(summary["points"][5]["values"], json::object());
+  ASSERT_EQ(summary["unreadable_reports"].size(), 3u);
+  EXPECT_NE(summary["unreadable_reports"][2]["error"].get<std::string>().find("outside"),
+            std::string::npos);
+  const auto problems = schema_problems("summary.schema.json", summary);
+  EXPECT_TRUE(problems.empty()) << problems[0];
+  EXPECT_NE(summary_markdown(summary).find("| bare |"), std::string::npos);
+}
+
 TEST(Summary, GpuPointsCarryTheirUtilisationAndDeviceMemory) {
   json gpu = summary_row(point_report("gpu", 0, "cuda:0", 4000), "r.json");
   EXPECT_DOUBLE_EQ(gpu["gpu_utilisation"].get<double>(), 0.62);
