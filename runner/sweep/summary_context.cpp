@@ -30,19 +30,37 @@ json extreme_time(const json& rows, const char* field, bool latest) {
   return out;
 }
 
+// The plan's benchmark settings, only the whole numbers of the fields the runner writes: a
+// forged or damaged sweep.json must not reach the summary's header with other types.
+json planned_benchmark(const json& manifest) {
+  if (!manifest.contains("benchmark") || !manifest["benchmark"].is_object()) return nullptr;
+  json out = json::object();
+  for (const char* key : {"warmup_steps", "steps", "profile_steps"}) {
+    const json& value = manifest["benchmark"].value(key, json());
+    if (value.is_number_unsigned()) out[key] = value;
+  }
+  return out;
+}
+
 }  // namespace
 
 json summary_context(const json& manifest, const json& rows) {
   const bool has_manifest = manifest.is_object();
   json modes = distinct(rows, "mode");
-  json mode = has_manifest && manifest.contains("mode") ? manifest["mode"]
-              : modes.size() == 1                       ? modes[0]
-                                                        : json();
+  const json planned_mode = has_manifest && manifest.contains("mode") ? manifest["mode"] : json();
+  json mode = planned_mode == "benchmark" || planned_mode == "train" ? planned_mode
+              : modes.size() == 1                                    ? modes[0]
+                                                                     : json();
   json benchmark;
-  if (mode == "benchmark" && has_manifest && manifest.contains("benchmark"))
-    benchmark = manifest["benchmark"];
+  if (mode == "benchmark" && has_manifest) benchmark = planned_benchmark(manifest);
+  json repeats;
+  if (has_manifest) {
+    repeats = manifest.contains("repeats") && manifest["repeats"].is_number_unsigned()
+                  ? manifest["repeats"]
+                  : json(1);
+  }
   return {{"mode", mode},
-          {"repeats", has_manifest ? manifest.value("repeats", json(1)) : json()},
+          {"repeats", repeats},
           {"benchmark", benchmark},
           {"epochs", distinct(rows, "epochs")},
           {"machines", distinct(rows, "machine")},

@@ -46,6 +46,13 @@ def runner_files(build):
         for folder, name in [("runs", "train"), ("evals", "eval"), ("sweeps", "sweep-point")]:
             for i, report in enumerate(sorted((work / folder).rglob("report.json"))):
                 reports[f"tiny-synthetic-{name}-{i}"] = report.read_bytes()
+        # The target also reads its input as a sweep's plan (sweep.json): a grid's and a search's.
+        search = work / "search.yaml"
+        search.write_text(f"name: search\nbase: {config}\nsweep:\n  random:\n    trials: 2\n"
+                          "    space: {training.optimizer.lr: {log_uniform: [1.0e-4, 0.1]}}\n")
+        run_runner(build, work, "sweep", str(search), "--quiet", "--dry-run", "--output", "sweeps")
+        for i, plan in enumerate(sorted((work / "sweeps").rglob("sweep.json"))):
+            reports[f"tiny-synthetic-sweep-plan-{i}"] = plan.read_bytes()
     return checkpoints, reports
 
 

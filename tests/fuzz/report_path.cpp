@@ -7,6 +7,7 @@
 #include "runner/report/read_report.h"
 #include "runner/sweep/point_state.h"
 #include "runner/sweep/summary.h"
+#include "runner/sweep/summary_files.h"
 #include "runner/util/errors.h"
 
 namespace runner::fuzzing {
@@ -35,7 +36,12 @@ void check_report_text(const std::string& text, const std::filesystem::path& fol
     planned.point_sha = "0000000000000000000000000000000000000000000000000000000000000000";
     describe_state(point_state(report, planned), report, /*force=*/false);
   });
-  allowing_user_errors([&] { summarize_folder(folder); });
+  allowing_user_errors([&] { summary_markdown(summarize_folder(folder)); });
+  // The same text as the sweep's plan, beside the report: the summary's rows, its search and
+  // best point, and summary.md read sweep.json too.
+  std::ofstream(folder / "sweep.json", std::ios::binary | std::ios::trunc) << text;
+  allowing_user_errors([&] { summary_markdown(summarize_folder(folder)); });
+  std::filesystem::remove(folder / "sweep.json");
 }
 
 }  // namespace runner::fuzzing

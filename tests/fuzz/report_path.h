@@ -10,8 +10,10 @@ namespace runner::fuzzing {
 // Writes `text` as the report of a sweep point, `folder`/point/report.json (`folder`: one the
 // caller owns), then reads it as each reader does: read_report_file (reproduce, predict, compare,
 // report), point_state and describe_state (resuming a sweep) and summarize_folder (a summary's
-// row, groups and context). A UserError from any of them is its answer to a file that is not a
-// report; anything else escaping (another exception, a crash) is a defect.
+// row, groups and context, then summary.md), and once more with `text` as the sweep's plan
+// (`folder`/sweep.json: the rows, the search's best point). A UserError from any of them is its
+// answer to a file that is not a report; anything else escaping (another exception, a crash) is
+// a defect.
 void check_report_text(const std::string& text, const std::filesystem::path& folder);
 
 }  // namespace runner::fuzzing
