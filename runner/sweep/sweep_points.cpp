@@ -111,7 +111,8 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec, std::uint64_t base_
     axes.push_back(std::move(axis));
   }
   // Random trials: one axis whose rows are the draws, named by their number in the id
-  // ("trial=07": drawn values make long ids), the same draws at every grid point.
+  // ("trial=7": drawn values make long ids; unpadded, so that asking for more trials later keeps
+  // the ids, and the resume, of those done), the same draws at every grid point.
   if (spec.random) {
     Axis trials;
     for (const SearchDimension& dimension : spec.random->space)
@@ -155,8 +156,7 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec, std::uint64_t base_
         if (axes[a].id_name.empty()) id_values.push_back(point.values.back());
       }
       if (!axes[a].id_name.empty()) {
-        const std::size_t digits = std::to_string(axes[a].rows.size()).size();
-        id_values.emplace_back(axes[a].id_name, fmt::format("{:0{}}", choice[a] + 1, digits));
+        id_values.emplace_back(axes[a].id_name, static_cast<std::int64_t>(choice[a] + 1));
       }
     }
     point.id = point_id(id_values);

@@ -140,7 +140,7 @@ TEST(SearchSpace, TrialsAreOneMoreAxisWithTheSameDrawsAtEveryGridPoint) {
   spec.random = search_of(R"({"training.optimizer.lr": {"log_uniform": [1e-4, 0.3]}})", 12);
   auto points = expand_points(spec, 0);
   ASSERT_EQ(points.size(), 24u);
-  EXPECT_EQ(points[0].id, "batch_size=16__trial=01");
+  EXPECT_EQ(points[0].id, "batch_size=16__trial=1");
   EXPECT_EQ(points[23].id, "batch_size=32__trial=12");
   for (int t = 0; t < 12; ++t) {
     const nlohmann::json drawn = sample_trial(*spec.random, t)[0].second;
@@ -148,6 +148,18 @@ TEST(SearchSpace, TrialsAreOneMoreAxisWithTheSameDrawsAtEveryGridPoint) {
     EXPECT_EQ(points[12 + t].values_json()["training.optimizer.lr"], drawn);
     EXPECT_EQ(points[t].overrides[1], "training.optimizer.lr=" + drawn.dump());
   }
+  // More trials asked for later keep the ids and draws of those done (9, then 12): resuming
+  // runs only the new ones.
+  SweepSpec nine = spec, twelve = spec;
+  nine.grid.clear();
+  twelve.grid.clear();
+  nine.random->trials = 9;
+  const auto before = expand_points(nine, 0), after = expand_points(twelve, 0);
+  for (int t = 0; t < 9; ++t) {
+    EXPECT_EQ(before[t].id, after[t].id);
+    EXPECT_EQ(before[t].overrides, after[t].overrides);
+  }
+  EXPECT_EQ(after[11].id, "trial=12");
   spec.grid = {parse_axis("training.optimizer.lr=0.1", "--grid")};
   EXPECT_THROW(check_axes(spec, "s.yaml"), UserError);  // searched and an axis
   spec.grid.clear();
