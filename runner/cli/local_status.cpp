@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
-#include <fstream>
 #include <map>
 #include <thread>
 
 #include "runner/cli/report_folder.h"
+#include "runner/report/read_report.h"
 #include "runner/sweep/local_progress.h"
 #include "runner/sweep/sweep_plan.h"
 #include "runner/util/bounded_json.h"
@@ -30,18 +30,6 @@ struct PointRow {
   std::optional<double> seconds;  // a completed point's run time
 };
 
-json read_json_file(const fs::path& path) {
-  std::ifstream in(path);
-  if (!in) return nullptr;
-  return parse_bounded_json(in, /*allow_exceptions=*/false);
-}
-
-std::string text_of(const json& object, const char* key) {
-  return object.is_object() && object.contains(key) && object[key].is_string()
-             ? object[key].get<std::string>()
-             : std::string();
-}
-
 // Seconds since the epoch of "2026-11-26T05:11:33+0000" (the reports' timestamps), or none.
 std::optional<double> epoch_seconds(const std::string& text) {
   std::tm time{};
@@ -54,7 +42,7 @@ std::vector<PointRow> point_rows(const fs::path& dir, const json& manifest, bool
   std::vector<PointRow> rows;
   for (const json& point : manifest["points"]) {
     PointRow row;
-    row.id = text_of(point, "id");
+    row.id = text_at(point, "/id");
     if (row.id.empty()) continue;  // not a point this runner wrote
     const json index = point.value("index", json());
     row.index =
@@ -63,15 +51,15 @@ std::vector<PointRow> point_rows(const fs::path& dir, const json& manifest, bool
     evidence.sweep_running = running;
     std::error_code ignored;
     evidence.folder_exists = fs::is_directory(dir / row.id, ignored);
-    const json report = read_json_file(dir / row.id / "report.json");
+    const json report = read_json_leniently(dir / row.id / "report.json");
     if (report.is_object()) {
-      evidence.report_status = text_of(report, "status");
-      evidence.report_error = text_of(report, "error");
-      const std::string planned = text_of(point, "point_sha256");
-      evidence.report_of_plan = planned.empty() || text_of(report.value("sweep_point", json()),
-                                                           "point_sha256") == planned;
-      auto started = epoch_seconds(text_of(report, "started_at"));
-      auto finished = epoch_seconds(text_of(report, "finished_at"));
+      evidence.report_status = text_at(report, "/status");
+      evidence.report_error = text_at(report, "/error");
+      const std::string planned = text_at(point, "/point_sha256");
+      evidence.report_of_plan =
+          planned.empty() || text_at(report, "/sweep_point/point_sha256") == planned;
+      auto started = epoch_seconds(text_at(report, "/started_at"));
+      auto finished = epoch_seconds(text_at(report, "/finished_at"));
       if (started && finished) row.seconds = *finished - *started;
     } else if (fs::exists(dir / row.id / "report.json", ignored)) {
       evidence.report_status = "unreadable";
@@ -126,7 +114,7 @@ std::string table(const std::vector<PointRow>& rows) {
 }  // namespace
 
 int local_sweep_status(const fs::path& dir, Console& console, bool wait) {
-  const json manifest = read_json_file(dir / kSweepManifest);
+  const json manifest = read_json_leniently(dir / kSweepManifest);
   if (!manifest.is_object() || !manifest.value("points", json()).is_array()) {
     throw UserError(fmt::format(
         "{}: no sweep here ({} is missing or unreadable); expected a folder a sweep wrote "

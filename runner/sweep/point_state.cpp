@@ -1,7 +1,6 @@
 // Reading a point's previous report to decide whether it runs again.
 #include "runner/sweep/point_state.h"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "runner/report/read_report.h"
@@ -12,9 +11,7 @@ namespace runner {
 namespace {
 
 nlohmann::json read_report(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) return nullptr;
-  nlohmann::json report = parse_bounded_json(in, /*allow_exceptions=*/false);
+  nlohmann::json report = read_json_leniently(path);
   return report.is_object() ? report : nlohmann::json();
 }
 

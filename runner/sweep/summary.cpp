@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <limits>
 
 #include "runner/report/environment.h"
@@ -27,13 +26,6 @@ using nlohmann::json;
 json at(const json& value, const char* pointer) {
   json::json_pointer p(pointer);
   return value.contains(p) ? value[p] : json();
-}
-
-json read_json(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) return nullptr;
-  json parsed = parse_bounded_json(in, /*allow_exceptions=*/false);
-  return parsed.is_discarded() ? json() : parsed;
 }
 
 // A report's summary row; a file that is not a report (corrupt, edited, another tool's JSON) is
@@ -265,7 +257,7 @@ json summarize_folder(const std::filesystem::path& dir) {
   }
   json rows = json::array();
   json unreadable = json::array();
-  json manifest = read_json(dir / kSweepManifest);
+  json manifest = read_json_leniently(dir / kSweepManifest);
   // Named by its last folder, also when given as "results/" or ".".
   std::filesystem::path normal = std::filesystem::absolute(dir).lexically_normal();
   if (normal.filename().empty()) normal = normal.parent_path();

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "runner/report/read_report.h"
 #include "runner/sweep/summary_cells.h"
 
 namespace runner {
@@ -10,12 +11,11 @@ using nlohmann::json;
 
 namespace {
 
-// `object[key]` when it is a text, else `fallback`: a forged sweep.json or summary.json must not
+// The text at `pointer` ("/metric"), else `fallback`: a forged sweep.json or summary.json must not
 // end `runner report` with a raw type error.
-std::string text_or(const json& object, const char* key, const std::string& fallback) {
-  return object.is_object() && object.contains(key) && object[key].is_string()
-             ? object[key].get<std::string>()
-             : fallback;
+std::string text_or(const json& object, const char* pointer, const std::string& fallback) {
+  std::string text = text_at(object, pointer);
+  return text.empty() ? fallback : text;
 }
 
 }  // namespace
@@ -40,18 +40,18 @@ json search_summary(const json& manifest) {
   return {{"method", "random"},
           {"trials", count("trials")},
           {"seed", count("seed")},
-          {"metric", text_or(random, "metric", "val_accuracy")},
-          {"mode", text_or(random, "mode", "max")},
+          {"metric", text_or(random, "/metric", "val_accuracy")},
+          {"mode", text_or(random, "/mode", "max")},
           {"paths", paths}};
 }
 
 json best_point(const json& search, const json& rows) {
-  const std::string metric = text_or(search, "metric", "");
+  const std::string metric = text_or(search, "/metric", "");
   const std::string field = metric_field(metric);
-  const bool maximize = text_or(search, "mode", "max") == "max";
+  const bool maximize = text_or(search, "/mode", "max") == "max";
   const json* best = nullptr;
   for (const json& row : rows) {
-    if (field.empty() || text_or(row, "status", "") != "completed") continue;
+    if (field.empty() || text_or(row, "/status", "") != "completed") continue;
     const json& value = row.value(field, json());
     if (!value.is_number()) continue;
     if (!best || (maximize ? value.get<double>() > (*best)[field].get<double>()
@@ -74,11 +74,11 @@ json best_point(const json& search, const json& rows) {
 std::string best_section(const json& summary) {
   const json& search = summary.value("search", json());
   if (!search.is_object()) return "";
-  const std::string metric = text_or(search, "metric", "");
+  const std::string metric = text_or(search, "/metric", "");
   std::string out = fmt::format(
       "\n## Best point\n\nBy {} ({}), over {} trials of random search "
       "(seed {}):\n\n",
-      metric, text_or(search, "mode", "max"), search.value("trials", json()).dump(),
+      metric, text_or(search, "/mode", "max"), search.value("trials", json()).dump(),
       search.value("seed", json()).dump());
   const json& best = summary.value("best", json());
   if (!best.is_object()) {
@@ -96,10 +96,10 @@ std::string best_section(const json& summary) {
   const bool accuracy = metric.find("accuracy") != std::string::npos;
   out += fmt::format(
       "- point: `{}`\n- {}: {}\n- values: {}\n- report: `{}`\n- rerun it: `{}`\n",
-      text_or(best, "id", ""), metric,
+      text_or(best, "/id", ""), metric,
       accuracy ? number_cell(best["value"], "{:.2f} %", 100) : number_cell(best["value"], "{:.4f}"),
-      values.empty() ? "(none)" : values, text_or(best, "report", ""),
-      text_or(best, "command", ""));
+      values.empty() ? "(none)" : values, text_or(best, "/report", ""),
+      text_or(best, "/command", ""));
   return out;
 }
 

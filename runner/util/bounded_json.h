@@ -3,6 +3,8 @@
 // nested objects overflowed the stack. The files the runner writes nest a few levels.
 #pragma once
 
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <utility>
@@ -29,6 +31,15 @@ nlohmann::json parse_bounded_json(Input&& input, bool allow_exceptions = true) {
     if (allow_exceptions) throw;
     return nlohmann::json(nlohmann::json::value_t::discarded);
   }
+}
+
+// The JSON in `path`, read leniently (a report or plan that may be missing, damaged or forged):
+// null when the file cannot be opened, is not JSON or nests too deep.
+inline nlohmann::json read_json_leniently(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) return nullptr;
+  nlohmann::json parsed = parse_bounded_json(in, /*allow_exceptions=*/false);
+  return parsed.is_discarded() ? nlohmann::json() : parsed;
 }
 
 }  // namespace runner

@@ -214,12 +214,6 @@ TEST(SearchSpace, BadSpacesAreNamedByFileLineAndField) {
             std::string::npos);
 }
 
-}  // namespace
-}  // namespace runner::testing
-
-namespace runner::testing {
-namespace {
-
 TEST(SearchSpace, TheLinearScalingRuleFollowsABatchSizeAxis) {
   SweepSpec spec;
   spec.name = "scaling";
@@ -235,12 +229,6 @@ TEST(SearchSpace, TheLinearScalingRuleFollowsABatchSizeAxis) {
         << point.point.id;
   }
 }
-
-}  // namespace
-}  // namespace runner::testing
-
-namespace runner::testing {
-namespace {
 
 // The manifest of a large sweep is written point by point on every core: the text must be what
 // one dump of the whole gives, invalid points, searched values and odd strings included.
