@@ -143,7 +143,7 @@ nlohmann::json finish_checkpoints(RunContext& c, EpochCheckpoints* checkpoints,
   if (!checkpoints->error().empty()) {
     block["error"] = checkpoints->error();
     c.console.warning(fmt::format("checkpoint not saved: {}", checkpoints->error()));
-  } else if (checkpoints->saved_epochs() >= 0 && outcome.status != RunStatus::completed) {
+  } else if (checkpoints->saved_epochs() >= 0 && !ended_as_planned(outcome.status)) {
     // The command that continues it keeps every option of this one: without the --set
     // overrides the resumed config would differ (other epochs, other data), without --output
     // the resumed run would land in another folder.
@@ -206,6 +206,8 @@ std::optional<TrainingOutcome> nothing_left_to_train(RunContext& c, const Traini
 RunReport train_report(RunContext& c) {
   const Experiment& experiment = c.session.experiment;
   TrainingPlan plan;
+  plan.stop_after_epoch = c.request.stop_after_epoch;
+  plan.test_each_epoch = !c.request.stop_after_epoch;
   std::optional<Resumed> resumed;
   if (!c.request.resume.empty()) {
     resumed = resume_from(c);
@@ -246,6 +248,12 @@ RunReport train_report(RunContext& c) {
   if (outcome.status == RunStatus::completed) {
     report["metrics"] = measure_kept_model(c.session, c.console, outcome,
                                            checkpoints ? &*checkpoints : nullptr, checkpoint);
+  } else if (outcome.status == RunStatus::stopped_early) {
+    // Its validation figures at the rung it stopped at; the test set stays unseen.
+    if (outcome.final_validation.count > 0) {
+      report["metrics"] = validation_metrics_json(outcome.final_validation);
+    }
+    c.console.line(fmt::format("run stopped early: {}", outcome.error));
   } else {
     c.console.warning(fmt::format("run {}: {}", status_name(outcome.status), outcome.error));
   }

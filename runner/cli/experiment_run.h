@@ -3,12 +3,14 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "runner/cli/session.h"
 #include "runner/train/benchmark.h"
 #include "runner/train/run_status.h"
+#include "runner/train/trainer.h"
 
 namespace runner {
 
@@ -22,6 +24,9 @@ struct ExperimentRequest : SessionOptions {
   std::filesystem::path run_dir;  // set: the report goes here; else <output>/<name>/<run id>
   nlohmann::json report_extra = nlohmann::json::object();  // merged into the report
   bool print_layers = true;                                // the layer table before the run
+  // A search's trial (mode train): asked after each epoch whether the run goes on, "" for yes
+  // (TrainingPlan::stop_after_epoch); its test set is then evaluated only after the last epoch.
+  std::function<std::string(const EpochRecord&)> stop_after_epoch;
 };
 
 struct ExperimentResult {

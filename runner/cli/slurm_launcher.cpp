@@ -114,7 +114,7 @@ std::optional<fs::path> plan_and_submit(const SweepOptions& options, Console& co
   std::vector<std::string> notes;
   for (std::size_t i = 0; i < plan.size(); ++i) {
     const int index = static_cast<int>(i) + 1;
-    bool done = states[i] == PointState::complete && !options.force;
+    bool done = is_done(states[i]) && !options.force;
     if (!done && !queued.count(index)) points.push_back(index);
     notes.push_back(
         queued.count(index)

@@ -15,6 +15,7 @@
 #include "runner/cli/sweep_result_lines.h"
 #include "runner/cli/sweep_setup.h"
 #include "runner/report/machine_load.h"
+#include "runner/sweep/asha_trial.h"
 #include "runner/sweep/point_state.h"
 #include "runner/sweep/sweep_plan.h"
 #include "runner/sweep/sweep_tally.h"
@@ -50,7 +51,7 @@ void run_points_in_process(const SweepOptions& options, const SweepSpec& spec,
     ++tally.ran;
     ++tally.counts[run.status];
     std::string line = lines.line(i, run);
-    if (run.status == RunStatus::completed) {
+    if (ended_as_planned(run.status)) {
       console.line(line);
     } else {
       console.warning(line);
@@ -60,7 +61,7 @@ void run_points_in_process(const SweepOptions& options, const SweepSpec& spec,
       tally.interrupted = true;
       return;
     }
-    if (options.fail_fast && run.status != RunStatus::completed) {
+    if (options.fail_fast && !ended_as_planned(run.status)) {
       tally.stopped = true;
       return;
     }
@@ -88,9 +89,10 @@ int sweep_command(const SweepOptions& options) {
   for (std::size_t i = 0; i < plan.size(); ++i) {
     notes.push_back(
         describe_state(states[i], dir / plan[i].point.id / "report.json", options.force));
-    if (states[i] == PointState::complete && !options.force) {
+    if (is_done(states[i]) && !options.force) {
       ++tally.skipped;
-      ++tally.counts[RunStatus::completed];
+      ++tally.counts[states[i] == PointState::stopped_early ? RunStatus::stopped_early
+                                                            : RunStatus::completed];
     } else {
       todo.push_back(i);
     }
@@ -98,6 +100,7 @@ int sweep_command(const SweepOptions& options) {
   console.line(fmt::format("sweep {}: {} points of {}, mode {}; results in {}", spec.name,
                            plan.size(), base.string(), mode_line(spec), dir.string()));
   if (spec.random) console.line(trials_table(*spec.random));
+  if (spec.asha) console.line(asha_plan_line(*spec.asha, plan));
   console.line(plan_table(plan, notes));
   const MachineLoad load;
   if (auto busy = busy_warning(load.start(), load.cores()); !busy.empty())

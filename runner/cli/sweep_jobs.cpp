@@ -150,13 +150,13 @@ class Scheduler {
     ++tally_.counts[run.status];
     progress_.finished(seconds, /*ran=*/r_.plan[index].valid);
     std::string line = lines_.line(index, run);
-    if (run.status == RunStatus::completed) {
+    if (ended_as_planned(run.status)) {
       console_.line(line);
     } else {
       console_.warning(line);
     }
     if (run.status == RunStatus::interrupted) tally_.interrupted = true;
-    if (r_.fail_fast && run.status != RunStatus::completed) tally_.stopped = true;
+    if (r_.fail_fast && !ended_as_planned(run.status)) tally_.stopped = true;
   }
 
   void forward_interrupt() {

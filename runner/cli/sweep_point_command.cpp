@@ -57,7 +57,7 @@ int sweep_point_command(const SweepOptions& options) {
   console.line(fmt::format("sweep {}: point {} of {} ({}), mode {}; results in {}", spec.name,
                            options.point, plan.size(), id, mode_line(spec), (dir / id).string()));
   PointState state = point_state(dir / id / "report.json", planned);
-  if (state == PointState::complete && !options.force) {
+  if (is_done(state) && !options.force) {
     console.result(fmt::format("{}: done: skipped (--force reruns it)", tag));
     return 0;
   }
@@ -69,7 +69,7 @@ int sweep_point_command(const SweepOptions& options) {
   maybe_kill_for_test(options.point);
   PointRun run = run_sweep_point(planned, spec, base, dir, options.verbose);
   const std::string line = fmt::format("{}: {}", tag, result_line(run));
-  if (run.status == RunStatus::completed) {
+  if (ended_as_planned(run.status)) {
     console.result(line);
   } else {
     console.warning(line);

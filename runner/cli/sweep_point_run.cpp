@@ -8,6 +8,7 @@
 #include "runner/report/machine_load.h"
 #include "runner/report/report.h"
 #include "runner/report/run_tags.h"
+#include "runner/sweep/asha_trial.h"
 #include "runner/util/errors.h"
 #include "runner/util/interrupt.h"
 
@@ -69,6 +70,7 @@ PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
   request.run_dir = run_dir;
   request.report_extra = {{"sweep_point", sweep_point_json(planned, spec)}};
   request.print_layers = verbose;
+  if (spec.asha) request.stop_after_epoch = asha_gate(*spec.asha, sweep_dir, planned);
   Console console(!verbose);
   try {
     ExperimentResult result = run_experiment(request, console);

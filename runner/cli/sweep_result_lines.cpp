@@ -19,7 +19,7 @@ std::string SweepResultLines::line(std::size_t index, const PointRun& run) {
   const std::string head =
       fmt::format("[{}/{}] {}: ", index + 1, plan_.size(), plan_[index].point.id);
   const std::string error = run.report.value("error", "");
-  if (run.status == RunStatus::completed || error.empty()) return head + result_line(run);
+  if (ended_as_planned(run.status) || error.empty()) return head + result_line(run);
   auto [it, first] = shown_.emplace(error, fmt::format("as point {}", index + 1));
   if (first) return head + result_line(run);
   return head + fmt::format("{}: the same error {}", status_name(run.status), it->second);

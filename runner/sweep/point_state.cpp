@@ -21,11 +21,13 @@ PointState point_state(const std::filesystem::path& report_path, const PlannedPo
   nlohmann::json report = read_report(report_path);
   if (report.is_null()) return PointState::missing;
   // Fields of another type are read as missing, never as a raw nlohmann::json type_error.
-  if (parse_run_status(text_at(report, "/status")) != RunStatus::completed) {
+  const std::optional<RunStatus> status = parse_run_status(text_at(report, "/status"));
+  if (!status || !ended_as_planned(*status)) {
     return PointState::unfinished;
   }
   std::string sha = text_at(report, "/sweep_point/point_sha256");
-  return planned.valid && sha == planned.point_sha ? PointState::complete : PointState::changed;
+  if (!planned.valid || sha != planned.point_sha) return PointState::changed;
+  return *status == RunStatus::stopped_early ? PointState::stopped_early : PointState::complete;
 }
 
 std::string describe_state(PointState state, const std::filesystem::path& report_path, bool force) {
@@ -34,6 +36,8 @@ std::string describe_state(PointState state, const std::filesystem::path& report
       return "new";
     case PointState::complete:
       return force ? "rerun: --force" : "done: skipped";
+    case PointState::stopped_early:
+      return force ? "rerun: --force" : "done: stopped early at a rung (asha)";
     case PointState::unfinished: {
       std::string status = text_at(read_report(report_path), "/status");
       return "rerun: was " + (status.empty() ? "unreadable" : status);

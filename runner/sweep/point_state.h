@@ -9,10 +9,15 @@
 
 namespace runner {
 
-enum class PointState { missing, complete, unfinished, changed };
+// complete and stopped_early (ASHA stopped it at a rung) are done: a resumed sweep skips them.
+enum class PointState { missing, complete, stopped_early, unfinished, changed };
 
-// The report at `report` against the point as planned now: complete only when its status is
-// completed and its sweep_point.point_sha256 is the plan's.
+inline bool is_done(PointState state) {
+  return state == PointState::complete || state == PointState::stopped_early;
+}
+
+// The report at `report` against the point as planned now: done only when its status is
+// completed or stopped_early and its sweep_point.point_sha256 is the plan's.
 PointState point_state(const std::filesystem::path& report, const PlannedPoint& planned);
 
 // For the plan's notes column: "new", "done: skipped", "rerun: was diverged", "rerun: changed".

@@ -309,6 +309,7 @@ json summarize_folder(const std::filesystem::path& dir) {
                   {"groups", group_rows(rows)}};
   if (!unreadable.empty()) summary["unreadable_reports"] = unreadable;
   if (json search = search_summary(manifest); search.is_object()) {
+    if (json asha = asha_summary(manifest, dir, rows); asha.is_object()) search["asha"] = asha;
     summary["best"] = best_point(search, rows);
     summary["search"] = std::move(search);
   }

@@ -126,11 +126,12 @@ std::string runs_table(const json& rows, const std::vector<std::string>& searche
                        markdown_text(row["id"].is_string() ? row["id"].get<std::string>() : ""));
     for (const std::string& path : searched) {
       const json& value = row.value("values", json::object()).value(path, json());
-      out += " " +
-             markdown_text(value.is_string() ? value.get<std::string>()
+      // Appended in parts: GCC 12 warns (-Wrestrict, falsely) on " " + text + " |" here.
+      out += ' ';
+      out += markdown_text(value.is_string() ? value.get<std::string>()
                            : value.is_null() ? ""
-                                             : value.dump()) +
-             " |";
+                                             : value.dump());
+      out += " |";
     }
     out += fmt::format(
         " {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
@@ -268,7 +269,8 @@ std::string summary_markdown(const json& summary) {
   out += "\n" + runs_table(summary["points"], searched_paths(summary));
   std::string notes;
   for (const json& row : summary["points"]) {
-    if (row["error"].is_string()) {
+    // A trial stopped at a rung ended as its search planned: its rung is in the Best point section.
+    if (row["error"].is_string() && row["status"] != "stopped_early") {
       notes += fmt::format("- `{}`: {}: {}\n", row["id"].get<std::string>(),
                            row["status"].get<std::string>(),
                            markdown_text(row["error"].get<std::string>()));

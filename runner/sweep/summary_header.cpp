@@ -33,16 +33,18 @@ std::string mode_text(const json& context) {
 
 std::string runs_text(const json& summary, const json& groups) {
   const json& rows = summary["points"];
-  int completed = 0, busy = 0;
+  int completed = 0, stopped = 0, busy = 0;
   for (const json& row : rows) {
     completed += row["status"] == "completed";
+    stopped += row["status"] == "stopped_early";
     busy += row.value("busy", json()) == true;
   }
   std::size_t most = 0;
   for (const json& g : groups) most = std::max(most, g["runs"].get<std::size_t>());
-  std::string out = fmt::format("{} point group{}, {} run{} ({} completed)", groups.size(),
-                                groups.size() == 1 ? "" : "s", rows.size(),
-                                rows.size() == 1 ? "" : "s", completed);
+  std::string out = fmt::format(
+      "{} point group{}, {} run{} ({} completed{})", groups.size(), groups.size() == 1 ? "" : "s",
+      rows.size(), rows.size() == 1 ? "" : "s", completed,
+      stopped ? fmt::format(", {} stopped early by ASHA", stopped) : std::string());
   if (most > 1) out += fmt::format("; up to {} runs per point (seeds)", most);
   if (busy > 0) {
     out += fmt::format(

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "runner/report/read_report.h"
+#include "runner/sweep/rung_records.h"
 #include "runner/sweep/summary_cells.h"
 
 namespace runner {
@@ -18,6 +19,25 @@ std::string text_or(const json& object, const char* pointer, const std::string& 
   return text.empty() ? fallback : text;
 }
 
+// ", stopped at ASHA's rungs: rung 1 (epochs): 8 recorded, 2 went on; ...; 13 of 32 epochs
+// trained" ("" without ASHA).
+std::string asha_text(const json& asha) {
+  if (!asha.is_object()) return "";
+  std::vector<std::string> rungs;
+  for (const json& rung : asha.value("rungs", json::array())) {
+    if (!rung.is_object()) continue;
+    rungs.push_back(fmt::format("after epoch {}: {} recorded, {} went on",
+                                rung.value("epochs", json()).dump(),
+                                rung.value("recorded", json()).dump(),
+                                rung.value("continued", json()).dump()));
+  }
+  return fmt::format(" with ASHA ({} stopped early; {}; {} of {} epochs trained)",
+                     asha.value("stopped_early", json()).dump(),
+                     rungs.empty() ? std::string("no rung reached yet") : fmt::format("{}", fmt::join(rungs, "; ")),
+                     asha.value("epochs_trained", json()).dump(),
+                     asha.value("epochs_without_stopping", json()).dump());
+}
+
 }  // namespace
 
 std::string metric_field(const std::string& metric) {
@@ -27,8 +47,17 @@ std::string metric_field(const std::string& metric) {
 }
 
 json search_summary(const json& manifest) {
-  if (!manifest.is_object() || !manifest.contains("random") || !manifest["random"].is_object())
-    return nullptr;
+  if (!manifest.is_object()) return nullptr;
+  if (!manifest.contains("random") || !manifest["random"].is_object()) {
+    if (!manifest.contains("asha") || !manifest["asha"].is_object()) return nullptr;
+    const json& asha = manifest["asha"];  // a grid's points, compared at ASHA's rungs
+    return {{"method", "grid"},
+            {"trials", nullptr},
+            {"seed", nullptr},
+            {"metric", text_or(asha, "/metric", "val_accuracy")},
+            {"mode", text_or(asha, "/mode", "max")},
+            {"paths", json::array()}};
+  }
   const json& random = manifest["random"];
   json paths = json::array();
   if (random.contains("space") && random["space"].is_object()) {
@@ -43,6 +72,35 @@ json search_summary(const json& manifest) {
           {"metric", text_or(random, "/metric", "val_accuracy")},
           {"mode", text_or(random, "/mode", "max")},
           {"paths", paths}};
+}
+
+json asha_summary(const json& manifest, const std::filesystem::path& dir, const json& rows) {
+  if (!manifest.is_object() || !manifest.contains("asha") || !manifest["asha"].is_object())
+    return nullptr;
+  json block = json::object();
+  for (const char* key : {"min_epochs", "max_epochs", "reduction_factor"}) {
+    const json& value = manifest["asha"].value(key, json());
+    block[key] = value.is_number_unsigned() && value.get<std::uint64_t>() <= 1'000'000 ? value
+                                                                                      : json();
+  }
+  json rungs = json::array();
+  for (const RungCount& c : rung_counts(read_rung_records(dir))) {
+    rungs.push_back({{"epochs", c.rung}, {"recorded", c.recorded}, {"continued", c.continued}});
+  }
+  block["rungs"] = rungs;
+  int stopped = 0;
+  std::int64_t trained = 0, planned = 0;
+  for (const json& row : rows) {
+    stopped += text_or(row, "/status", "") == "stopped_early";
+    const json& losses = row.value("epoch_losses", json());
+    if (losses.is_array()) trained += static_cast<std::int64_t>(losses.size());
+    const json& epochs = row.value("epochs", json());
+    if (epochs.is_number_unsigned()) planned += epochs.get<std::int64_t>();
+  }
+  block["stopped_early"] = stopped;
+  block["epochs_trained"] = trained;
+  block["epochs_without_stopping"] = planned;
+  return block;
 }
 
 json best_point(const json& search, const json& rows) {
@@ -75,11 +133,13 @@ std::string best_section(const json& summary) {
   const json& search = summary.value("search", json());
   if (!search.is_object()) return "";
   const std::string metric = text_or(search, "/metric", "");
+  const bool random = text_or(search, "/method", "") == "random";
   std::string out = fmt::format(
-      "\n## Best point\n\nBy {} ({}), over {} trials of random search "
-      "(seed {}):\n\n",
-      metric, text_or(search, "/mode", "max"), search.value("trials", json()).dump(),
-      search.value("seed", json()).dump());
+      "\n## Best point\n\nBy {} ({}), over {}{}:\n\n", metric, text_or(search, "/mode", "max"),
+      random ? fmt::format("{} trials of random search (seed {})",
+                           search.value("trials", json()).dump(), search.value("seed", json()).dump())
+             : std::string("the grid's points"),
+      asha_text(search.value("asha", json())));
   const json& best = summary.value("best", json());
   if (!best.is_object()) {
     return out +

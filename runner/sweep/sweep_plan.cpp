@@ -12,6 +12,7 @@
 #include "runner/config/load_config.h"
 #include "runner/graph/dataset_geometry.h"
 #include "runner/graph/graph.h"
+#include "runner/sweep/asha_trial.h"
 #include "runner/util/console.h"
 #include "runner/util/digest.h"
 #include "runner/util/interrupt.h"
@@ -49,6 +50,8 @@ class DeviceProbes {
 };
 
 std::string run_settings(const SweepSpec& spec) {
+  // ASHA's rungs decide how far a trial trains: other rungs, another outcome.
+  if (spec.asha) return spec.mode + " asha " + asha_json(*spec.asha).dump();
   if (spec.mode != "benchmark") return spec.mode;
   return fmt::format("benchmark warmup={} steps={} profile={}", spec.benchmark.warmup_steps,
                      spec.benchmark.steps, spec.benchmark.profile_steps);
@@ -64,6 +67,10 @@ PlannedPoint plan_point(const SweepSpec& spec, const ConfigDocument& base, Sweep
     const ConfigDocument& doc = *read;
     validate_config(doc);
     Experiment experiment = resolve_experiment(doc);
+    if (spec.asha) {
+      if (auto problem = asha_point_problem(*spec.asha, experiment.resolved); !problem.empty())
+        throw UserError(problem);
+    }
     DatasetGeometry geometry = dataset_geometry(experiment.dataset);
     Graph graph = build_graph(experiment.model, geometry);
     planned.valid = true;
@@ -238,6 +245,7 @@ nlohmann::json manifest_with(const SweepSpec& spec, nlohmann::json points) {
                           {"metric", spec.random->metric},
                           {"mode", spec.random->maximize ? "max" : "min"}};
   }
+  if (spec.asha) manifest["asha"] = asha_json(*spec.asha);
   return manifest;
 }
 

@@ -71,6 +71,56 @@ void check_random_space(const SweepSpec& spec, const std::string& origin) {
   }
 }
 
+// A random search and ASHA select by one metric: one given is the other's too.
+void agree_on_metric(SweepSpec& spec, const nlohmann::json& sweep, const SourceMap& map) {
+  if (!spec.random) return;
+  const bool random_given = sweep["random"].contains("metric");
+  if (!spec.asha->metric_given) {
+    spec.asha->metric = spec.random->metric;
+    if (!sweep["asha"].contains("mode")) spec.asha->maximize = spec.random->maximize;
+  } else if (!random_given) {
+    spec.random->metric = spec.asha->metric;
+    if (!sweep["random"].contains("mode")) spec.random->maximize = spec.asha->maximize;
+  }
+  if (spec.random->metric != spec.asha->metric || spec.random->maximize != spec.asha->maximize) {
+    throw_user_error(
+        map.locate("sweep.asha.metric"),
+        fmt::format("sweep.asha selects by {} ({}) but sweep.random by {} ({})", spec.asha->metric,
+                    spec.asha->maximize ? "max" : "min", spec.random->metric,
+                    spec.random->maximize ? "max" : "min"),
+        "give the same metric and mode to both, or to one of them only");
+  }
+}
+
+// ASHA stops trials between epochs: it needs training, and the epochs are its own.
+void check_asha(const SweepSpec& spec, const std::string& origin) {
+  if (spec.mode != "train") {
+    throw UserError(fmt::format(
+        "{}: sweep.asha stops trials between training epochs; it needs mode: train (found {})",
+        origin, spec.mode));
+  }
+  if (!spec.asha->max_epochs) return;
+  for (const auto* axes : {&spec.grid, &spec.zip}) {
+    for (const SweepAxis& axis : *axes) {
+      if (axis.path == "training.epochs") {
+        throw UserError(fmt::format(
+            "{}: training.epochs is both an axis and sweep.asha.max_epochs; give one of them",
+            origin));
+      }
+    }
+  }
+  if (spec.random) {
+    for (const SearchDimension& dimension : spec.random->space) {
+      if (dimension.path == "training.epochs") {
+        throw UserError(fmt::format(
+            "{}: training.epochs is both in sweep.random.space and sweep.asha.max_epochs; give "
+            "one of them",
+            origin));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 bool is_sweep_file(const std::filesystem::path& file) {
@@ -101,7 +151,8 @@ SweepSpec read_sweep_file(const std::filesystem::path& file) {
   } else {
     spec.embedded_config = j["config"];
   }
-  spec.mode = j.value("mode", spec.mode);
+  // ASHA stops trials between training epochs: a search with it trains unless told otherwise.
+  spec.mode = j.value("mode", j["sweep"].contains("asha") ? "train" : spec.mode);
   if (j.contains("benchmark")) {
     const auto& b = j["benchmark"];
     spec.benchmark.warmup_steps = b.value("warmup_steps", spec.benchmark.warmup_steps);
@@ -117,6 +168,14 @@ SweepSpec read_sweep_file(const std::filesystem::path& file) {
   if (sweep.contains("zip")) spec.zip = axes_from(sweep["zip"]);
   if (sweep.contains("random")) {
     spec.random = read_random_search(sweep["random"], doc.source_map, "sweep.random");
+  }
+  if (sweep.contains("asha")) {
+    spec.asha = read_asha(sweep["asha"], doc.source_map, "sweep.asha");
+    agree_on_metric(spec, sweep, doc.source_map);
+    // Every trial's horizon: the schedule runs over it, the rungs stop short of it.
+    if (spec.asha->max_epochs) {
+      spec.overrides.push_back(fmt::format("training.epochs={}", *spec.asha->max_epochs));
+    }
   }
   check_axes(spec, file.string());
   return spec;
@@ -198,6 +257,7 @@ void check_axes(const SweepSpec& spec, const std::string& origin) {
     }
   }
   if (spec.random) check_random_space(spec, origin);
+  if (spec.asha) check_asha(spec, origin);
   check_grid_size(spec, origin);
 }
 

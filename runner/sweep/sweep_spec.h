@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "runner/sweep/asha.h"
 #include "runner/sweep/search_space.h"
 #include "runner/train/benchmark.h"
 
@@ -33,6 +34,7 @@ struct SweepSpec {
   std::vector<SweepAxis> grid;         // the cartesian product, the last axis varying fastest
   std::vector<SweepAxis> zip;          // equally long, varying together (one more grid axis)
   std::optional<RandomSearch> random;  // random trials: one more grid axis, after the zip
+  std::optional<AshaSpec> asha;        // early stopping across the points (mode train)
   std::filesystem::path output = "results/sweeps";
 };
 
@@ -51,8 +53,8 @@ SweepAxis parse_axis(const std::string& text, const std::string& option);
 void set_axis(std::vector<SweepAxis>& axes, SweepAxis axis);
 
 // Checks what the schema cannot: at least one axis, zip lists of one length, no path twice (in
-// the grid, the zip and the random search's space), not both repeats and a seed axis, and the
-// grid's size (below).
+// the grid, the zip and the random search's space), not both repeats and a seed axis, ASHA only
+// in mode train and not beside a training.epochs axis, and the grid's size (below).
 void check_axes(const SweepSpec& spec, const std::string& origin);
 
 // More points than any sweep runs: a grid (times its trials and repeats) beyond it is refused

@@ -25,12 +25,13 @@ std::string tally_line(const std::string& sweep_name, const SweepTally& tally) {
   std::vector<std::string> parts, not_completed;
   for (const auto& [status, count] : tally.counts) {
     parts.push_back(fmt::format("{} {}", count, status_name(status)));
-    if (status != RunStatus::completed)
+    if (!ended_as_planned(status))
       not_completed.push_back(fmt::format("{} {}", count, status_name(status)));
   }
   std::string line = fmt::format("sweep {}: {} ({} run now, {} skipped as done)", sweep_name,
                                  fmt::join(parts, ", "), tally.ran, tally.skipped);
-  const int missed = total(tally) - count_of(tally, RunStatus::completed);
+  const int missed = total(tally) - count_of(tally, RunStatus::completed) -
+                     count_of(tally, RunStatus::stopped_early);
   if (missed > 0) {
     line += fmt::format("; {} of {} points did not complete ({})", missed, total(tally),
                         fmt::join(not_completed, ", "));
@@ -45,7 +46,8 @@ int sweep_exit_code(const SweepTally& tally) {
   const int n = total(tally);
   if (tally.stopped) return 1;  // the points after it were not tried: "all invalid" is unknown
   if (n > 0 && count_of(tally, RunStatus::invalid) == n) return 2;
-  if (count_of(tally, RunStatus::completed) == 0) return 1;
+  if (count_of(tally, RunStatus::completed) + count_of(tally, RunStatus::stopped_early) == 0)
+    return 1;
   return 0;
 }
 

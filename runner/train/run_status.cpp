@@ -7,10 +7,11 @@
 namespace runner {
 namespace {
 
-constexpr std::array<std::pair<RunStatus, const char*>, 6> kNames = {{
+constexpr std::array<std::pair<RunStatus, const char*>, 7> kNames = {{
     {RunStatus::completed, "completed"},
     {RunStatus::diverged, "diverged"},
     {RunStatus::interrupted, "interrupted"},
+    {RunStatus::stopped_early, "stopped_early"},
     {RunStatus::failed, "failed"},
     {RunStatus::out_of_memory, "out_of_memory"},
     {RunStatus::invalid, "invalid"},
@@ -19,9 +20,9 @@ static_assert(kNames.size() == static_cast<std::size_t>(RunStatus::invalid) + 1,
               "every RunStatus has a name");
 
 // Indexed by StopReason.
-constexpr std::array<const char*, 4> kStopReasonNames = {"epochs", "early_stopping", "interrupted",
-                                                         "diverged"};
-static_assert(kStopReasonNames.size() == static_cast<std::size_t>(StopReason::diverged) + 1,
+constexpr std::array<const char*, 5> kStopReasonNames = {"epochs", "early_stopping", "interrupted",
+                                                         "diverged", "asha"};
+static_assert(kStopReasonNames.size() == static_cast<std::size_t>(StopReason::asha) + 1,
               "every StopReason has a name");
 
 }  // namespace
@@ -46,12 +47,16 @@ std::string known_status_names() {
   return out;
 }
 
+bool ended_as_planned(RunStatus status) {
+  return status == RunStatus::completed || status == RunStatus::stopped_early;
+}
+
 const char* stop_reason_name(StopReason reason) {
   return kStopReasonNames[static_cast<std::size_t>(reason)];
 }
 
 int exit_code_for(RunStatus status) {
-  if (status == RunStatus::completed) return 0;
+  if (ended_as_planned(status)) return 0;
   return status == RunStatus::interrupted ? 130 : 1;
 }
 

@@ -8,9 +8,18 @@
 
 namespace runner {
 
-// completed; diverged (NaN/Inf loss, stopped early); interrupted (Ctrl-C); and, for a sweep
-// point that did not run: failed (e.g. no GPU backend), out_of_memory, invalid (its config).
-enum class RunStatus { completed, diverged, interrupted, failed, out_of_memory, invalid };
+// completed; diverged (NaN/Inf loss, stopped early); interrupted (Ctrl-C); stopped_early (a
+// search's trial that ASHA stopped at a rung: an outcome, not a failure); and, for a sweep point
+// that did not run: failed (e.g. no GPU backend), out_of_memory, invalid (its config).
+enum class RunStatus {
+  completed,
+  diverged,
+  interrupted,
+  stopped_early,
+  failed,
+  out_of_memory,
+  invalid
+};
 
 // The report's name: "completed", "out_of_memory", ...
 const char* status_name(RunStatus status);
@@ -21,14 +30,18 @@ std::optional<RunStatus> parse_run_status(std::string_view name);
 // "completed, diverged, ..., invalid": the known names, for error messages.
 std::string known_status_names();
 
-// Why training ended, the report's `stop_reason`: every epoch ran, early stopping
-// (training.early_stopping), Ctrl-C, or a loss that was no longer finite.
-enum class StopReason { epochs, early_stopping, interrupted, diverged };
+// Done as planned: completed, or stopped early by a search (nothing to run again).
+bool ended_as_planned(RunStatus status);
 
-// "epochs", "early_stopping", "interrupted", "diverged".
+// Why training ended, the report's `stop_reason`: every epoch ran, early stopping
+// (training.early_stopping), Ctrl-C, a loss that was no longer finite, or a search's ASHA rung.
+enum class StopReason { epochs, early_stopping, interrupted, diverged, asha };
+
+// "epochs", "early_stopping", "interrupted", "diverged", "asha".
 const char* stop_reason_name(StopReason reason);
 
-// The process exit code of a run that ended so: 0 completed, 130 interrupted, 1 otherwise.
+// The process exit code of a run that ended so: 0 completed or stopped_early, 130 interrupted,
+// 1 otherwise.
 int exit_code_for(RunStatus status);
 
 }  // namespace runner

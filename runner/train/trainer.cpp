@@ -120,8 +120,10 @@ void add_evaluation(Loop& loop, const Dataset& set, const char* name, int epoch,
   line += fmt::format(", {} loss {:.4f}, {} accuracy {:.2f} %", name, *loss, name, 100 * *accuracy);
 }
 
-// After a completed epoch: evaluates the validation and test sets, records and prints it.
-void record_epoch(Loop& loop, const DatasetSplits& data, int epoch, const EpochTotals& totals) {
+// After a completed epoch: evaluates the validation set and, when `test`, the test set; records
+// and prints it.
+void record_epoch(Loop& loop, const DatasetSplits& data, int epoch, const EpochTotals& totals,
+                  bool test) {
   EpochRecord record;
   record.epoch = epoch + 1;
   record.train_loss = totals.loss.mean();
@@ -129,8 +131,10 @@ void record_epoch(Loop& loop, const DatasetSplits& data, int epoch, const EpochT
   add_evaluation(loop, data.validation, "val", record.epoch, loop.outcome.final_validation,
                  record.val_loss, record.val_accuracy, line);
   if (record.val_accuracy) loop.progress.validation(*record.val_accuracy);
-  add_evaluation(loop, data.test, "test", record.epoch, loop.outcome.final_evaluation,
-                 record.test_loss, record.test_accuracy, line);
+  if (test) {
+    add_evaluation(loop, data.test, "test", record.epoch, loop.outcome.final_evaluation,
+                   record.test_loss, record.test_accuracy, line);
+  }
   record.seconds = totals.seconds;
   record.images_per_second = totals.seconds > 0 ? totals.images / totals.seconds : 0.0;
   record.grad_norm_mean = totals.loss.grad_norm_count > 0 ? totals.loss.grad_norm_mean() : -1.0;
@@ -144,10 +148,11 @@ void record_epoch(Loop& loop, const DatasetSplits& data, int epoch, const EpochT
 }
 
 // Why the loop ended, for the report's stop_reason.
-StopReason stop_reason_of(const TrainingOutcome& outcome, bool stopped_early) {
+StopReason stop_reason_of(const TrainingOutcome& outcome, bool patience_ran_out) {
   if (outcome.status == RunStatus::interrupted) return StopReason::interrupted;
   if (outcome.status == RunStatus::diverged) return StopReason::diverged;
-  return stopped_early ? StopReason::early_stopping : StopReason::epochs;
+  if (outcome.status == RunStatus::stopped_early) return StopReason::asha;
+  return patience_ran_out ? StopReason::early_stopping : StopReason::epochs;
 }
 
 }  // namespace
@@ -174,11 +179,12 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
   // Without a validation set there is nothing to select by: the state stays as it came.
   std::optional<ModelSelection> selection;
   if (data.validation.size() > 0) selection.emplace(experiment, plan.selection);
-  bool stopped_early = false;
+  bool patience_ran_out = false;
   for (int epoch = plan.first_epoch; epoch < experiment.training.epochs; ++epoch) {
     EpochTotals totals = train_epoch(loop, epoch);
     if (outcome.status != RunStatus::completed) break;
-    record_epoch(loop, data, epoch, totals);
+    const bool last = epoch + 1 == experiment.training.epochs;
+    record_epoch(loop, data, epoch, totals, plan.test_each_epoch || last);
     if (outcome.status != RunStatus::completed) break;  // diverged on held-out images
     EpochVerdict verdict;
     if (selection) verdict = selection->epoch_done(epoch + 1, outcome.final_validation);
@@ -189,12 +195,25 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
     if (verdict.stop) {
       console.line(
           fmt::format("early stopping after epoch {}: {}", epoch + 1, selection->stop_text()));
-      stopped_early = true;
+      patience_ran_out = true;
       break;
     }
+    if (plan.stop_after_epoch && !last) {
+      if (std::string why = plan.stop_after_epoch(outcome.epochs.back()); !why.empty()) {
+        console.line(fmt::format("stopped after epoch {}: {}", epoch + 1, why));
+        outcome.status = RunStatus::stopped_early;
+        outcome.error = why;
+        break;
+      }
+    }
+  }
+  // Early stopping ended a run that left the test set for its end: its last weights are tested.
+  if (patience_ran_out && !plan.test_each_epoch && data.test.size() > 0) {
+    outcome.final_evaluation = evaluate(program, data.test, spec.eval_batch_size);
+    stop_if_diverged(outcome, outcome.final_evaluation.loss, "on the test set");
   }
   outcome.selection = selection ? selection->state() : plan.selection;
-  outcome.stop_reason = stop_reason_of(outcome, stopped_early);
+  outcome.stop_reason = stop_reason_of(outcome, patience_ran_out);
   outcome.data_wait_seconds = feed.waited_seconds();
   outcome.step_seconds = loop.clock.seconds();
   outcome.train_images_per_second =

@@ -70,6 +70,12 @@ struct TrainingPlan {
   // the selection state and whether the epoch is the run's best so far: where checkpoints are
   // taken.
   std::function<void(int epochs_done, const SelectionState& selection, bool new_best)> after_epoch;
+  // A search's early stop (ASHA), asked after each completed epoch once its checkpoint is taken:
+  // "" goes on, else why the run stops there (status stopped_early, stop_reason asha).
+  std::function<std::string(const EpochRecord& epoch)> stop_after_epoch;
+  // False: the test set is evaluated only after the last epoch (a search's trial, which selects
+  // on validation figures and must not look at the test set before it is done).
+  bool test_each_epoch = true;
 };
 
 TrainingOutcome train(const Experiment& experiment, Program& program, const DatasetSplits& data,

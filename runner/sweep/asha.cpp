@@ -1,0 +1,96 @@
+// The ASHA promotion rule and its settings.
+#include "runner/sweep/asha.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "runner/config/field_path.h"
+#include "runner/util/errors.h"
+
+namespace runner {
+
+AshaSpec read_asha(const nlohmann::json& block, const SourceMap& map, const std::string& at) {
+  AshaSpec spec;
+  spec.metric_given = block.contains("metric");
+  spec.metric = block.value("metric", spec.metric);
+  spec.maximize = block.contains("mode") ? block["mode"] == "max"
+                                         : spec.metric.find("accuracy") != std::string::npos;
+  spec.min_epochs = block.value("min_epochs", spec.min_epochs);
+  spec.reduction_factor = block.value("reduction_factor", spec.reduction_factor);
+  if (block.contains("max_epochs")) {
+    spec.max_epochs = block["max_epochs"].get<int>();
+    if (spec.min_epochs >= *spec.max_epochs) {
+      throw_user_error(map.locate(child_path(at, "min_epochs")),
+                       fmt::format("min_epochs {} is not below max_epochs {}", spec.min_epochs,
+                                   *spec.max_epochs),
+                       "give min_epochs < max_epochs: the first rung comes before the end");
+    }
+  }
+  return spec;
+}
+
+std::vector<int> asha_rungs(const AshaSpec& spec, int epochs) {
+  std::vector<int> rungs;
+  for (long long rung = spec.min_epochs; rung < epochs; rung *= spec.reduction_factor) {
+    rungs.push_back(static_cast<int>(rung));
+  }
+  return rungs;
+}
+
+RungVerdict asha_verdict(const std::vector<std::optional<double>>& earlier,
+                         std::optional<double> value, bool maximize, int reduction_factor) {
+  RungVerdict verdict;
+  verdict.of = static_cast<int>(earlier.size()) + 1;
+  verdict.quota = std::max(1, verdict.of / std::max(reduction_factor, 1));
+  const bool finite = value && std::isfinite(*value);
+  verdict.rank = 1;
+  for (const std::optional<double>& other : earlier) {
+    const bool other_finite = other && std::isfinite(*other);
+    // An earlier trial ranks ahead when it is at least as good (ties go to the first recorded).
+    const bool ahead = !finite ? true
+                       : !other_finite ? false
+                       : maximize      ? *other >= *value
+                                       : *other <= *value;
+    verdict.rank += ahead;
+  }
+  verdict.continued = finite && verdict.rank <= verdict.quota;
+  return verdict;
+}
+
+namespace {
+
+std::string value_text(const AshaSpec& spec, std::optional<double> value) {
+  if (!value || !std::isfinite(*value)) return fmt::format("no finite {}", spec.metric);
+  return fmt::format("{} {:.4f}", spec.metric, *value);
+}
+
+}  // namespace
+
+std::string verdict_text(const AshaSpec& spec, int rung, std::optional<double> value,
+                         const RungVerdict& verdict) {
+  return fmt::format("{} after epoch {} ranks {} of {} trial{} at this rung; the top {} (1/{}) go on",
+                     value_text(spec, value), rung, verdict.rank, verdict.of,
+                     verdict.of == 1 ? "" : "s", verdict.quota, spec.reduction_factor);
+}
+
+std::string asha_line(const AshaSpec& spec, int epochs) {
+  const std::vector<int> rungs = asha_rungs(spec, epochs);
+  return fmt::format(
+      "asha: rungs at epoch{} {} of {} by {} ({}); a trial goes on past a rung when in the top "
+      "1/{} of those recorded there",
+      rungs.size() == 1 ? "" : "s", rungs.empty() ? "(none)" : fmt::format("{}", fmt::join(rungs, ", ")),
+      epochs, spec.metric, spec.maximize ? "max" : "min", spec.reduction_factor);
+}
+
+nlohmann::json asha_json(const AshaSpec& spec) {
+  nlohmann::json block = {{"metric", spec.metric},
+                          {"mode", spec.maximize ? "max" : "min"},
+                          {"min_epochs", spec.min_epochs},
+                          {"reduction_factor", spec.reduction_factor}};
+  if (spec.max_epochs) block["max_epochs"] = *spec.max_epochs;
+  return block;
+}
+
+}  // namespace runner

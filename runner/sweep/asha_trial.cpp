@@ -1,0 +1,63 @@
+#include "runner/sweep/asha_trial.h"
+
+#include <algorithm>
+
+#include "runner/sweep/rung_records.h"
+
+namespace runner {
+
+std::optional<double> asha_metric_of(const std::string& metric, const EpochRecord& epoch) {
+  if (metric == "val_accuracy") return epoch.val_accuracy;
+  if (metric == "val_loss") return epoch.val_loss;
+  if (metric == "train_loss") return epoch.train_loss;
+  return std::nullopt;
+}
+
+std::string asha_point_problem(const AshaSpec& spec, const nlohmann::json& config) {
+  if (spec.metric.rfind("val_", 0) != 0) return "";
+  const nlohmann::json dataset = config.is_object() ? config.value("dataset", nlohmann::json())
+                                                    : nlohmann::json();
+  const nlohmann::json split = dataset.is_object() ? dataset.value("validation_split", nlohmann::json())
+                                                   : nlohmann::json();
+  const bool has_split = split.is_number() && split.get<double>() > 0;
+  const bool has_folder = dataset.is_object() && dataset.contains("validation");
+  if (has_split || has_folder) return "";
+  return "sweep.asha.metric: " + spec.metric +
+         " needs a validation set, and this point's config has none; set "
+         "dataset.validation_split (e.g. 0.1) or dataset.validation, or watch train_loss";
+}
+
+namespace {
+
+// The point's training.epochs; 0 when its config does not say.
+int epochs_of(const PlannedPoint& planned) {
+  const nlohmann::json config = planned.config();
+  if (!config.is_object() || !config.contains("training") || !config["training"].is_object())
+    return 0;
+  const nlohmann::json value = config["training"].value("epochs", nlohmann::json());
+  return value.is_number_integer() ? value.get<int>() : 0;
+}
+
+}  // namespace
+
+std::string asha_plan_line(const AshaSpec& spec, const std::vector<PlannedPoint>& plan) {
+  for (const PlannedPoint& planned : plan) {
+    if (planned.valid) return asha_line(spec, epochs_of(planned));
+  }
+  return asha_line(spec, spec.max_epochs.value_or(0));
+}
+
+std::function<std::string(const EpochRecord&)> asha_gate(const AshaSpec& spec,
+                                                         const std::filesystem::path& sweep_dir,
+                                                         const PlannedPoint& planned) {
+  const std::vector<int> rungs = asha_rungs(spec, epochs_of(planned));
+  return [spec, sweep_dir, rungs, id = planned.point.id,
+          sha = planned.point_sha](const EpochRecord& epoch) -> std::string {
+    if (std::find(rungs.begin(), rungs.end(), epoch.epoch) == rungs.end()) return "";
+    RungEntry entry{id, sha, epoch.epoch, asha_metric_of(spec.metric, epoch), false};
+    const RungVerdict verdict = record_at_rung(sweep_dir, spec, entry);
+    return verdict.continued ? "" : "asha: " + verdict_text(spec, epoch.epoch, entry.value, verdict);
+  };
+}
+
+}  // namespace runner

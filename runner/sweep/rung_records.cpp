@@ -1,0 +1,110 @@
+#include "runner/sweep/rung_records.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "runner/report/read_report.h"
+#include "runner/util/bounded_json.h"
+#include "runner/util/errors.h"
+#include "runner/util/file_lock.h"
+#include "runner/util/files.h"
+
+namespace runner {
+namespace {
+
+using nlohmann::json;
+
+json entry_json(const RungEntry& e) {
+  return {{"id", e.id},
+          {"point_sha256", e.point_sha},
+          {"rung", e.rung},
+          {"value", e.value ? json(*e.value) : json()},
+          {"continued", e.continued}};
+}
+
+std::optional<RungEntry> entry_from(const json& item) {
+  if (!item.is_object()) return std::nullopt;
+  RungEntry e;
+  e.id = text_at(item, "/id");
+  e.point_sha = text_at(item, "/point_sha256");
+  const json rung = item.value("rung", json());
+  const json value = item.value("value", json());
+  const json continued = item.value("continued", json());
+  if (e.id.empty() || !rung.is_number_integer() || !continued.is_boolean()) return std::nullopt;
+  if (!value.is_null() && !value.is_number()) return std::nullopt;
+  e.rung = rung.get<int>();
+  if (value.is_number() && std::isfinite(value.get<double>())) e.value = value.get<double>();
+  e.continued = continued.get<bool>();
+  return e;
+}
+
+// The verdict of `entries[at]` against the entries at its rung before it.
+RungVerdict verdict_at(const std::vector<RungEntry>& entries, std::size_t at, const AshaSpec& spec) {
+  std::vector<std::optional<double>> earlier;
+  for (std::size_t i = 0; i < at; ++i) {
+    if (entries[i].rung == entries[at].rung) earlier.push_back(entries[i].value);
+  }
+  return asha_verdict(earlier, entries[at].value, spec.maximize, spec.reduction_factor);
+}
+
+}  // namespace
+
+std::vector<RungEntry> read_rung_records(const std::filesystem::path& sweep_dir) {
+  std::vector<RungEntry> entries;
+  const json file = read_json_leniently(sweep_dir / kRungRecords);
+  if (!file.is_object() || !file.contains("records") || !file["records"].is_array()) return entries;
+  for (const json& item : file["records"]) {
+    if (auto entry = entry_from(item)) entries.push_back(std::move(*entry));
+  }
+  return entries;
+}
+
+std::vector<RungCount> rung_counts(const std::vector<RungEntry>& entries) {
+  std::vector<RungCount> counts;
+  for (const RungEntry& e : entries) {
+    auto it = std::find_if(counts.begin(), counts.end(),
+                           [&](const RungCount& c) { return c.rung == e.rung; });
+    if (it == counts.end()) it = counts.insert(counts.end(), RungCount{e.rung, 0, 0});
+    ++it->recorded;
+    it->continued += e.continued;
+  }
+  std::sort(counts.begin(), counts.end(),
+            [](const RungCount& a, const RungCount& b) { return a.rung < b.rung; });
+  return counts;
+}
+
+RungVerdict record_at_rung(const std::filesystem::path& sweep_dir, const AshaSpec& spec,
+                           RungEntry entry) {
+  FileLock lock(sweep_dir / kRungLock);
+  const std::filesystem::path file = sweep_dir / kRungRecords;
+  std::error_code ignored;
+  if (std::filesystem::exists(file, ignored) && !read_json_leniently(file).is_object()) {
+    // Rewriting it would lose every decision made so far.
+    throw UserError(fmt::format(
+        "{}: not readable as the sweep's ASHA records (a JSON object); move it away to start "
+        "the rungs afresh",
+        file.string()));
+  }
+  std::vector<RungEntry> entries = read_rung_records(sweep_dir);
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const RungEntry& e = entries[i];
+    if (e.id == entry.id && e.point_sha == entry.point_sha && e.rung == entry.rung) {
+      RungVerdict verdict = verdict_at(entries, i, spec);
+      verdict.continued = e.continued;  // as decided then, whatever the rule says now
+      return verdict;
+    }
+  }
+  std::erase_if(entries,
+                [&](const RungEntry& e) { return e.id == entry.id && e.point_sha != entry.point_sha; });
+  entries.push_back(entry);
+  RungVerdict verdict = verdict_at(entries, entries.size() - 1, spec);
+  entries.back().continued = verdict.continued;
+  json records = json::array();
+  for (const RungEntry& e : entries) records.push_back(entry_json(e));
+  write_json_atomically(sweep_dir / kRungRecords, {{"records", records}});
+  return verdict;
+}
+
+}  // namespace runner
