@@ -11,6 +11,7 @@
 #include "runner/cli/report_folder.h"
 #include "runner/report/read_report.h"
 #include "runner/sweep/local_progress.h"
+#include "runner/sweep/rung_records.h"
 #include "runner/sweep/sweep_plan.h"
 #include "runner/util/bounded_json.h"
 #include "runner/util/errors.h"
@@ -98,13 +99,17 @@ std::string counts_line(const std::vector<PointRow>& rows, bool running) {
 }
 
 std::string table(const std::vector<PointRow>& rows) {
-  std::size_t width = 5;
-  for (const PointRow& row : rows) width = std::max(width, row.id.size());
-  std::string out =
-      fmt::format("{:>3}  {:<{}}  {:<9}  {}\n", "#", "point", width, "status", "detail");
+  std::size_t width = 5, status_width = 9;  // "completed"
   for (const PointRow& row : rows) {
-    std::string line = fmt::format("{:>3}  {:<{}}  {:<9}  {}", row.index, row.id, width,
-                                   status_name(row.judgement.status), row.judgement.detail);
+    width = std::max(width, row.id.size());
+    status_width = std::max(status_width, std::string(status_name(row.judgement.status)).size());
+  }
+  std::string out = fmt::format("{:>3}  {:<{}}  {:<{}}  {}\n", "#", "point", width, "status",
+                                status_width, "detail");
+  for (const PointRow& row : rows) {
+    std::string line =
+        fmt::format("{:>3}  {:<{}}  {:<{}}  {}", row.index, row.id, width,
+                    status_name(row.judgement.status), status_width, row.judgement.detail);
     while (line.back() == ' ') line.pop_back();
     out += line + "\n";
   }
@@ -137,8 +142,13 @@ int local_sweep_status(const fs::path& dir, Console& console, bool wait) {
     }
   }
   console.line(table(rows));
+  if (manifest.contains("asha")) {
+    console.line("asha: " + rung_counts_text(rung_counts(read_rung_records(dir))));
+  }
   if (wait) report_folder(dir, console);
-  const int completed = counts_of(rows)[LocalPointStatus::completed];
+  auto counts = counts_of(rows);
+  const int completed =
+      counts[LocalPointStatus::completed] + counts[LocalPointStatus::stopped_early];
   console.result(
       fmt::format("sweep {}: {}{}", dir.filename().string(), counts_line(rows, running),
                   running || wait ? "" : "; runner report " + dir.string() + " summarises it"));

@@ -9,6 +9,7 @@
 #include "runner/cli/experiment_run.h"
 #include "runner/cli/report_comparison.h"
 #include "runner/report/read_report.h"
+#include "runner/sweep/asha_trial.h"
 #include "runner/util/bounded_json.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
@@ -109,6 +110,8 @@ int reproduce_command(const ReproduceOptions& options) {
   request.output = options.output;
   request.quiet = options.quiet;
   request.print_layers = false;
+  // A search's trial reruns as it ran: its test set after the last epoch, its ASHA stop.
+  request.stop_after_epoch = asha_replay_gate(original);
   if (original["mode"] == "benchmark") {
     const auto& b = original["benchmark"];
     request.mode = RunMode::benchmark;

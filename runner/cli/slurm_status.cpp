@@ -13,6 +13,7 @@
 #include "runner/cli/local_status.h"
 #include "runner/cli/report_folder.h"
 #include "runner/cli/slurm_commands.h"
+#include "runner/sweep/rung_records.h"
 #include "runner/sweep/slurm_progress.h"
 #include "runner/sweep/slurm_record.h"
 #include "runner/util/bounded_json.h"
@@ -59,7 +60,9 @@ std::vector<PointProgress> sweep_progress(const fs::path& dir, const SlurmRecord
     PointEvidence evidence = report_evidence(dir, point);
     if (const RecordedJob* job = record.job_of(point.index)) {
       evidence.job_id = job->job_id;
-      bool complete = evidence.report_status == "completed" && evidence.report_of_plan;
+      bool complete =
+          (evidence.report_status == "completed" || evidence.report_status == "stopped_early") &&
+          evidence.report_of_plan;
       if (!complete) {
         if (!states.count(job->job_id)) states[job->job_id] = query_task_states(job->job_id);
         auto state = states[job->job_id].find(point.index);
@@ -98,6 +101,9 @@ std::string progress_table(const fs::path& dir, const std::vector<PointProgress>
     }
     out += fmt::format("{:>3}  {:<{}}  {:<13}  {:>8}  {}\n", p.point->index, p.point->id, width,
                        status_name(p.judgement.status), p.job_id, detail);
+  }
+  if (auto records = read_rung_records(dir); !records.empty()) {  // an ASHA search's
+    out += "\nasha: " + rung_counts_text(rung_counts(records)) + "\n";
   }
   return out;
 }
@@ -148,11 +154,12 @@ int wait_for_sweep(const fs::path& dir, Console& console) {
   console.line(progress_table(dir, progress));
   report_folder(dir, console);
   auto counts = count(progress);
-  int not_completed = static_cast<int>(progress.size()) - counts[SlurmPointStatus::completed];
+  const int done = counts[SlurmPointStatus::completed] + counts[SlurmPointStatus::stopped_early];
+  int not_completed = static_cast<int>(progress.size()) - done;
   console.result(
       fmt::format("sweep {}: {}{}", dir.filename().string(), counts_line(progress),
                   not_completed ? fmt::format("; {} did not complete", not_completed) : ""));
-  return counts[SlurmPointStatus::completed] > 0 ? 0 : 1;
+  return done > 0 ? 0 : 1;
 }
 
 int sweep_status_command(const SweepStatusOptions& options) {

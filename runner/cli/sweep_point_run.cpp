@@ -70,7 +70,10 @@ PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
   request.run_dir = run_dir;
   request.report_extra = {{"sweep_point", sweep_point_json(planned, spec)}};
   request.print_layers = verbose;
-  if (spec.asha) request.stop_after_epoch = asha_gate(*spec.asha, sweep_dir, planned);
+  if (spec.asha) {
+    request.stop_after_epoch = asha_gate(*spec.asha, sweep_dir, planned);
+    request.report_extra["asha"] = asha_report_block(*spec.asha, planned);
+  }
   Console console(!verbose);
   try {
     ExperimentResult result = run_experiment(request, console);

@@ -148,10 +148,12 @@ std::string result_line(const PointRun& run) {
       step["images_per_second"].get<double>(), 1e3 * step["median_seconds"].get<double>(),
       1e3 * step["p10_seconds"].get<double>(), 1e3 * step["p90_seconds"].get<double>());
   const nlohmann::json metrics = r.value("metrics", nlohmann::json::object());
-  for (const auto& [field, name] : {std::pair{"val_accuracy", "validation"}, {"test_accuracy", "test"}}) {
-    const nlohmann::json value = metrics.is_object() ? metrics.value(field, nlohmann::json())
-                                                     : nlohmann::json();
-    if (value.is_number()) line += fmt::format(", {} accuracy {:.2f} %", name, 100 * value.get<double>());
+  for (const auto& [field, name] :
+       {std::pair{"val_accuracy", "validation"}, {"test_accuracy", "test"}}) {
+    const nlohmann::json value =
+        metrics.is_object() ? metrics.value(field, nlohmann::json()) : nlohmann::json();
+    if (value.is_number())
+      line += fmt::format(", {} accuracy {:.2f} %", name, 100 * value.get<double>());
   }
   return line;
 }

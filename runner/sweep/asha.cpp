@@ -49,7 +49,7 @@ RungVerdict asha_verdict(const std::vector<std::optional<double>>& earlier,
   for (const std::optional<double>& other : earlier) {
     const bool other_finite = other && std::isfinite(*other);
     // An earlier trial ranks ahead when it is at least as good (ties go to the first recorded).
-    const bool ahead = !finite ? true
+    const bool ahead = !finite         ? true
                        : !other_finite ? false
                        : maximize      ? *other >= *value
                                        : *other <= *value;
@@ -70,9 +70,10 @@ std::string value_text(const AshaSpec& spec, std::optional<double> value) {
 
 std::string verdict_text(const AshaSpec& spec, int rung, std::optional<double> value,
                          const RungVerdict& verdict) {
-  return fmt::format("{} after epoch {} ranks {} of {} trial{} at this rung; the top {} (1/{}) go on",
-                     value_text(spec, value), rung, verdict.rank, verdict.of,
-                     verdict.of == 1 ? "" : "s", verdict.quota, spec.reduction_factor);
+  return fmt::format(
+      "{} after epoch {} ranks {} of {} trial{} at this rung; the top {} (1/{}) go on",
+      value_text(spec, value), rung, verdict.rank, verdict.of, verdict.of == 1 ? "" : "s",
+      verdict.quota, spec.reduction_factor);
 }
 
 std::string asha_line(const AshaSpec& spec, int epochs) {
@@ -80,8 +81,9 @@ std::string asha_line(const AshaSpec& spec, int epochs) {
   return fmt::format(
       "asha: rungs at epoch{} {} of {} by {} ({}); a trial goes on past a rung when in the top "
       "1/{} of those recorded there",
-      rungs.size() == 1 ? "" : "s", rungs.empty() ? "(none)" : fmt::format("{}", fmt::join(rungs, ", ")),
-      epochs, spec.metric, spec.maximize ? "max" : "min", spec.reduction_factor);
+      rungs.size() == 1 ? "" : "s",
+      rungs.empty() ? "(none)" : fmt::format("{}", fmt::join(rungs, ", ")), epochs, spec.metric,
+      spec.maximize ? "max" : "min", spec.reduction_factor);
 }
 
 nlohmann::json asha_json(const AshaSpec& spec) {

@@ -5,13 +5,12 @@
 // on, and a stopped trial is never taken up again.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "runner/config/source_map.h"
-
-#include <nlohmann/json.hpp>
 
 namespace runner {
 
@@ -34,9 +33,9 @@ std::vector<int> asha_rungs(const AshaSpec& spec, int epochs);
 
 // One trial's figure at a rung, in the order recorded.
 struct RungEntry {
-  std::string id;           // the sweep point's id
-  std::string point_sha;    // its config and settings (a changed point is recorded anew)
-  int rung = 0;             // epochs
+  std::string id;               // the sweep point's id
+  std::string point_sha;        // its config and settings (a changed point is recorded anew)
+  int rung = 0;                 // epochs
   std::optional<double> value;  // none: not a finite number
   bool continued = false;
 };

@@ -1,5 +1,7 @@
 #include "runner/sweep/asha_trial.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "runner/sweep/rung_records.h"
@@ -15,10 +17,10 @@ std::optional<double> asha_metric_of(const std::string& metric, const EpochRecor
 
 std::string asha_point_problem(const AshaSpec& spec, const nlohmann::json& config) {
   if (spec.metric.rfind("val_", 0) != 0) return "";
-  const nlohmann::json dataset = config.is_object() ? config.value("dataset", nlohmann::json())
-                                                    : nlohmann::json();
-  const nlohmann::json split = dataset.is_object() ? dataset.value("validation_split", nlohmann::json())
-                                                   : nlohmann::json();
+  const nlohmann::json dataset =
+      config.is_object() ? config.value("dataset", nlohmann::json()) : nlohmann::json();
+  const nlohmann::json split =
+      dataset.is_object() ? dataset.value("validation_split", nlohmann::json()) : nlohmann::json();
   const bool has_split = split.is_number() && split.get<double>() > 0;
   const bool has_folder = dataset.is_object() && dataset.contains("validation");
   if (has_split || has_folder) return "";
@@ -56,7 +58,26 @@ std::function<std::string(const EpochRecord&)> asha_gate(const AshaSpec& spec,
     if (std::find(rungs.begin(), rungs.end(), epoch.epoch) == rungs.end()) return "";
     RungEntry entry{id, sha, epoch.epoch, asha_metric_of(spec.metric, epoch), false};
     const RungVerdict verdict = record_at_rung(sweep_dir, spec, entry);
-    return verdict.continued ? "" : "asha: " + verdict_text(spec, epoch.epoch, entry.value, verdict);
+    return verdict.continued ? ""
+                             : "asha: " + verdict_text(spec, epoch.epoch, entry.value, verdict);
+  };
+}
+
+nlohmann::json asha_report_block(const AshaSpec& spec, const PlannedPoint& planned) {
+  return {{"metric", spec.metric},
+          {"mode", spec.maximize ? "max" : "min"},
+          {"rungs", asha_rungs(spec, epochs_of(planned))},
+          {"reduction_factor", spec.reduction_factor}};
+}
+
+std::function<std::string(const EpochRecord&)> asha_replay_gate(const nlohmann::json& report) {
+  if (!report.is_object() || !report.contains("asha") || !report["asha"].is_object()) return {};
+  const bool stopped = report.value("status", "") == "stopped_early";
+  const nlohmann::json epochs = report.value("epochs", nlohmann::json::array());
+  const int last = epochs.is_array() ? static_cast<int>(epochs.size()) : 0;
+  return [stopped, last](const EpochRecord& epoch) -> std::string {
+    if (!stopped || epoch.epoch != last) return "";
+    return fmt::format("asha: stopped after epoch {}, as the original trial was", last);
   };
 }
 

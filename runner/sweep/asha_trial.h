@@ -30,4 +30,12 @@ std::function<std::string(const EpochRecord&)> asha_gate(const AshaSpec& spec,
                                                          const std::filesystem::path& sweep_dir,
                                                          const PlannedPoint& planned);
 
+// The trial's report's `asha` block: its rungs, metric, mode and reduction factor.
+nlohmann::json asha_report_block(const AshaSpec& spec, const PlannedPoint& planned);
+
+// For `runner reproduce` of a trial's report: a gate that runs the rerun as the trial ran (the test
+// set after the last epoch only; a trial ASHA stopped stops after the same epoch), or an empty
+// function for a report of no trial.
+std::function<std::string(const EpochRecord&)> asha_replay_gate(const nlohmann::json& report);
+
 }  // namespace runner

@@ -11,6 +11,8 @@ const char* status_name(LocalPointStatus status) {
   switch (status) {
     case LocalPointStatus::completed:
       return "completed";
+    case LocalPointStatus::stopped_early:
+      return "stopped early";
     case LocalPointStatus::failed:
       return "failed";
     case LocalPointStatus::running:
@@ -25,15 +27,18 @@ const char* status_name(LocalPointStatus status) {
 
 LocalJudgement judge_local_point(const LocalPointEvidence& e) {
   if (e.report_status == "completed" && e.report_of_plan) return {LocalPointStatus::completed, ""};
+  if (e.report_status == "stopped_early" && e.report_of_plan)
+    return {LocalPointStatus::stopped_early, e.report_error};
   const bool failed = !e.report_status.empty() && e.report_status != "completed" &&
-                      e.report_status != "interrupted";
+                      e.report_status != "stopped_early" && e.report_status != "interrupted";
   if (failed) {
     return {LocalPointStatus::failed,
             e.report_status + (e.report_error.empty() ? "" : ": " + e.report_error)};
   }
   const std::string detail = e.report_status == "interrupted" ? "was interrupted"
-                             : e.report_status == "completed" ? "report of another plan"
-                                                              : "";
+                             : e.report_status == "completed" || e.report_status == "stopped_early"
+                                 ? "report of another plan"
+                                 : "";
   if (!e.sweep_running) return {LocalPointStatus::not_run, detail};
   // A report that is there was written before this sweep reached the point again.
   if (e.folder_exists && e.report_status.empty()) return {LocalPointStatus::running, ""};

@@ -8,11 +8,12 @@
 
 namespace runner {
 
-// completed: its report is complete and of the current plan; failed: its report says it failed,
+// completed: its report is complete and of the current plan; stopped_early: ASHA stopped it at a
+// rung (done, as planned); failed: its report says it failed,
 // diverged, ran out of memory or was invalid; running: the sweep runs now and the point's folder
 // exists without a report; waiting: the sweep runs now and has not reached it; not_run: nothing
 // runs it now (the next `runner sweep` does: not started, interrupted, or made from another plan).
-enum class LocalPointStatus { completed, failed, running, waiting, not_run };
+enum class LocalPointStatus { completed, stopped_early, failed, running, waiting, not_run };
 
 const char* status_name(LocalPointStatus status);
 

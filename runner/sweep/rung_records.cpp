@@ -41,7 +41,8 @@ std::optional<RungEntry> entry_from(const json& item) {
 }
 
 // The verdict of `entries[at]` against the entries at its rung before it.
-RungVerdict verdict_at(const std::vector<RungEntry>& entries, std::size_t at, const AshaSpec& spec) {
+RungVerdict verdict_at(const std::vector<RungEntry>& entries, std::size_t at,
+                       const AshaSpec& spec) {
   std::vector<std::optional<double>> earlier;
   for (std::size_t i = 0; i < at; ++i) {
     if (entries[i].rung == entries[at].rung) earlier.push_back(entries[i].value);
@@ -75,6 +76,16 @@ std::vector<RungCount> rung_counts(const std::vector<RungEntry>& entries) {
   return counts;
 }
 
+std::string rung_counts_text(const std::vector<RungCount>& counts) {
+  if (counts.empty()) return "no rung reached yet";
+  std::string text;
+  for (const RungCount& c : counts) {
+    text += fmt::format("{}after epoch {}: {} recorded, {} went on", text.empty() ? "" : "; ",
+                        c.rung, c.recorded, c.continued);
+  }
+  return text;
+}
+
 RungVerdict record_at_rung(const std::filesystem::path& sweep_dir, const AshaSpec& spec,
                            RungEntry entry) {
   FileLock lock(sweep_dir / kRungLock);
@@ -96,8 +107,9 @@ RungVerdict record_at_rung(const std::filesystem::path& sweep_dir, const AshaSpe
       return verdict;
     }
   }
-  std::erase_if(entries,
-                [&](const RungEntry& e) { return e.id == entry.id && e.point_sha != entry.point_sha; });
+  std::erase_if(entries, [&](const RungEntry& e) {
+    return e.id == entry.id && e.point_sha != entry.point_sha;
+  });
   entries.push_back(entry);
   RungVerdict verdict = verdict_at(entries, entries.size() - 1, spec);
   entries.back().continued = verdict.continued;

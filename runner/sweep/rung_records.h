@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "runner/sweep/asha.h"
@@ -26,6 +27,10 @@ struct RungCount {
   int continued = 0;
 };
 std::vector<RungCount> rung_counts(const std::vector<RungEntry>& entries);
+
+// "after epoch 1: 8 recorded, 2 went on; after epoch 3: 2 recorded, 1 went on", or "no rung
+// reached yet".
+std::string rung_counts_text(const std::vector<RungCount>& counts);
 
 // Records `entry` (its `continued` is decided here) and returns the verdict: against the trials
 // recorded at the rung before it. A trial recorded there already with the same point_sha gets

@@ -17,6 +17,8 @@ const char* status_name(SlurmPointStatus status) {
       return "running";
     case SlurmPointStatus::completed:
       return "completed";
+    case SlurmPointStatus::stopped_early:
+      return "stopped_early";
     case SlurmPointStatus::failed:
       return "failed";
   }
@@ -25,6 +27,8 @@ const char* status_name(SlurmPointStatus status) {
 
 PointJudgement judge_point(const PointEvidence& e) {
   if (e.report_status == "completed" && e.report_of_plan) return {SlurmPointStatus::completed, ""};
+  if (e.report_status == "stopped_early" && e.report_of_plan)
+    return {SlurmPointStatus::stopped_early, e.report_error};
   std::string report = e.report_status.empty() ? "no report"
                        : e.report_status != "completed"
                            ? fmt::format("report: {}{}", e.report_status,

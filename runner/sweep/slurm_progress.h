@@ -9,9 +9,10 @@ namespace runner {
 
 // not_submitted: in no recorded job and not completed (a later resubmission runs it);
 // pending: its task waits in the queue; running: its task runs; completed: its report is complete
-// (status completed, made from the plan as submitted); failed: its task ended without that (the
-// point failed, or the task was cancelled, hit its time limit, ran out of memory, lost its node).
-enum class SlurmPointStatus { not_submitted, pending, running, completed, failed };
+// (status completed, made from the plan as submitted); stopped_early: ASHA stopped it at a rung
+// (done, as planned); failed: its task ended without that (the point failed, or the task was
+// cancelled, hit its time limit, ran out of memory, lost its node).
+enum class SlurmPointStatus { not_submitted, pending, running, completed, stopped_early, failed };
 
 const char* status_name(SlurmPointStatus status);
 

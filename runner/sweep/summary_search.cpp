@@ -23,17 +23,17 @@ std::string text_or(const json& object, const char* pointer, const std::string& 
 // trained" ("" without ASHA).
 std::string asha_text(const json& asha) {
   if (!asha.is_object()) return "";
-  std::vector<std::string> rungs;
-  for (const json& rung : asha.value("rungs", json::array())) {
-    if (!rung.is_object()) continue;
-    rungs.push_back(fmt::format("after epoch {}: {} recorded, {} went on",
-                                rung.value("epochs", json()).dump(),
-                                rung.value("recorded", json()).dump(),
-                                rung.value("continued", json()).dump()));
+  std::vector<RungCount> counts;
+  const json rungs = asha.value("rungs", json::array());
+  for (const json& rung : rungs.is_array() ? rungs : json::array()) {
+    auto number = [&](const char* key) {
+      const json value = rung.is_object() ? rung.value(key, json()) : json();
+      return value.is_number_integer() ? value.get<int>() : 0;
+    };
+    counts.push_back({number("epochs"), number("recorded"), number("continued")});
   }
   return fmt::format(" with ASHA ({} stopped early; {}; {} of {} epochs trained)",
-                     asha.value("stopped_early", json()).dump(),
-                     rungs.empty() ? std::string("no rung reached yet") : fmt::format("{}", fmt::join(rungs, "; ")),
+                     asha.value("stopped_early", json()).dump(), rung_counts_text(counts),
                      asha.value("epochs_trained", json()).dump(),
                      asha.value("epochs_without_stopping", json()).dump());
 }
@@ -80,8 +80,8 @@ json asha_summary(const json& manifest, const std::filesystem::path& dir, const 
   json block = json::object();
   for (const char* key : {"min_epochs", "max_epochs", "reduction_factor"}) {
     const json& value = manifest["asha"].value(key, json());
-    block[key] = value.is_number_unsigned() && value.get<std::uint64_t>() <= 1'000'000 ? value
-                                                                                      : json();
+    block[key] =
+        value.is_number_unsigned() && value.get<std::uint64_t>() <= 1'000'000 ? value : json();
   }
   json rungs = json::array();
   for (const RungCount& c : rung_counts(read_rung_records(dir))) {
@@ -136,9 +136,10 @@ std::string best_section(const json& summary) {
   const bool random = text_or(search, "/method", "") == "random";
   std::string out = fmt::format(
       "\n## Best point\n\nBy {} ({}), over {}{}:\n\n", metric, text_or(search, "/mode", "max"),
-      random ? fmt::format("{} trials of random search (seed {})",
-                           search.value("trials", json()).dump(), search.value("seed", json()).dump())
-             : std::string("the grid's points"),
+      random
+          ? fmt::format("{} trials of random search (seed {})",
+                        search.value("trials", json()).dump(), search.value("seed", json()).dump())
+          : std::string("the grid's points"),
       asha_text(search.value("asha", json())));
   const json& best = summary.value("best", json());
   if (!best.is_object()) {

@@ -83,12 +83,11 @@ void agree_on_metric(SweepSpec& spec, const nlohmann::json& sweep, const SourceM
     if (!sweep["random"].contains("mode")) spec.random->maximize = spec.asha->maximize;
   }
   if (spec.random->metric != spec.asha->metric || spec.random->maximize != spec.asha->maximize) {
-    throw_user_error(
-        map.locate("sweep.asha.metric"),
-        fmt::format("sweep.asha selects by {} ({}) but sweep.random by {} ({})", spec.asha->metric,
-                    spec.asha->maximize ? "max" : "min", spec.random->metric,
-                    spec.random->maximize ? "max" : "min"),
-        "give the same metric and mode to both, or to one of them only");
+    throw_user_error(map.locate("sweep.asha.metric"),
+                     fmt::format("sweep.asha selects by {} ({}) but sweep.random by {} ({})",
+                                 spec.asha->metric, spec.asha->maximize ? "max" : "min",
+                                 spec.random->metric, spec.random->maximize ? "max" : "min"),
+                     "give the same metric and mode to both, or to one of them only");
   }
 }
 

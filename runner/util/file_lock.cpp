@@ -15,9 +15,9 @@ namespace runner {
 FileLock::FileLock(const std::filesystem::path& lock_file) {
   fd_ = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd_ < 0) {
-    throw UserError(fmt::format("{}: cannot open the lock file: {}", lock_file.string(),
-                                errno == ELOOP ? "it is a symbolic link; remove it"
-                                               : std::strerror(errno)));
+    throw UserError(
+        fmt::format("{}: cannot open the lock file: {}", lock_file.string(),
+                    errno == ELOOP ? "it is a symbolic link; remove it" : std::strerror(errno)));
   }
   int result = 0;
   do {
@@ -26,7 +26,8 @@ FileLock::FileLock(const std::filesystem::path& lock_file) {
   if (result != 0) {
     const int error = errno;
     ::close(fd_);
-    throw UserError(fmt::format("{}: cannot lock it: {}", lock_file.string(), std::strerror(error)));
+    throw UserError(
+        fmt::format("{}: cannot lock it: {}", lock_file.string(), std::strerror(error)));
   }
 }
 

@@ -4,6 +4,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <map>
+
+#include "runner/sweep/asha.h"
+#include "runner/sweep/rung_records.h"
 #include "runner/util/files.h"
 #include "sweep_helpers.h"
 #include "test_support.h"
@@ -128,6 +132,44 @@ TEST(SlurmCluster, TwoByTwoSweepRunsAsAnArrayAndMatchesTheLocalSweep) {
   ASSERT_EQ(record["jobs"].size(), 2u) << again.output;
   EXPECT_EQ(record["jobs"][1]["points"], json({3})) << again.output;
   EXPECT_EQ(read_json(dir / "summary.json")["points"][2]["status"], "completed") << again.output;
+}
+
+// ASHA over array tasks: each task records its trial's rungs in the shared folder and stops or
+// goes on; the decisions follow the rule in the order recorded, and a stopped trial is done.
+TEST(SlurmCluster, AshaTrialsDecideAtTheirRungsInTheirOwnTasks) {
+  REQUIRE_CLUSTER_MACHINE();
+  TempDir tmp;
+  LocalCluster cluster(tmp / "cluster");
+  ASSERT_EQ(cluster.start().exit_code, 0) << cluster.start().output;
+  auto sweep = tmp.write(
+      "asha.yaml", "name: asha\nbase: " + tiny_config() + "\noutput: " + (tmp / "out").string() +
+                       "\nset: [training.threads=1, dataset.validation_split=0.2]\n"
+                       "launcher: {type: slurm, cpus_per_task: 1, time: 10, max_parallel: 2}\n"
+                       "sweep:\n  random:\n    trials: 6\n    seed: 3\n    space:\n"
+                       "      training.optimizer.lr: {log_uniform: [1.0e-3, 0.3]}\n"
+                       "  asha: {max_epochs: 3, reduction_factor: 2}\n");
+  auto slurm = run_command(cluster.runner("sweep " + quoted(sweep) + " --wait"));
+  ASSERT_EQ(slurm.exit_code, 0) << slurm.output;
+  const auto dir = tmp / "out" / "asha";
+  std::map<int, std::vector<std::optional<double>>> earlier;
+  const auto records = read_rung_records(dir);
+  ASSERT_GE(records.size(), 6u) << slurm.output;  // every trial reached the first rung
+  for (const RungEntry& e : records) {
+    EXPECT_EQ(e.continued, asha_verdict(earlier[e.rung], e.value, true, 2).continued) << e.id;
+    earlier[e.rung].push_back(e.value);
+  }
+  const json rows = read_json(dir / "summary.json")["points"];
+  ASSERT_EQ(rows.size(), 6u);
+  int completed = 0;
+  for (const json& row : rows) {
+    EXPECT_TRUE(row["status"] == "completed" || row["status"] == "stopped_early") << row.dump();
+    completed += row["status"] == "completed";
+  }
+  EXPECT_GE(completed, 1);
+  auto status = run_command(cluster.runner("sweep status " + quoted(dir)));
+  EXPECT_EQ(status.exit_code, 0) << status.output;
+  EXPECT_NE(status.output.find("asha: after epoch 1: 6 recorded"), std::string::npos)
+      << status.output;
 }
 
 TEST(SlurmCluster, QueuedPointsAreNotResubmittedAndCancelledOnesFail) {
