@@ -7,12 +7,12 @@
 
 #include "runner/cli/slurm_commands.h"
 #include "runner/cli/slurm_status.h"
-#include "runner/cli/sweep_folder_lock.h"
 #include "runner/cli/sweep_setup.h"
 #include "runner/report/environment.h"
 #include "runner/sweep/slurm_record.h"
 #include "runner/sweep/slurm_script.h"
 #include "runner/sweep/slurm_states.h"
+#include "runner/sweep/sweep_folder_lock.h"
 #include "runner/sweep/sweep_spec.h"
 #include "runner/util/files.h"
 #include "runner/util/folder_lock.h"

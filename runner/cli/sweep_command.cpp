@@ -1,21 +1,19 @@
 // `runner sweep SWEEP.yaml` or `runner sweep CONFIG --grid PATH=V1,V2 ...`: plan the points, run
-// those not done yet (one after another in this process, or --jobs N at once as child
-// processes), then summarise and plot.
+// those not done yet with a launcher (one after another in this process, or --jobs N at once as
+// child processes: runner/sweep/launcher.h), then summarise and plot.
 #include <fmt/format.h>
 
-#include <csignal>
-#include <cstdlib>
+#include <memory>
 
 #include "runner/cli/commands.h"
 #include "runner/cli/jobs_memory_check.h"
 #include "runner/cli/report_folder.h"
 #include "runner/cli/sweep_gpus.h"
-#include "runner/cli/sweep_jobs.h"
 #include "runner/cli/sweep_point_run.h"
-#include "runner/cli/sweep_result_lines.h"
 #include "runner/cli/sweep_setup.h"
 #include "runner/report/machine_load.h"
 #include "runner/sweep/asha_trial.h"
+#include "runner/sweep/launcher.h"
 #include "runner/sweep/point_state.h"
 #include "runner/sweep/sweep_plan.h"
 #include "runner/sweep/sweep_tally.h"
@@ -25,50 +23,6 @@
 #include "runner/util/interrupt.h"
 
 namespace runner {
-namespace {
-
-// Test hook: RUNNER_TEST_KILL_AFTER_POINTS=N kills the process (SIGKILL, nothing cleaned up)
-// after it has run N points, as a crash or a killed job would.
-void maybe_kill_for_test(int points_run) {
-  const char* text = std::getenv("RUNNER_TEST_KILL_AFTER_POINTS");
-  if (text && std::atoi(text) == points_run) std::raise(SIGKILL);
-}
-
-// Runs the points not done yet one after another in this process.
-void run_points_in_process(const SweepOptions& options, const SweepSpec& spec,
-                           const std::vector<PlannedPoint>& plan,
-                           const std::vector<std::size_t>& todo, const std::filesystem::path& dir,
-                           const std::filesystem::path& base, Console& console, SweepTally& tally) {
-  SweepResultLines lines(plan);
-  for (std::size_t i : todo) {
-    const PlannedPoint& planned = plan[i];
-    if (interrupt_requested()) {
-      tally.interrupted = true;
-      return;
-    }
-    console.progress(fmt::format("[{}/{}] {}: running", i + 1, plan.size(), planned.point.id));
-    PointRun run = run_sweep_point(planned, spec, base, dir, options.verbose);
-    ++tally.ran;
-    ++tally.counts[run.status];
-    std::string line = lines.line(i, run);
-    if (ended_as_planned(run.status)) {
-      console.line(line);
-    } else {
-      console.warning(line);
-    }
-    maybe_kill_for_test(tally.ran);
-    if (run.status == RunStatus::interrupted || interrupt_requested()) {
-      tally.interrupted = true;
-      return;
-    }
-    if (options.fail_fast && !ended_as_planned(run.status)) {
-      tally.stopped = true;
-      return;
-    }
-  }
-}
-
-}  // namespace
 
 int sweep_command(const SweepOptions& options) {
   Console console(options.quiet);
@@ -109,25 +63,25 @@ int sweep_command(const SweepOptions& options) {
   write_file_atomically(dir / kSweepManifest, plan_json_text(spec, plan));
   if (options.dry_run) return 0;
 
+  auto run_point = [&](const PlannedPoint& planned) {
+    return run_sweep_point(planned, spec, base, dir, options.verbose);
+  };
+  LaunchRequest request{spec,      plan, todo, dir, base,   options.fail_fast,
+                        run_point, {},   1,    {},  nullptr};
+  std::unique_ptr<Launcher> launcher = in_process_launcher();
   if (options.jobs > 1) {
     bool gpu_points = false;
     for (std::size_t i : todo)  // auto runs on a GPU where there is one
       gpu_points = gpu_points || plan[i].device == "auto" || is_gpu_point(plan[i], false);
-    JobsRequest request{
-        spec,
-        plan,
-        todo,
-        dir,
-        base,
-        options.arguments,
-        options.jobs,
-        !options.gpus.empty() ? given_gpus : gpu_points ? sweep_gpus("") : std::vector<int>{},
-        lock,
-        options.fail_fast};
-    run_points_in_children(request, console, tally);
-  } else {
-    run_points_in_process(options, spec, plan, todo, dir, base, console, tally);
+    request.arguments = options.arguments;
+    request.jobs = options.jobs;
+    request.gpus = !options.gpus.empty() ? given_gpus
+                   : gpu_points          ? sweep_gpus("")
+                                         : std::vector<int>{};
+    request.lock = &lock;
+    launcher = child_process_launcher();
   }
+  launcher->launch(request, console, tally);
   if (tally.interrupted || interrupt_requested()) {
     // The summary of what completed is still written; a second Ctrl-C stops that too.
     tally.interrupted = true;

@@ -8,9 +8,9 @@
 #include <cstdlib>
 
 #include "runner/cli/commands.h"
-#include "runner/cli/sweep_folder_lock.h"
 #include "runner/cli/sweep_point_run.h"
 #include "runner/cli/sweep_setup.h"
+#include "runner/sweep/sweep_folder_lock.h"
 #include "runner/util/errors.h"
 #include "runner/util/folder_lock.h"
 

@@ -5,49 +5,11 @@
 
 #include "runner/cli/experiment_run.h"
 #include "runner/report/environment.h"
-#include "runner/report/machine_load.h"
-#include "runner/report/report.h"
-#include "runner/report/run_tags.h"
 #include "runner/sweep/asha_trial.h"
 #include "runner/util/errors.h"
 #include "runner/util/interrupt.h"
 
 namespace runner {
-
-namespace {
-
-nlohmann::json sweep_point_json(const PlannedPoint& planned, const SweepSpec& spec) {
-  const SweepPoint& point = planned.point;
-  return {{"sweep", spec.name},           {"id", point.id},
-          {"index", point.index},         {"values", point.values_json()},
-          {"overrides", point.overrides}, {"point_sha256", planned.point_sha}};
-}
-
-}  // namespace
-
-PointRun record_point(const PlannedPoint& planned, const SweepSpec& spec,
-                      const std::filesystem::path& base_config,
-                      const std::filesystem::path& sweep_dir, RunStatus status,
-                      const std::string& error, const std::string& started_at) {
-  nlohmann::json report = {{"schema_version", 1},
-                           {"mode", spec.mode},
-                           {"status", status_name(status)},
-                           {"error", error},
-                           {"name", planned.name.empty() ? spec.name : planned.name},
-                           {"run_id", planned.point.id},
-                           {"config_file", base_config.string()},
-                           {"sweep_point", sweep_point_json(planned, spec)},
-                           {"started_at", started_at.empty() ? timestamp_now() : started_at},
-                           {"finished_at", timestamp_now()},
-                           {"machine_load", MachineLoad().json()}};
-  const nlohmann::json config = planned.config();
-  if (config.is_object()) report["config"] = config;
-  const nlohmann::json config_tags =
-      config.is_object() && config.contains("tags") ? config["tags"] : nlohmann::json::object();
-  report["tags"] = merge_tags(config_tags, parse_tag_options(spec.tags));
-  write_report(sweep_dir / planned.point.id, report);
-  return PointRun{status, report};
-}
 
 PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
                          const std::filesystem::path& base_config,
@@ -89,10 +51,6 @@ PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
     // data.
     return record(RunStatus::failed, error.what());
   }
-}
-
-int point_exit_code(RunStatus status) {
-  return status == RunStatus::invalid ? 2 : exit_code_for(status);
 }
 
 }  // namespace runner

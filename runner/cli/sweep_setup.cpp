@@ -137,25 +137,4 @@ std::string mode_line(const SweepSpec& spec) {
                          : "");
 }
 
-std::string result_line(const PointRun& run) {
-  const nlohmann::json& r = run.report;
-  if (run.status != RunStatus::completed) {
-    return fmt::format("{}: {}", status_name(run.status), r.value("error", ""));
-  }
-  const auto& step = r["step_time"];
-  std::string line = fmt::format(
-      "completed: {:.0f} images/s, step {:.3f} ms (p10 {:.3f}, p90 {:.3f})",
-      step["images_per_second"].get<double>(), 1e3 * step["median_seconds"].get<double>(),
-      1e3 * step["p10_seconds"].get<double>(), 1e3 * step["p90_seconds"].get<double>());
-  const nlohmann::json metrics = r.value("metrics", nlohmann::json::object());
-  for (const auto& [field, name] :
-       {std::pair{"val_accuracy", "validation"}, {"test_accuracy", "test"}}) {
-    const nlohmann::json value =
-        metrics.is_object() ? metrics.value(field, nlohmann::json()) : nlohmann::json();
-    if (value.is_number())
-      line += fmt::format(", {} accuracy {:.2f} %", name, 100 * value.get<double>());
-  }
-  return line;
-}
-
 }  // namespace runner

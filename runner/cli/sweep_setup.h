@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "runner/cli/commands.h"
-#include "runner/cli/sweep_point_run.h"
 #include "runner/sweep/point_state.h"
 #include "runner/sweep/sweep_plan.h"
 
@@ -36,8 +35,5 @@ std::vector<PointState> point_states(const std::vector<PlannedPoint>& plan,
 
 // "train (the config's epochs, with evaluation)" or "benchmark (5 warm-up and 30 timed ...)".
 std::string mode_line(const SweepSpec& spec);
-
-// "completed: 1234 images/s, step ..." or "failed: <why>".
-std::string result_line(const PointRun& run);
 
 }  // namespace runner

@@ -1,9 +1,7 @@
 // Remembering each error shown once, and where.
-#include "runner/cli/sweep_result_lines.h"
+#include "runner/sweep/result_lines.h"
 
 #include <fmt/format.h>
-
-#include "runner/cli/sweep_setup.h"
 
 namespace runner {
 

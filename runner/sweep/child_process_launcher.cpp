@@ -1,6 +1,7 @@
-// The scheduling loop: start points while slots (and GPUs) are free, reap finished children,
-// redraw the progress line, pass an interrupt on.
-#include "runner/cli/sweep_jobs.h"
+// `--jobs N`: up to N points at once, each a child process of this runner (`runner sweep <the same
+// arguments> --point K`), with GPUs handed out one per running point. The loop: start points
+// while slots (and GPUs) are free, reap finished children, redraw the progress line, pass an
+// interrupt on.
 
 #include <fmt/format.h>
 #include <sys/wait.h>
@@ -9,12 +10,12 @@
 #include <csignal>
 #include <thread>
 
-#include "runner/cli/sweep_folder_lock.h"
-#include "runner/cli/sweep_gpus.h"
-#include "runner/cli/sweep_point_run.h"
-#include "runner/cli/sweep_result_lines.h"
-#include "runner/cli/sweep_setup.h"
+#include "runner/sweep/gpu_slots.h"
 #include "runner/sweep/jobs_progress.h"
+#include "runner/sweep/launcher.h"
+#include "runner/sweep/point_state.h"
+#include "runner/sweep/result_lines.h"
+#include "runner/sweep/sweep_folder_lock.h"
 #include "runner/util/background_child.h"
 #include "runner/util/bounded_json.h"
 #include "runner/util/files.h"
@@ -45,14 +46,14 @@ std::string why_no_report(int exit_code, const std::filesystem::path& log) {
                      log.string());
 }
 
-class Scheduler {
+class ChildProcesses {
  public:
-  Scheduler(const JobsRequest& request, Console& console, SweepTally& tally)
+  ChildProcesses(const LaunchRequest& request, Console& console, SweepTally& tally)
       : r_(request),
         console_(console),
         tally_(tally),
         gpus_(request.gpus),
-        lock_(request.lock),
+        lock_(*request.lock),
         lines_(request.plan),
         progress_(request.todo.size(), request.jobs) {}
 
@@ -76,7 +77,9 @@ class Scheduler {
   bool start(std::size_t index) {
     const PlannedPoint& planned = r_.plan[index];
     if (!planned.valid) {
-      finish(index, run_sweep_point(planned, r_.spec, r_.base, r_.dir, false), 0);
+      finish(index,
+             record_point(planned, r_.spec, r_.base, r_.dir, RunStatus::invalid, planned.error, ""),
+             0);
       return true;
     }
     std::optional<int> gpu = gpus_.take(planned);
@@ -173,7 +176,7 @@ class Scheduler {
     console_.progress(progress_.line(names));
   }
 
-  const JobsRequest& r_;
+  const LaunchRequest& r_;
   Console& console_;
   SweepTally& tally_;
   GpuSlots gpus_;
@@ -184,10 +187,17 @@ class Scheduler {
   bool forwarded_ = false;
 };
 
+class ChildProcessLauncher : public Launcher {
+ public:
+  void launch(const LaunchRequest& request, Console& console, SweepTally& tally) override {
+    ChildProcesses(request, console, tally).run();
+  }
+};
+
 }  // namespace
 
-void run_points_in_children(const JobsRequest& request, Console& console, SweepTally& tally) {
-  Scheduler(request, console, tally).run();
+std::unique_ptr<Launcher> child_process_launcher() {
+  return std::make_unique<ChildProcessLauncher>();
 }
 
 }  // namespace runner

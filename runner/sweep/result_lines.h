@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "runner/cli/sweep_point_run.h"
+#include "runner/sweep/point_run.h"
 #include "runner/sweep/sweep_plan.h"
 
 namespace runner {

@@ -1,6 +1,6 @@
 // Checking an inherited lock: the descriptor must be the folder's own lock file, and flock on it
 // must succeed at once (it does only for the description that holds the lock).
-#include "runner/cli/sweep_folder_lock.h"
+#include "runner/sweep/sweep_folder_lock.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
