@@ -60,6 +60,10 @@ std::string verdict_text(const AshaSpec& spec, int rung, std::optional<double> v
 // top 1/3 of those recorded there".
 std::string asha_line(const AshaSpec& spec, int epochs);
 
+// Why a point cannot be an ASHA trial ("" when it can): its config has no validation set for a
+// val_* metric. `config` is the point's resolved config.
+std::string asha_point_problem(const AshaSpec& spec, const nlohmann::json& config);
+
 // The sweep manifest's `asha` block.
 nlohmann::json asha_json(const AshaSpec& spec);
 

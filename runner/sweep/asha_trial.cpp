@@ -15,20 +15,6 @@ std::optional<double> asha_metric_of(const std::string& metric, const EpochRecor
   return std::nullopt;
 }
 
-std::string asha_point_problem(const AshaSpec& spec, const nlohmann::json& config) {
-  if (spec.metric.rfind("val_", 0) != 0) return "";
-  const nlohmann::json dataset =
-      config.is_object() ? config.value("dataset", nlohmann::json()) : nlohmann::json();
-  const nlohmann::json split =
-      dataset.is_object() ? dataset.value("validation_split", nlohmann::json()) : nlohmann::json();
-  const bool has_split = split.is_number() && split.get<double>() > 0;
-  const bool has_folder = dataset.is_object() && dataset.contains("validation");
-  if (has_split || has_folder) return "";
-  return "sweep.asha.metric: " + spec.metric +
-         " needs a validation set, and this point's config has none; set "
-         "dataset.validation_split (e.g. 0.1) or dataset.validation, or watch train_loss";
-}
-
 namespace {
 
 // The point's training.epochs; 0 when its config does not say.

@@ -17,10 +17,6 @@ namespace runner {
 // epoch has no such figure (no validation set).
 std::optional<double> asha_metric_of(const std::string& metric, const EpochRecord& epoch);
 
-// Why a point cannot be an ASHA trial ("" when it can): its config has no validation set for a
-// val_* metric. `config` is the point's resolved config.
-std::string asha_point_problem(const AshaSpec& spec, const nlohmann::json& config);
-
 // asha_line for the plan: the rungs of its first valid point's epochs (all points' when
 // max_epochs is given).
 std::string asha_plan_line(const AshaSpec& spec, const std::vector<PlannedPoint>& plan);

@@ -12,7 +12,7 @@
 #include "runner/config/load_config.h"
 #include "runner/graph/dataset_geometry.h"
 #include "runner/graph/graph.h"
-#include "runner/sweep/asha_trial.h"
+#include "runner/sweep/asha.h"
 #include "runner/util/console.h"
 #include "runner/util/digest.h"
 #include "runner/util/interrupt.h"
