@@ -15,7 +15,7 @@
 
 #include "runner/cli/command_hints.h"
 #include "runner/cli/commands.h"
-#include "runner/cli/slurm_launcher.h"
+#include "runner/cli/slurm_sweep.h"
 #include "runner/report/environment.h"
 #include "runner/sweep/sweep_spec.h"
 #include "runner/util/command_line.h"

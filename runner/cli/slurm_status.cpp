@@ -12,8 +12,8 @@
 
 #include "runner/cli/local_status.h"
 #include "runner/cli/report_folder.h"
-#include "runner/cli/slurm_commands.h"
 #include "runner/sweep/rung_records.h"
+#include "runner/sweep/slurm_commands.h"
 #include "runner/sweep/slurm_progress.h"
 #include "runner/sweep/slurm_record.h"
 #include "runner/util/bounded_json.h"

@@ -1,9 +1,9 @@
 // How a sweep's points run: one interface, one file per way: one after another in this process
-// (in_process_launcher.cpp), or up to N at once as child processes of this runner
-// (child_process_launcher.cpp, `--jobs N`). A Slurm submission hands the points to array tasks
-// instead (runner/cli/slurm_launcher.cpp), each of which runs one point in process. The CLI plans
-// the sweep, picks the launcher and prints; ASHA's decisions are taken inside each point's run,
-// wherever it runs.
+// (in_process_launcher.cpp), up to N at once as child processes of this runner
+// (child_process_launcher.cpp, `--jobs N`), or as the tasks of one Slurm job array
+// (slurm_launcher.cpp), each task running its point in process on its node. The CLI plans the
+// sweep, picks the launcher and prints; ASHA's decisions are taken inside each point's run,
+// wherever it runs, so no launcher needs to know of them.
 #pragma once
 
 #include <cstddef>
@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "runner/sweep/point_run.h"
+#include "runner/sweep/slurm_record.h"
+#include "runner/sweep/slurm_settings.h"
 #include "runner/sweep/sweep_plan.h"
 #include "runner/sweep/sweep_tally.h"
 #include "runner/util/console.h"
@@ -29,9 +31,9 @@ struct LaunchRequest {
   bool fail_fast = false;
   // In this process: runs one point and writes its report (the experiment machinery the CLI has).
   std::function<PointRun(const PlannedPoint&)> run_point;
-  // Child processes: this command line after `runner` (each child adds --point K), how many at
-  // once, the GPUs to hand out (empty: GPU points run as configured) and the sweep folder's lock,
-  // lent to the children.
+  // Child processes and Slurm tasks: this command line after `runner` (each adds --point K); how
+  // many at once, the GPUs to hand out (empty: GPU points run as configured) and the sweep folder's
+  // lock, lent to the children.
   std::vector<std::string> arguments;
   int jobs = 1;
   std::vector<int> gpus;
@@ -50,5 +52,10 @@ std::unique_ptr<Launcher> in_process_launcher();
 // Each point's output goes to <point>/point.log; its status comes from the report it wrote (or,
 // when it died first, a `failed` report written here). Ctrl-C is passed on to every child.
 std::unique_ptr<Launcher> child_process_launcher();
+// Submits one array (of `settings`) whose task K runs `runner sweep <arguments> --point K`, and
+// adds the job to `record`, written to <sweep>/slurm/job.json; a dry run prints the batch script
+// instead. Nothing runs here: the tally is left as it is.
+std::unique_ptr<Launcher> slurm_array_launcher(SlurmSettings settings, SlurmRecord record,
+                                               bool dry_run);
 
 }  // namespace runner

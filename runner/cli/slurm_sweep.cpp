@@ -1,14 +1,15 @@
-// Submitting a sweep to Slurm as one job array.
-#include "runner/cli/slurm_launcher.h"
+// `runner sweep --launcher slurm`: planning here, then the Slurm launcher submits the array.
+#include "runner/cli/slurm_sweep.h"
 
 #include <fmt/format.h>
 
 #include <map>
 
-#include "runner/cli/slurm_commands.h"
 #include "runner/cli/slurm_status.h"
 #include "runner/cli/sweep_setup.h"
-#include "runner/report/environment.h"
+#include "runner/sweep/asha_trial.h"
+#include "runner/sweep/launcher.h"
+#include "runner/sweep/slurm_commands.h"
 #include "runner/sweep/slurm_record.h"
 #include "runner/sweep/slurm_script.h"
 #include "runner/sweep/slurm_states.h"
@@ -63,35 +64,6 @@ std::vector<PlannedPoint> plan_without_writing(const SweepSpec& spec) {
   return plan_sweep(spec, base);
 }
 
-std::vector<RecordedPoint> recorded_points(const std::vector<PlannedPoint>& plan) {
-  std::vector<RecordedPoint> points;
-  for (std::size_t i = 0; i < plan.size(); ++i)
-    points.push_back({static_cast<int>(i) + 1, plan[i].point.id, plan[i].point_sha});
-  return points;
-}
-
-// Submits the script (written first as slurm/submit.sh, renamed to job-<id>.sh once Slurm has
-// taken it) and records the job; returns its id.
-std::string submit(const fs::path& dir, const std::string& script, SlurmRecord record,
-                   const std::vector<PlannedPoint>& plan, const std::vector<int>& points) {
-  const fs::path folder = slurm_folder(dir);
-  const fs::path pending = folder / "submit.sh";
-  write_file_atomically(pending, script);
-  std::string job_id;
-  try {
-    job_id = submit_batch_script(pending);
-  } catch (...) {
-    fs::remove(pending);
-    throw;
-  }
-  const std::string name = "job-" + job_id + ".sh";
-  fs::rename(pending, folder / name);
-  record.points = recorded_points(plan);
-  record.jobs.push_back({job_id, "slurm/" + name, timestamp_now(), points});
-  write_slurm_record(dir, record);
-  return job_id;
-}
-
 // Plans the sweep and submits its array (the folder's locks held only meanwhile); returns the
 // sweep folder to follow, or none after a dry run.
 std::optional<fs::path> plan_and_submit(const SweepOptions& options, Console& console) {
@@ -110,12 +82,12 @@ std::optional<fs::path> plan_and_submit(const SweepOptions& options, Console& co
   std::optional<SlurmRecord> record = read_slurm_record(dir);
   std::map<int, std::string> queued = queued_points(record);
 
-  std::vector<int> points;
+  std::vector<std::size_t> todo;  // neither done nor in an array still queued or running
   std::vector<std::string> notes;
   for (std::size_t i = 0; i < plan.size(); ++i) {
     const int index = static_cast<int>(i) + 1;
     bool done = is_done(states[i]) && !options.force;
-    if (!done && !queued.count(index)) points.push_back(index);
+    if (!done && !queued.count(index)) todo.push_back(i);
     notes.push_back(
         queued.count(index)
             ? queued[index]
@@ -126,8 +98,9 @@ std::optional<fs::path> plan_and_submit(const SweepOptions& options, Console& co
       spec.base_config.empty() ? "an embedded config" : spec.base_config.string(), mode_line(spec),
       dir.string()));
   if (spec.random) console.line(trials_table(*spec.random));
+  if (spec.asha) console.line(asha_plan_line(*spec.asha, plan));
   console.line(plan_table(plan, notes));
-  if (points.empty()) {
+  if (todo.empty()) {
     console.result(fmt::format(
         "sweep {}: nothing to submit: every point is completed or queued (runner sweep status "
         "{})",
@@ -135,31 +108,12 @@ std::optional<fs::path> plan_and_submit(const SweepOptions& options, Console& co
     return options.dry_run ? std::nullopt : std::optional(dir);
   }
 
-  // Each task runs this command line again, from the same folder, with --point K: the same plan
-  // (the --launcher options do not apply to a --point run).
-  // --dry-run and --wait are the submitter's, so a dry run shows the script a submission sends.
-  std::vector<std::string> command = {fs::read_symlink("/proc/self/exe").string()};
-  for (const std::string& arg : options.arguments) {
-    if (arg != "--dry-run" && arg != "--wait") command.push_back(arg);
-  }
-  SlurmJob job{
-      "runner-" + spec.name, fs::current_path(), slurm_folder(dir), command, points, settings};
-  const std::string script = batch_script(job);
-  if (options.dry_run) {
-    console.result(fmt::format("batch script for {} points (not submitted: --dry-run):\n{}",
-                               points.size(), script));
-    return std::nullopt;
-  }
-  write_file_atomically(dir / kSweepManifest, plan_json_text(spec, plan));
-  std::string job_id = submit(dir, script, record.value_or(SlurmRecord{}), plan, points);
-  console.result(
-      fmt::format("sweep {}: submitted Slurm job {}, {} array tasks (points {}); script {}\n"
-                  "  follow it:     runner sweep status {}   (or squeue --jobs={})\n"
-                  "  task logs:     {}/{}_<point>.log\n"
-                  "  when it ends:  runner report {}",
-                  spec.name, job_id, points.size(), array_spec(points, 0),
-                  (slurm_folder(dir) / ("job-" + job_id + ".sh")).string(), dir.string(), job_id,
-                  slurm_folder(dir).string(), job_id, dir.string()));
+  LaunchRequest request{spec, plan, todo, dir, {}, false, {}, options.arguments, 1, {}, nullptr};
+  if (!options.dry_run) write_file_atomically(dir / kSweepManifest, plan_json_text(spec, plan));
+  SweepTally nothing_runs_here;
+  slurm_array_launcher(settings, record.value_or(SlurmRecord{}), options.dry_run)
+      ->launch(request, console, nothing_runs_here);
+  if (options.dry_run) return std::nullopt;
   return dir;
 }
 

@@ -1,5 +1,5 @@
 // sbatch, squeue and sacct through run_captured.
-#include "runner/cli/slurm_commands.h"
+#include "runner/sweep/slurm_commands.h"
 
 #include <fmt/format.h>
 
