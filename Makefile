@@ -23,7 +23,7 @@ FUZZ_SEED ?= 0
 # The libFuzzer targets (tests/fuzz/NAME_fuzzer.cpp), run one after another for FUZZ_SECONDS each.
 FUZZ_TARGETS ?= config_fuzzer safetensors_fuzzer report_fuzzer
 
-.PHONY: deps test-deps setup build demo cifar test check-sanitize fuzz-deps fuzz bench-deps bench \
+.PHONY: deps test-deps setup build build-runner demo cifar test check-sanitize fuzz-deps fuzz bench-deps bench \
   bench-gpu format format-check clean
 
 # Installs those of the Debian packages $(1) that are missing (as root, or through sudo).
@@ -51,12 +51,16 @@ build: $(BUILD)/Makefile
 
 setup: deps build
 
+# Only the runner (and the backends it opens), not the test suite: what the demo needs.
+build-runner: deps $(BUILD)/Makefile
+	cmake --build $(BUILD) -j $(JOBS) --target runner
+
 # The quickstart: LeNet on Fashion-MNIST (offline), the PyTorch tutorial's settings.
-demo: setup
+demo: build-runner
 	./$(BUILD)/runner configs/lenet_fashion_mnist.yaml
 
 # The tutorial's own experiment: CIFAR-10 (downloaded once into data/).
-cifar: setup
+cifar: build-runner
 	./$(BUILD)/runner configs/lenet_cifar.yaml
 
 test: build

@@ -125,6 +125,9 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& o) {
   add_tag_option(*command, o.tags);
   command->add_flag("--fail-fast", o.fail_fast, "stop at the first point that does not complete");
   command->add_flag("--force", o.force, "rerun every point, also those already done");
+  command->add_flag_callback(
+      "--tensorboard", [&o] { o.overrides.push_back("logging.tensorboard=true"); },
+      "every point writes TensorBoard event files in SWEEP_DIR/tensorboard/<point>");
   command->add_flag("--dry-run", o.dry_run, "print the plan and stop");
   command->add_flag("--verbose,-v", o.verbose, "show each point's own output");
   command->add_flag("--quiet,-q", o.quiet, "print only warnings and the last line");
@@ -176,6 +179,9 @@ void add_config_commands(CLI::App& app, Commands& c) {
   c.run_cmd = app.add_subcommand("run", "train and evaluate an experiment, write its report");
   add_config_options(*c.run_cmd, c.run);
   c.run_cmd->add_option("--resume", c.run.resume, "continue training from a checkpoint");
+  c.run_cmd->add_flag_callback(
+      "--tensorboard", [&c] { c.run.overrides.push_back("logging.tensorboard=true"); },
+      "write TensorBoard event files in RUN_DIR/tensorboard (logging.tensorboard)");
   add_tag_option(*c.run_cmd, c.run.tags);
 
   c.validate_cmd = app.add_subcommand("validate", "check a config against the schema and shapes");

@@ -15,6 +15,7 @@
 #include "runner/report/machine_load.h"
 #include "runner/report/report.h"
 #include "runner/report/run_tags.h"
+#include "runner/report/tensorboard_log.h"
 #include "runner/sweep/slurm_script.h"
 #include "runner/train/checkpoint.h"
 #include "runner/train/epoch_checkpoints.h"
@@ -219,6 +220,13 @@ RunReport train_report(RunContext& c) {
   }
   c.open_run_directory();
 
+  std::optional<TensorBoardLog> tensorboard;
+  if (experiment.logging.tensorboard) {
+    tensorboard.emplace(
+        c.request.tensorboard_dir.empty() ? c.run_dir / "tensorboard" : c.request.tensorboard_dir,
+        experiment.resolved);
+    plan.progress = [&](const TrainingOutcome& so_far) { tensorboard->update(so_far); };
+  }
   std::optional<EpochCheckpoints> checkpoints;
   if (!experiment.checkpoint.path.empty()) {
     checkpoints.emplace(checkpoint_path(experiment, c.run_dir), experiment, c.config_sha);
@@ -243,6 +251,13 @@ RunReport train_report(RunContext& c) {
   report["step_time"] = step_time_json(outcome, experiment.training.batch_size);
   report["cpu"] = cpu_json(outcome, c.session.threads);
   if (resumed) report["resumed_from"] = resumed_from_json(resumed->info);
+  if (tensorboard) {
+    report["tensorboard"] = tensorboard->json();
+    if (report["tensorboard"].contains("error")) {
+      c.console.warning(
+          fmt::format("TensorBoard: {}", report["tensorboard"]["error"].get<std::string>()));
+    }
+  }
   if (!outcome.error.empty()) report["error"] = outcome.error;
   nlohmann::json checkpoint = finish_checkpoints(c, checkpoints ? &*checkpoints : nullptr, outcome);
   if (outcome.status == RunStatus::completed) {

@@ -27,6 +27,8 @@ struct ExperimentRequest : SessionOptions {
   // A search's trial (mode train): asked after each epoch whether the run goes on, "" for yes
   // (TrainingPlan::stop_after_epoch); its test set is then evaluated only after the last epoch.
   std::function<std::string(const EpochRecord&)> stop_after_epoch;
+  // logging.tensorboard: where the event file goes ("": RUN_DIR/tensorboard).
+  std::filesystem::path tensorboard_dir;
 };
 
 struct ExperimentResult {

@@ -32,6 +32,9 @@ PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
   request.run_dir = run_dir;
   request.report_extra = {{"sweep_point", sweep_point_json(planned, spec)}};
   request.print_layers = verbose;
+  // Beside the other points' (`tensorboard --logdir SWEEP_DIR` compares them), not in the point's
+  // own folder.
+  request.tensorboard_dir = sweep_dir / "tensorboard" / point.id;
   if (spec.asha) {
     request.stop_after_epoch = asha_gate(*spec.asha, sweep_dir, planned);
     request.report_extra["asha"] = asha_report_block(*spec.asha, planned);

@@ -141,6 +141,10 @@ struct CheckpointSpec {
   std::optional<MonitorSpec> monitor;
 };
 
+struct LoggingSpec {
+  bool tensorboard = false;  // event files beside the report, as it trains
+};
+
 struct Experiment {
   std::string name;
   std::string source_file;  // the config file it came from
@@ -151,6 +155,7 @@ struct Experiment {
   TrainingSpec training;
   CheckpointSpec checkpoint;
   BackendSpec backend;
+  LoggingSpec logging;
   nlohmann::json tags = nlohmann::json::object();  // `tags:`, labels the report carries
   nlohmann::json resolved;  // the full config after defaults and overrides, as run
 };

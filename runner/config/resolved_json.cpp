@@ -166,6 +166,7 @@ nlohmann::json experiment_to_json(const Experiment& e) {
     out["training"]["precision"] = std::string(precision_name(t.precision));
   }
   if (t.allow_emulation) out["training"]["allow_emulation"] = true;
+  if (e.logging.tensorboard) out["logging"] = {{"tensorboard", true}};
   return out;
 }
 

@@ -185,6 +185,7 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
     if (outcome.status != RunStatus::completed) break;
     const bool last = epoch + 1 == experiment.training.epochs;
     record_epoch(loop, data, epoch, totals, plan.test_each_epoch || last);
+    if (plan.progress) plan.progress(outcome);
     if (outcome.status != RunStatus::completed) break;  // diverged on held-out images
     EpochVerdict verdict;
     if (selection) verdict = selection->epoch_done(epoch + 1, outcome.final_validation);
@@ -218,6 +219,7 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
   outcome.step_seconds = loop.clock.seconds();
   outcome.train_images_per_second =
       loop.clock.total() > 0 ? loop.images_after_warmup / loop.clock.total() : 0.0;
+  if (plan.progress) plan.progress(outcome);
   console.end_progress();
   return outcome;
 }

@@ -73,6 +73,9 @@ struct TrainingPlan {
   // A search's early stop (ASHA), asked after each completed epoch once its checkpoint is taken:
   // "" goes on, else why the run stops there (status stopped_early, stop_reason asha).
   std::function<std::string(const EpochRecord& epoch)> stop_after_epoch;
+  // Called with the outcome so far after each recorded epoch and once when training ends (the
+  // steps of an epoch cut short included): where a live log (TensorBoard) writes.
+  std::function<void(const TrainingOutcome& so_far)> progress;
   // False: the test set is evaluated only after the last epoch (a search's trial, which selects
   // on validation figures and must not look at the test set before it is done).
   bool test_each_epoch = true;

@@ -1,0 +1,134 @@
+#include "runner/report/event_file.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+
+#include "runner/util/crc32c.h"
+#include "runner/util/errors.h"
+#include "runner/util/folders.h"
+
+namespace runner {
+namespace {
+
+// The protobuf wire format: a key is (field << 3) | wire type.
+enum WireType : unsigned { kVarint = 0, kFixed64 = 1, kBytes = 2, kFixed32 = 5 };
+
+void varint(std::string& out, std::uint64_t value) {
+  while (value >= 0x80) {
+    out += static_cast<char>((value & 0x7f) | 0x80);
+    value >>= 7;
+  }
+  out += static_cast<char>(value);
+}
+
+void key(std::string& out, unsigned field, WireType type) {
+  varint(out, (field << 3) | type);
+}
+
+template <typename T>
+void little_endian(std::string& out, T value) {
+  char bytes[sizeof(T)];
+  std::memcpy(bytes, &value, sizeof(T));  // x86-64 and aarch64 Linux are little-endian
+  out.append(bytes, sizeof(T));
+}
+
+void bytes_field(std::string& out, unsigned field, const std::string& bytes) {
+  key(out, field, kBytes);
+  varint(out, bytes.size());
+  out += bytes;
+}
+
+double seconds_now() {
+  using namespace std::chrono;
+  return duration<double>(system_clock::now().time_since_epoch()).count();
+}
+
+std::string host_name() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) return "localhost";
+  return name;
+}
+
+}  // namespace
+
+EventFileWriter::EventFileWriter(const std::filesystem::path& dir) {
+  create_folders(dir, "the TensorBoard folder");
+  path_ = dir / fmt::format("events.out.tfevents.{}.{}", static_cast<long long>(seconds_now()),
+                            host_name());
+  out_.open(path_, std::ios::binary | std::ios::app);
+  if (!out_) {
+    throw UserError(fmt::format("{}: cannot create the TensorBoard event file: {}", path_.string(),
+                                std::strerror(errno)));
+  }
+  std::string version;
+  bytes_field(version, 3, "brain.Event:2");  // Event.file_version
+  write_event(0, version);
+  flush();
+}
+
+void EventFileWriter::scalar(const std::string& tag, std::int64_t step, double value) {
+  std::string summary_value;
+  bytes_field(summary_value, 1, tag);  // Summary.Value.tag
+  key(summary_value, 2, kFixed32);     // Summary.Value.simple_value (float)
+  little_endian(summary_value, static_cast<float>(value));
+  std::string summary;
+  bytes_field(summary, 1, summary_value);  // Summary.value
+  std::string what;
+  bytes_field(what, 5, summary);  // Event.summary
+  write_event(step, what);
+}
+
+void EventFileWriter::text(const std::string& tag, std::int64_t step, const std::string& markdown) {
+  std::string plugin;
+  bytes_field(plugin, 1, "text");  // PluginData.plugin_name
+  std::string metadata;
+  bytes_field(metadata, 1, plugin);  // SummaryMetadata.plugin_data
+  std::string dim;
+  key(dim, 1, kVarint);  // TensorShapeProto.Dim.size
+  varint(dim, 1);
+  std::string shape;
+  bytes_field(shape, 2, dim);  // TensorShapeProto.dim
+  std::string tensor;
+  key(tensor, 1, kVarint);  // TensorProto.dtype = DT_STRING
+  varint(tensor, 7);
+  bytes_field(tensor, 2, shape);     // TensorProto.tensor_shape
+  bytes_field(tensor, 8, markdown);  // TensorProto.string_val
+  std::string summary_value;
+  bytes_field(summary_value, 1, tag);       // Summary.Value.tag
+  bytes_field(summary_value, 8, tensor);    // Summary.Value.tensor
+  bytes_field(summary_value, 9, metadata);  // Summary.Value.metadata
+  std::string summary;
+  bytes_field(summary, 1, summary_value);
+  std::string what;
+  bytes_field(what, 5, summary);
+  write_event(step, what);
+}
+
+void EventFileWriter::write_event(std::int64_t step, const std::string& what) {
+  if (!error_.empty()) return;
+  std::string event;
+  key(event, 1, kFixed64);  // Event.wall_time
+  little_endian(event, seconds_now());
+  key(event, 2, kVarint);  // Event.step
+  varint(event, static_cast<std::uint64_t>(step));
+  event += what;
+  std::string length;
+  little_endian(length, static_cast<std::uint64_t>(event.size()));
+  std::string record = length;
+  little_endian(record, masked_crc32c(length));
+  record += event;
+  little_endian(record, masked_crc32c(event));
+  out_.write(record.data(), static_cast<std::streamsize>(record.size()));
+  if (!out_) error_ = fmt::format("{}: writing failed: {}", path_.string(), std::strerror(errno));
+}
+
+void EventFileWriter::flush() {
+  if (!error_.empty()) return;
+  out_.flush();
+  if (!out_) error_ = fmt::format("{}: writing failed: {}", path_.string(), std::strerror(errno));
+}
+
+}  // namespace runner

@@ -1,0 +1,48 @@
+#include "runner/report/tensorboard_log.h"
+
+namespace runner {
+
+TensorBoardLog::TensorBoardLog(const std::filesystem::path& dir,
+                               const nlohmann::json& resolved_config)
+    : writer_(dir) {
+  // Indented by four spaces: a code block in the Text tab's markdown.
+  std::string text;
+  const std::string dump = resolved_config.dump(2);
+  std::size_t start = 0;
+  while (start <= dump.size()) {
+    const std::size_t end = dump.find('\n', start);
+    text += "    " + dump.substr(start, end == std::string::npos ? end : end - start) + "\n";
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  writer_.text("config", 0, text);
+  writer_.flush();
+}
+
+void TensorBoardLog::update(const TrainingOutcome& so_far) {
+  for (; points_written_ < so_far.loss_curve.size(); ++points_written_) {
+    const LossPoint& point = so_far.loss_curve[points_written_];
+    writer_.scalar("train/loss", point.step, point.loss);
+    writer_.scalar("train/lr", point.step, point.learning_rate);
+  }
+  for (; epochs_written_ < so_far.epochs.size(); ++epochs_written_) {
+    const EpochRecord& epoch = so_far.epochs[epochs_written_];
+    auto optional = [&](const char* tag, const std::optional<double>& value) {
+      if (value) writer_.scalar(tag, epoch.step, *value);
+    };
+    optional("val/loss", epoch.val_loss);
+    optional("val/accuracy", epoch.val_accuracy);
+    optional("test/loss", epoch.test_loss);
+    optional("test/accuracy", epoch.test_accuracy);
+    writer_.scalar("throughput/images_per_second", epoch.step, epoch.images_per_second);
+  }
+  writer_.flush();
+}
+
+nlohmann::json TensorBoardLog::json() const {
+  nlohmann::json block = {{"path", writer_.path().string()}};
+  if (!writer_.error().empty()) block["error"] = writer_.error();
+  return block;
+}
+
+}  // namespace runner

@@ -1,0 +1,29 @@
+// A run's training as TensorBoard sees it (logging.tensorboard): the config as text when it
+// starts, then train/loss and train/lr at every log point, and val/loss, val/accuracy,
+// test/loss, test/accuracy and throughput/images_per_second at each epoch's last step, written
+// as the epochs end and flushed each time, so a running TensorBoard shows the progress.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "runner/report/event_file.h"
+#include "runner/train/trainer.h"
+
+namespace runner {
+
+class TensorBoardLog {
+ public:
+  TensorBoardLog(const std::filesystem::path& dir, const nlohmann::json& resolved_config);
+  // Writes what `so_far` holds beyond what was written, and flushes.
+  void update(const TrainingOutcome& so_far);
+  // The report's `tensorboard` block: the file, and why writing stopped if it did.
+  nlohmann::json json() const;
+
+ private:
+  EventFileWriter writer_;
+  std::size_t points_written_ = 0, epochs_written_ = 0;
+};
+
+}  // namespace runner
