@@ -67,6 +67,9 @@ def group_of_one(row):
     }
 
 
+TRAINED = ("completed", "stopped_early")
+
+
 def load(sweep_dir):
     with open(os.path.join(sweep_dir, "summary.json")) as f:
         summary = json.load(f)
@@ -78,7 +81,11 @@ def load(sweep_dir):
         axes = []
         for g in groups:
             axes += [k for k in g["values"] if k not in axes]
-    return summary, [g for g in groups if g["completed"] > 0], axes
+    # Curves are drawn for every run that trained as planned: a search's trials that ASHA
+    # stopped at a rung too (their lines end there).
+    ended = {r["id"] for r in summary["points"] if r.get("status") in TRAINED}
+    trained = [g for g in groups if any(p in ended for p in g.get("points", []))]
+    return summary, [g for g in groups if g["completed"] > 0], axes, trained
 
 
 def is_gpu(device):
@@ -307,9 +314,9 @@ def mean_curve(runs, x, y, scale=1.0):
 
 
 def group_curves(summary, groups, part):
-    """Per point group with curves: (group, each completed run's `curves[part]`)."""
+    """Per point group with curves: (group, each trained run's `curves[part]`)."""
     rows = {r["id"]: r for r in summary["points"]
-            if r.get("status") == "completed" and isinstance(r.get("curves"), dict)}
+            if r.get("status") in TRAINED and isinstance(r.get("curves"), dict)}
     out = []
     for g in groups:
         runs = [rows[i]["curves"].get(part) or [] for i in g.get("points", []) if i in rows]
@@ -411,7 +418,7 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     sweep_dir = sys.argv[1]
-    summary, groups, axes = load(sweep_dir)
+    summary, groups, axes, trained = load(sweep_dir)
     layout = Layout(groups, axes)
     gpu_groups = [g for g in groups if is_gpu(g.get("device"))]
     figure(summary, sweep_dir, layout, "throughput", "Training throughput",
@@ -432,7 +439,7 @@ def main():
            "no test accuracy: the points were benchmarks, not trained\n"
            "(run a sweep with mode: train, e.g. configs/sweeps/width.yaml)", style=accuracy_range)
     loss_epochs(summary, sweep_dir, groups)
-    curve_figure(summary, sweep_dir, groups, "loss_steps", "train", "step", "loss", 1.0,
+    curve_figure(summary, sweep_dir, trained, "loss_steps", "train", "step", "loss", 1.0,
                  "Training loss per step", "step",
                  "training loss (mean over repeats, std shaded)")
     curve_figure(summary, sweep_dir, groups, "accuracy_epochs", "test", "epoch", "accuracy", 100.0,
@@ -444,7 +451,7 @@ def main():
                "validation accuracy (%, mean ± std over repeats)",
                series(layout, groups, mean_std("val_accuracy", 100.0)), "no validation accuracy",
                style=accuracy_range)
-        curve_figure(summary, sweep_dir, groups, "val_accuracy_epochs", "validation", "epoch",
+        curve_figure(summary, sweep_dir, trained, "val_accuracy_epochs", "validation", "epoch",
                      "accuracy", 100.0, "Validation accuracy per epoch", "epoch",
                      "validation accuracy (%, mean over repeats, std shaded)")
 

@@ -114,6 +114,11 @@ TEST(AshaSweep, MostTrialsStopAtTheFirstRungAndTheTestSetWaitsForTheEnd) {
   EXPECT_NE(status.output.find("asha: after epoch 1: 8 recorded"), std::string::npos)
       << status.output;
 
+  if (has_matplotlib()) {  // each trial's line per epoch, the stopped ones ending at their rung
+    const std::string plot = read_file(dir / "plots" / "val_accuracy_epochs.svg");
+    for (const auto& [id, report] : reports(dir)) EXPECT_NE(plot.find(id), std::string::npos) << id;
+  }
+
   // A trial that went on trained on exactly, and a stopped one reruns to the same stop.
   for (const auto& [id, report] : reports(dir)) {
     if (report["status"] != "completed" && report["epochs"].size() != 1) continue;
