@@ -16,23 +16,27 @@ namespace {
 
 using nlohmann::json;
 
-// The figures compared, by name and where a report holds them.
+// The figures compared, by name, where a report holds them, how they read, and whether they
+// vary with the seed (the figures of training) or from run to run whatever the seed (timings and
+// memory, with the machine's load): only the first are judged against the seed noise.
 struct Metric {
   const char* name;
   const char* pointer;
+  const char* unit;  // share | loss | count | rate | seconds | bytes
+  bool seeded;
 };
 constexpr Metric kMetrics[] = {
-    {"test_accuracy", "/metrics/test_accuracy"},
-    {"test_loss", "/metrics/test_loss"},
-    {"val_accuracy", "/metrics/val_accuracy"},  // left out when no report has it
-    {"val_loss", "/metrics/val_loss"},
-    {"best_epoch", "/metrics/best_epoch"},
-    {"final_train_loss", ""},  // the last epoch's, or a benchmark's mean loss
-    {"median_step_images_per_second", "/step_time/images_per_second"},
-    {"whole_run_images_per_second", "/throughput/train_images_per_second"},
-    {"step_time_median_seconds", "/step_time/median_seconds"},
-    {"train_seconds", "/throughput/train_seconds"},
-    {"peak_rss_bytes", "/memory/peak_rss_bytes"},
+    {"test_accuracy", "/metrics/test_accuracy", "share", true},
+    {"test_loss", "/metrics/test_loss", "loss", true},
+    {"val_accuracy", "/metrics/val_accuracy", "share", true},  // left out when no report has it
+    {"val_loss", "/metrics/val_loss", "loss", true},
+    {"best_epoch", "/metrics/best_epoch", "count", true},
+    {"final_train_loss", "", "loss", true},  // the last epoch's, or a benchmark's mean loss
+    {"median_step_images_per_second", "/step_time/images_per_second", "rate", false},
+    {"whole_run_images_per_second", "/throughput/train_images_per_second", "rate", false},
+    {"step_time_median_seconds", "/step_time/median_seconds", "seconds", false},
+    {"train_seconds", "/throughput/train_seconds", "seconds", false},
+    {"peak_rss_bytes", "/memory/peak_rss_bytes", "bytes", false},
 };
 
 std::optional<double> number_at(const json& report, const std::string& pointer) {
@@ -150,7 +154,7 @@ json statistics(const std::vector<LoadedReport>& reports, const json& group, con
   return {{"n", values.size()}, {"mean", mean}, {"std", std_value}};
 }
 
-json delta(const json& base, const json& other) {
+json delta(const json& base, const json& other, bool seeded) {
   if (!base["mean"].is_number() || !other["mean"].is_number()) return nullptr;
   double d = other["mean"].get<double>() - base["mean"].get<double>();
   double b = base["mean"].get<double>();
@@ -160,7 +164,9 @@ json delta(const json& base, const json& other) {
         (noise.is_null() || (*s)["std"].get<double>() > noise.get<double>()))
       noise = (*s)["std"];
   }
-  json within = noise.is_null() ? json() : json(std::abs(d) < 2 * noise.get<double>());
+  // Timings and memory move with the machine, not the seed: the repeats' spread says nothing
+  // of them.
+  json within = noise.is_null() || !seeded ? json() : json(std::abs(d) < 2 * noise.get<double>());
   return {{"delta", d},
           {"relative", b != 0 ? json(d / std::abs(b)) : json()},
           {"noise", noise},
@@ -176,8 +182,13 @@ json metrics(const std::vector<LoadedReport>& reports, const json& groups) {
     for (const json& s : stats) any = any || s["n"].get<int>() > 0;
     if (!any) continue;
     json deltas = json::array();
-    for (std::size_t g = 1; g < stats.size(); ++g) deltas.push_back(delta(stats[0], stats[g]));
-    out.push_back({{"metric", m.name}, {"groups", stats}, {"deltas", deltas}});
+    for (std::size_t g = 1; g < stats.size(); ++g)
+      deltas.push_back(delta(stats[0], stats[g], m.seeded));
+    out.push_back({{"metric", m.name},
+                   {"unit", m.unit},
+                   {"seed_dependent", m.seeded},
+                   {"groups", stats},
+                   {"deltas", deltas}});
   }
   return out;
 }

@@ -19,10 +19,11 @@ struct LoadedReport {
 // {"groups": [{"label", "name", "mode", "runs", "seeds", "reports"}],
 //  "config_differences": [{"path", "values": [per group]}],
 //  "environment_differences": [{"path", "values": [per group; "a | b" when its runs differ]}],
-//  "metrics": [{"metric", "groups": [{"n", "mean", "std"}], "deltas": [per group after the
-//    first: {"delta", "relative", "noise", "within_noise"}]}]}
-// `noise` is the larger std of the two groups (null without repeats); within_noise is
-// |delta| < 2 noise, null when there is no noise to judge by.
+//  "metrics": [{"metric", "unit", "seed_dependent", "groups": [{"n", "mean", "std"}], "deltas":
+//    [per group after the first: {"delta", "relative", "noise", "within_noise"}]}]}
+// `unit`: share (an accuracy), loss, count, rate (images/s), seconds, bytes. `noise` is the larger
+// std of the two groups (null without repeats); within_noise is |delta| < 2 noise, null when
+// there is no noise to judge by or the metric does not depend on the seed (timings, memory).
 nlohmann::json compare_runs(const std::vector<LoadedReport>& reports);
 
 // The comparison as text for the terminal.

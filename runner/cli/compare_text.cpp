@@ -2,6 +2,8 @@
 // of metrics with each group's delta against the first and whether it is within the seed noise.
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "runner/cli/compare_reports.h"
 
 namespace runner {
@@ -9,8 +11,37 @@ namespace {
 
 using nlohmann::json;
 
-std::string number(double v) {
-  return fmt::format("{:.6g}", v);
+// A figure as people read it, 3-4 significant digits in its unit: "90.00 %", "0.3012",
+// "12,345 images/s", "4.56 ms", "138.1 MiB". `signed_delta` writes a difference (accuracies in
+// percentage points).
+std::string figure(double v, const std::string& unit, bool signed_delta = false) {
+  const std::string sign = signed_delta && v >= 0 ? "+" : "";
+  if (unit == "share") return fmt::format("{}{:.2f} {}", sign, 100 * v, signed_delta ? "pts" : "%");
+  if (unit == "count") return fmt::format("{}{:.3g}", sign, v);
+  if (unit == "rate") {
+    if (std::abs(v) < 1000) return fmt::format("{}{:.4g}/s", sign, v);
+    std::string digits = fmt::format("{:.0f}", std::abs(v)), grouped;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+      if (i > 0 && (digits.size() - i) % 3 == 0) grouped += ',';
+      grouped += digits[i];
+    }
+    return fmt::format("{}{}/s", v < 0 ? "-" : sign, grouped);
+  }
+  if (unit == "seconds") {
+    const double a = std::abs(v);
+    if (a < 1e-3) return fmt::format("{}{:.4g} µs", sign, v * 1e6);
+    if (a < 1) return fmt::format("{}{:.4g} ms", sign, v * 1e3);
+    return fmt::format("{}{:.4g} s", sign, v);
+  }
+  if (unit == "bytes") {
+    const double a = std::abs(v);
+    if (a >= 1024.0 * 1024 * 1024)
+      return fmt::format("{}{:.4g} GiB", sign, v / (1024.0 * 1024 * 1024));
+    if (a >= 1024.0 * 1024) return fmt::format("{}{:.4g} MiB", sign, v / (1024.0 * 1024));
+    if (a >= 1024.0) return fmt::format("{}{:.4g} KiB", sign, v / 1024.0);
+    return fmt::format("{}{:.0f} B", sign, v);
+  }
+  return fmt::format("{}{:.4g}", sign, v);  // losses
 }
 
 std::string seeds_text(const json& seeds) {
@@ -31,19 +62,26 @@ std::string groups_text(const json& groups) {
   return out;
 }
 
+// The columns a cell takes: its UTF-8 characters ("±", "µ" are two bytes, one column).
+std::size_t columns(const std::string& text) {
+  std::size_t n = 0;
+  for (unsigned char c : text) n += (c & 0xc0) != 0x80;
+  return n;
+}
+
 // Rows of left-aligned cells, each column as wide as its widest cell.
 std::string table(const std::vector<std::vector<std::string>>& rows) {
   std::vector<std::size_t> width;
   for (const auto& row : rows) {
     if (width.size() < row.size()) width.resize(row.size(), 0);
-    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], columns(row[c]));
   }
   std::string out;
   for (const auto& row : rows) {
     std::string line = " ";
     for (std::size_t c = 0; c < row.size(); ++c)
       line +=
-          " " + row[c] + std::string(c + 1 < row.size() ? width[c] - row[c].size() + 1 : 0, ' ');
+          " " + row[c] + std::string(c + 1 < row.size() ? width[c] - columns(row[c]) + 1 : 0, ' ');
     out += line + "\n";
   }
   return out;
@@ -61,16 +99,16 @@ std::string differences_text(const std::string& title, const json& groups, const
   return title + ":\n" + table(rows);
 }
 
-std::string stats_cell(const json& s) {
+std::string stats_cell(const json& s, const std::string& unit) {
   if (!s["mean"].is_number()) return "-";
-  std::string out = number(s["mean"].get<double>());
-  if (s["std"].is_number()) out += " ± " + number(s["std"].get<double>());
+  std::string out = figure(s["mean"].get<double>(), unit);
+  if (s["std"].is_number()) out += " ± " + figure(s["std"].get<double>(), unit);
   return out + fmt::format(" (n={})", s["n"].get<int>());
 }
 
-std::string delta_cell(const json& d) {
+std::string delta_cell(const json& d, const std::string& unit) {
   if (d.is_null()) return "-";
-  std::string out = fmt::format("{:+.4g}", d["delta"].get<double>());
+  std::string out = figure(d["delta"].get<double>(), unit, /*signed_delta=*/true);
   if (d["relative"].is_number())
     out += fmt::format(" ({:+.1f} %)", 100 * d["relative"].get<double>());
   if (d["within_noise"].is_null()) return out;
@@ -83,12 +121,17 @@ std::string metrics_text(const json& groups, const json& metrics) {
   for (std::size_t g = 1; g < groups.size(); ++g)
     rows[0].push_back(fmt::format("{}-A", groups[g]["label"].get<std::string>()));
   for (const json& m : metrics) {
+    const std::string unit = m.value("unit", "");
     std::vector<std::string> row{m["metric"].get<std::string>()};
-    for (const json& s : m["groups"]) row.push_back(stats_cell(s));
-    for (const json& d : m["deltas"]) row.push_back(delta_cell(d));
+    for (const json& s : m["groups"]) row.push_back(stats_cell(s, unit));
+    for (const json& d : m["deltas"]) row.push_back(delta_cell(d, unit));
     rows.push_back(row);
   }
-  return "metrics (mean ± std over a group's runs; seed noise: |delta| < 2 std):\n" + table(rows);
+  return "metrics (mean ± std over a group's runs; seed noise: |delta| < 2 std, judged for the "
+         "figures of training only):\n" +
+         table(rows) +
+         "timings and memory vary from run to run with the machine's load, not with the seed: "
+         "no seed-noise verdict for them\n";
 }
 
 }  // namespace

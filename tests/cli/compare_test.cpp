@@ -76,6 +76,27 @@ TEST(Compare, GroupsRepeatsAndJudgesDeltasAgainstTheSeedNoise) {
   EXPECT_NEAR(delta["delta"].get<double>(), 0.04, 1e-12);
   EXPECT_NEAR(delta["relative"].get<double>(), 0.04 / 0.91, 1e-12);
   EXPECT_EQ(delta["within_noise"], false);  // 0.04 > 2 x 0.0141
+  EXPECT_EQ(accuracy["unit"], "share");
+  EXPECT_EQ(accuracy["seed_dependent"], true);
+}
+
+TEST(Compare, TimingsAndMemoryAreNotJudgedAgainstTheSeedNoiseAndReadInTheirUnits) {
+  Reports r;
+  json c = json::parse(run_runner("compare --json " + r.a1 + " " + r.a2 + " " + r.b).output);
+  int timings = 0;
+  for (const json& m : c["metrics"]) {
+    if (m["seed_dependent"] == true) continue;
+    ++timings;
+    EXPECT_TRUE(m["deltas"][0]["within_noise"].is_null()) << m.dump();  // std 0 over repeats
+  }
+  EXPECT_GE(timings, 4);
+  const CommandResult text = run_runner("compare " + r.a1 + " " + r.a2 + " " + r.b);
+  EXPECT_TRUE(std::regex_search(text.output, std::regex(R"(peak_rss_bytes +[0-9.]+ MiB)")))
+      << text.output;
+  EXPECT_TRUE(
+      std::regex_search(text.output, std::regex(R"(step_time_median_seconds +[0-9.]+ (ms|µs))")))
+      << text.output;
+  EXPECT_NE(text.output.find("no seed-noise verdict for them"), std::string::npos) << text.output;
 }
 
 TEST(Compare, ADeltaSmallerThanTwoStdIsWithinTheNoise) {
@@ -100,7 +121,8 @@ TEST(Compare, WithoutRepeatsTheNoiseIsUnknownAndTheTextSaysSo) {
       << result.output;
   EXPECT_TRUE(std::regex_search(
       result.output,
-      std::regex(R"(test_accuracy +0\.9 \(n=1\) +0\.95 \(n=1\) +\+0\.05 \(\+5\.6 %\)\n)")))
+      std::regex(
+          R"(test_accuracy +90\.00 % \(n=1\) +95\.00 % \(n=1\) +\+5\.00 pts \(\+5\.6 %\)\n)")))
       << result.output;
   EXPECT_NE(result.output.find("the seed noise is unknown"), std::string::npos) << result.output;
   json c = json::parse(run_runner("compare --json " + r.a1 + " " + r.b).output);
