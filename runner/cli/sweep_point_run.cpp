@@ -5,6 +5,7 @@
 
 #include "runner/cli/experiment_run.h"
 #include "runner/report/environment.h"
+#include "runner/report/event_file.h"
 #include "runner/sweep/asha_trial.h"
 #include "runner/util/errors.h"
 #include "runner/util/interrupt.h"
@@ -35,6 +36,9 @@ PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
   // Beside the other points' (`tensorboard --logdir SWEEP_DIR` compares them), not in the point's
   // own folder.
   request.tensorboard_dir = sweep_dir / "tensorboard" / point.id;
+  // A point that runs again replaces its report, and its curves with it: TensorBoard would draw
+  // the superseded run's event file beside the new one.
+  remove_event_files(request.tensorboard_dir);
   if (spec.asha) {
     request.stop_after_epoch = asha_gate(*spec.asha, sweep_dir, planned);
     request.report_extra["asha"] = asha_report_block(*spec.asha, planned);

@@ -131,4 +131,15 @@ void EventFileWriter::flush() {
   if (!out_) error_ = fmt::format("{}: writing failed: {}", path_.string(), std::strerror(errno));
 }
 
+void remove_event_files(const std::filesystem::path& dir) {
+  std::error_code error;
+  for (std::filesystem::directory_iterator it(dir, error), end; !error && it != end;
+       it.increment(error)) {
+    if (it->path().filename().string().rfind("events.out.tfevents.", 0) == 0 &&
+        it->is_regular_file(error)) {
+      std::filesystem::remove(it->path(), error);
+    }
+  }
+}
+
 }  // namespace runner

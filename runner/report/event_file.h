@@ -37,4 +37,8 @@ class EventFileWriter {
   std::string error_;
 };
 
+// Removes the event files in `dir` (events.out.tfevents.*), nothing else; no error when there
+// are none or no such folder.
+void remove_event_files(const std::filesystem::path& dir);
+
 }  // namespace runner

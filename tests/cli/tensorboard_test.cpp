@@ -4,11 +4,13 @@
 // last record cut short (a run killed mid-write) tolerated as TensorBoard tolerates it.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <optional>
+#include <thread>
 
 #include "runner/report/event_file.h"
 #include "runner/util/crc32c.h"
@@ -282,6 +284,19 @@ TEST(TensorBoard, SweepPointsLogSideBySideUnderTheSweepFolder) {
     ASSERT_TRUE(std::filesystem::is_directory(dir)) << dir << "\n" << sweep.output;
     EXPECT_FALSE(series(read_events(only_event_file(dir)), "train/loss").empty()) << id;
   }
+  // Run again (--force), each point's event file replaces its earlier one: one run, one line.
+  const auto dir = tmp / "out" / "tiny_synthetic-sweep" / "tensorboard" / "width=1";
+  const auto first = only_event_file(dir);
+  write_file_atomically(dir / "notes.txt", "kept");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // a new file name (seconds)
+  auto again = run_runner("sweep " + (source_dir() / "configs/tiny_synthetic.yaml").string() +
+                          " --grid model.width=0.5,1 --mode train --set training.epochs=1 "
+                          "--tensorboard --force --output " +
+                          (tmp / "out").string() + " -q");
+  ASSERT_EQ(again.exit_code, 0) << again.output;
+  const auto second = only_event_file(dir);
+  EXPECT_NE(second, first);
+  EXPECT_TRUE(std::filesystem::exists(dir / "notes.txt"));  // only event files go
 }
 
 }  // namespace
