@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "runner/cli/compare_reports.h"
+#include "runner/util/console.h"
 
 namespace runner {
 namespace {
@@ -33,14 +34,7 @@ std::string figure(double v, const std::string& unit, bool signed_delta = false)
     if (a < 1) return fmt::format("{}{:.4g} ms", sign, v * 1e3);
     return fmt::format("{}{:.4g} s", sign, v);
   }
-  if (unit == "bytes") {
-    const double a = std::abs(v);
-    if (a >= 1024.0 * 1024 * 1024)
-      return fmt::format("{}{:.4g} GiB", sign, v / (1024.0 * 1024 * 1024));
-    if (a >= 1024.0 * 1024) return fmt::format("{}{:.4g} MiB", sign, v / (1024.0 * 1024));
-    if (a >= 1024.0) return fmt::format("{}{:.4g} KiB", sign, v / 1024.0);
-    return fmt::format("{}{:.0f} B", sign, v);
-  }
+  if (unit == "bytes") return (v < 0 ? "-" : sign) + human_bytes(std::abs(v));
   return fmt::format("{}{:.4g}", sign, v);  // losses
 }
 

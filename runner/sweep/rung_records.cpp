@@ -50,16 +50,20 @@ RungVerdict verdict_at(const std::vector<RungEntry>& entries, std::size_t at,
   return asha_verdict(earlier, entries[at].value, spec.maximize, spec.reduction_factor);
 }
 
-}  // namespace
-
-std::vector<RungEntry> read_rung_records(const std::filesystem::path& sweep_dir) {
+// The records `file` (the parsed asha.json) holds; entries of other shapes are left out.
+std::vector<RungEntry> entries_in(const json& file) {
   std::vector<RungEntry> entries;
-  const json file = read_json_leniently(sweep_dir / kRungRecords);
   if (!file.is_object() || !file.contains("records") || !file["records"].is_array()) return entries;
   for (const json& item : file["records"]) {
     if (auto entry = entry_from(item)) entries.push_back(std::move(*entry));
   }
   return entries;
+}
+
+}  // namespace
+
+std::vector<RungEntry> read_rung_records(const std::filesystem::path& sweep_dir) {
+  return entries_in(read_json_leniently(sweep_dir / kRungRecords));
 }
 
 std::vector<RungCount> rung_counts(const std::vector<RungEntry>& entries) {
@@ -90,15 +94,16 @@ RungVerdict record_at_rung(const std::filesystem::path& sweep_dir, const AshaSpe
                            RungEntry entry) {
   FileLock lock(sweep_dir / kRungLock);
   const std::filesystem::path file = sweep_dir / kRungRecords;
+  const json recorded = read_json_leniently(file);
   std::error_code ignored;
-  if (std::filesystem::exists(file, ignored) && !read_json_leniently(file).is_object()) {
+  if (!recorded.is_object() && std::filesystem::exists(file, ignored)) {
     // Rewriting it would lose every decision made so far.
     throw UserError(fmt::format(
         "{}: not readable as the sweep's ASHA records (a JSON object); move it away to start "
         "the rungs afresh",
         file.string()));
   }
-  std::vector<RungEntry> entries = read_rung_records(sweep_dir);
+  std::vector<RungEntry> entries = entries_in(recorded);
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const RungEntry& e = entries[i];
     if (e.id == entry.id && e.point_sha == entry.point_sha && e.rung == entry.rung) {
@@ -115,7 +120,7 @@ RungVerdict record_at_rung(const std::filesystem::path& sweep_dir, const AshaSpe
   entries.back().continued = verdict.continued;
   json records = json::array();
   for (const RungEntry& e : entries) records.push_back(entry_json(e));
-  write_json_atomically(sweep_dir / kRungRecords, {{"records", records}});
+  write_json_atomically(file, {{"records", records}});
   return verdict;
 }
 
