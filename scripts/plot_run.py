@@ -5,41 +5,77 @@ Usage: plot_run.py REPORT_JSON
   -> <the report's folder>/plots/{loss_steps,accuracy_epochs}.{png,svg}
 
 loss_steps: the running training loss at each log point (training.log_every) against the step,
-the learning rate on a second axis, and the test loss after each epoch as markers.
+the learning rate on a second axis (or, when it never changes, named in the legend: `lr 0.02
+(constant)`), and the test loss after each epoch as markers. A run whose epochs are shorter than
+log_every (fewer log points than epochs) gets each epoch's training loss at the step that ended
+it instead, as markers, and the legend says so.
 accuracy_epochs: the test accuracy after each epoch (and the validation accuracy, with
-dataset.validation_split). Reports written before `curves` existed are
-drawn from their per-epoch figures. A run without such figures (a benchmark) still gets both
-files, saying why they are empty.
+dataset.validation_split). Reports written before `curves` existed are drawn from their per-epoch
+figures. A plot without data (a benchmark has neither) is not written, and its file from an
+earlier run of this script is removed; the script says which it left out.
 """
 import json
+import math
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
+sys.dont_write_bytecode = True  # no __pycache__ left in the source tree by the imports below
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plot_style  # noqa: E402  (sets the Agg backend and SVG text before pyplot is used)
 import matplotlib.pyplot as plt  # noqa: E402
 
+PER_EPOCH = "training loss per epoch (epochs shorter than log_every)"
 
-def curves(report):
-    """(train points, test points) as lists of dicts, from `curves` or else `epochs`."""
+
+def is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def report_curves(report):
+    """The report's `curves` ({train, test, validation}), or for an older report its test
+    figures per epoch."""
     if isinstance(report.get("curves"), dict):
-        return report["curves"].get("train", []), report["curves"].get("test", [])
-    test = [{"epoch": e["epoch"], "loss": e["test_loss"], "accuracy": e["test_accuracy"]}
+        return report["curves"]
+    test = [{"epoch": e["epoch"], "loss": e.get("test_loss"), "accuracy": e.get("test_accuracy")}
             for e in report.get("epochs", [])]
-    return [], test
+    return {"train": [], "test": test}
+
+
+def steps_per_epoch(batch_size, train_images):
+    if is_number(batch_size) and is_number(train_images) and batch_size > 0 and train_images > 0:
+        return math.ceil(train_images / batch_size)
+    return None
+
+
+def per_epoch_train_loss(curves, epochs, batch_size=None, train_images=None):
+    """Each epoch's training loss (and learning rate) at the step that ended it: the step of the
+    evaluation after the epoch (test and validation entries carry it), else epoch × steps per
+    epoch. `train_images` may be a function, called only when an evaluation lacks its step."""
+    ended = {p["epoch"]: p["step"] for part in ("test", "validation") for p in curves.get(part) or []
+             if is_number(p.get("epoch")) and is_number(p.get("step"))}
+    if any(e.get("epoch") not in ended for e in epochs):
+        per_epoch = steps_per_epoch(batch_size, train_images() if callable(train_images) else train_images)
+        ended.update({e["epoch"]: e["epoch"] * per_epoch for e in epochs
+                      if per_epoch and is_number(e.get("epoch")) and e["epoch"] not in ended})
+    return [{"epoch": e["epoch"], "step": ended[e["epoch"]], "loss": e["train_loss"], "lr": e.get("learning_rate")}
+            for e in epochs if e.get("epoch") in ended and is_number(e.get("train_loss"))]
+
+
+def training_loss_points(curves, epochs, batch_size=None, train_images=None):
+    """(points, per_epoch): the training loss at each log point; or, when a run has fewer log
+    points than epochs (its epochs are shorter than training.log_every), each epoch's training
+    loss at the step that ended it, so the run is not left out."""
+    train = curves.get("train") or []
+    if train and len(train) >= len(epochs):
+        return train, False
+    ends = per_epoch_train_loss(curves, epochs, batch_size, train_images)
+    return (ends, True) if len(ends) > len(train) else (train, False)
 
 
 def title(report, what):
     name = report.get("name") or "run"
     run_id = report.get("run_id")
     return f"{name} {run_id}: {what}" if run_id else f"{name}: {what}"
-
-
-def empty_note(ax, text):
-    ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, color="gray")
-    ax.set_xticks([])
-    ax.set_yticks([])
 
 
 def line_with_band(ax, xs, ys, spread=None, **style):
@@ -51,60 +87,74 @@ def line_with_band(ax, xs, ys, spread=None, **style):
     return line
 
 
-def save(fig, folder, name):
-    os.makedirs(folder, exist_ok=True)
-    for ext in ("png", "svg"):
-        path = os.path.join(folder, f"{name}.{ext}")
-        tmp = path + ".tmp." + ext
-        fig.savefig(tmp, dpi=120, bbox_inches="tight")
-        os.replace(tmp, path)  # a reader never sees half a file
-    plt.close(fig)
-    print(f"plot: {os.path.join(folder, name)}.png")
+def learning_rate(ax, points):
+    """The learning rate on a second axis; when it never changes, no axis (one would span a
+    rounding error) but the text for the legend's title ("lr 0.02 (constant)")."""
+    lrs = [p.get("lr") for p in points if is_number(p.get("lr"))]
+    if not lrs:
+        return None, None
+    constant = plot_style.constant_value(lrs)
+    if constant is not None:
+        return None, f"lr {plot_style.number_text(constant)} (constant)"
+    lr = ax.twinx()
+    lr.plot([p["step"] for p in points if is_number(p.get("lr"))], lrs, color="gray", linestyle=":",
+            label="learning rate")
+    lr.set_ylabel("learning rate")
+    plot_style.linear_ticks(lr.yaxis)  # linear: a schedule's shape, warm-up from 0 included
+    return lr, None
 
 
-def loss_steps(report, train, test, folder):
+def loss_steps(report, curves):
+    """The training loss against the step, or None when the report has none."""
+    training = report.get("config", {}).get("training", {})
+    train, per_epoch = training_loss_points(curves, report.get("epochs", []), training.get("batch_size"),
+                                            report.get("data", {}).get("train_images"))
+    if not train:
+        return None
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    if train:
-        line_with_band(ax, [p["step"] for p in train], [p["loss"] for p in train], label="training loss")
-        with_steps = [p for p in test if "step" in p]
-        if with_steps:
-            ax.plot([p["step"] for p in with_steps], [p["loss"] for p in with_steps], "o",
-                    label="test loss (after each epoch)")
-        ax.set_xlabel("step")
-        ax.set_ylabel("loss")
-        lr = ax.twinx()
-        lr.plot([p["step"] for p in train], [p["lr"] for p in train], color="gray",
-                linestyle=":", label="learning rate")
-        lr.set_ylabel("learning rate")
-        lines = ax.get_legend_handles_labels()
+    steps, losses = [p["step"] for p in train], [p["loss"] for p in train]
+    if per_epoch:
+        ax.plot(steps, losses, "o-", markersize=6, label=PER_EPOCH)
+    else:
+        line_with_band(ax, steps, losses, label="training loss")
+    with_steps = [p for p in curves.get("test") or [] if is_number(p.get("step")) and is_number(p.get("loss"))]
+    if with_steps:
+        ax.plot([p["step"] for p in with_steps], [p["loss"] for p in with_steps], "o",
+                label="test loss (after each epoch)")
+    ax.set_xlabel("step")
+    ax.set_ylabel("loss")
+    plot_style.linear_ticks(ax.xaxis, integer=True)
+    plot_style.linear_ticks(ax.yaxis)
+    lr, constant = learning_rate(ax, train)
+    handles, labels = ax.get_legend_handles_labels()
+    if lr is not None:
         more = lr.get_legend_handles_labels()
-        ax.legend(lines[0] + more[0], lines[1] + more[1], loc="upper right")
-    else:
-        empty_note(ax, "no training loss per step in this report\n"
-                       "(a benchmark, or written before curves were recorded)")
+        handles, labels = handles + more[0], labels + more[1]
+    ax.legend(handles, labels, loc="best", title=constant, fontsize=9, title_fontsize=9)
     ax.set_title(title(report, "loss per step"))
-    save(fig, folder, "loss_steps")
+    return fig
 
 
-def accuracy_epochs(report, test, folder):
+def accuracy_epochs(report, curves):
+    """The test (and validation) accuracy per epoch, or None when no epoch was evaluated."""
+    test = [p for p in curves.get("test") or [] if is_number(p.get("accuracy"))]
+    validation = [p for p in curves.get("validation") or [] if is_number(p.get("accuracy"))]
+    if not (test or validation):
+        return None
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    validation = (report.get("curves") or {}).get("validation") or []
-    if test or validation:
-        for points, label in ((test, "test"), (validation, "validation")):
-            if points:
-                line_with_band(ax, [p["epoch"] for p in points], [100 * p["accuracy"] for p in points],
-                               marker="o", label=label)
-        epochs = [p["epoch"] for p in (test or validation)]
-        ax.set_xlabel("epoch")
-        ax.set_ylabel("accuracy (%)" if validation else "test accuracy (%)")
-        ax.set_xticks(epochs if len(epochs) <= 20 else ax.get_xticks())
-        if validation:
-            ax.legend()
-    else:
-        empty_note(ax, "no evaluated epoch in this report (a benchmark, or stopped early)")
+    for points, label in ((test, "test"), (validation, "validation")):
+        if points:
+            line_with_band(ax, [p["epoch"] for p in points], [100 * p["accuracy"] for p in points],
+                           marker="o", label=label)
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("accuracy (%)" if validation else "test accuracy (%)")
+    plot_style.linear_ticks(ax.xaxis, integer=True)
+    plot_style.linear_ticks(ax.yaxis)
+    if validation:
+        ax.legend()
     ax.set_title(title(report, "test and validation accuracy per epoch" if validation
                        else "test accuracy per epoch"))
-    save(fig, folder, "accuracy_epochs")
+    return fig
 
 
 def main():
@@ -113,10 +163,20 @@ def main():
     path = sys.argv[1]
     with open(path) as f:
         report = json.load(f)
-    train, test = curves(report)
+    curves = report_curves(report)
     folder = os.path.join(os.path.dirname(os.path.abspath(path)), "plots")
-    loss_steps(report, train, test, folder)
-    accuracy_epochs(report, test, folder)
+    left_out = []
+    for name, draw in (("loss_steps", loss_steps), ("accuracy_epochs", accuracy_epochs)):
+        fig = draw(report, curves)
+        if fig is None:
+            left_out.append(name)
+            continue
+        plot_style.save(fig, folder, name)
+        print(f"plot: {os.path.join(folder, name)}.png")
+    plot_style.remove_stale(folder, left_out)
+    if left_out:
+        print(f"not drawn, no data in the report (a benchmark, a run stopped before an epoch ended, "
+              f"or a report older than curves): {', '.join(left_out)}")
 
 
 if __name__ == "__main__":

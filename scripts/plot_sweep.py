@@ -3,24 +3,29 @@
 
 Usage: plot_sweep.py SWEEP_DIR
   -> SWEEP_DIR/plots/{throughput,speedup,utilisation,accuracy,loss_epochs,loss_steps,
-                      accuracy_epochs}.{png,svg}
+                      accuracy_epochs}.{png,svg}, those that have data
 
 Each marker is a point group: the mean over its completed runs (its repeats, one seed each), with
 error bars: the standard deviation over the runs for accuracy, utilisation and speedup, and for
 throughput the images per second at the 10th and 90th percentile of the step times (the mean of
 the runs' percentiles). The x axis is the swept axis (training.batch_size first, then
 model.width, then the first other numeric axis); every other swept axis makes a line of its own,
-named in the legend. `loss_epochs` draws each point group's training and test loss per epoch
-(mean over the repeats, std shaded). `loss_steps` and `accuracy_epochs` draw, a line per point
-group, the training loss at each log point against the step and the test accuracy after each epoch
-(the rows' `curves`, as scripts/plot_run.py draws one run's; mean over the repeats at each step or
-epoch, std shaded when a group has more than one run). A plot without data (no GPU points, a benchmark sweep) still
-gets written, saying why it is empty, so a report always has the same figures. Summaries of older
-runners (no `groups`, no `axes`) are drawn with each completed row as a group of one. Sweeps of
-runs with a validation set (dataset.validation_split) also get `val_accuracy` (against the swept
-axis) and `val_accuracy_epochs` (per epoch, as accuracy_epochs). A random search (summary.json's
-`search`) also gets `search`: its metric against each searched value, the best point starred, a
-log axis for the values drawn log-uniformly.
+named in the legend, except the x axis's zip partners (an axis whose value follows from x's in
+every group, as zip(batch_size, lr) makes lr): they move along the line and are named under the
+x ticks. `loss_epochs` draws each point group's training and test loss per epoch (mean over the
+repeats, std shaded). `loss_steps` and `accuracy_epochs` draw, a line per point group, the
+training loss at each log point against the step and the test accuracy after each epoch (the
+rows' `curves`, as scripts/plot_run.py draws one run's; mean over the repeats at each step or
+epoch, std shaded when a group has more than one run); a group whose epochs are shorter than
+training.log_every gets its training loss per epoch, at the step that ended each, as markers.
+A plot without data (speedup without GPU points, the curves of a benchmark sweep) is not
+written, its file from an earlier run of this script is removed, and the script says which it
+left out. Summaries of older runners (no `groups`, no `axes`) are drawn with each completed row
+as a group of one. Sweeps of runs with a validation set (dataset.validation_split) also get
+`val_accuracy` (against the swept axis) and `val_accuracy_epochs` (per epoch, as
+accuracy_epochs). A random search (summary.json's `search`) also gets `search`: its metric
+against each searched value, the best point starred, a log axis for the values drawn
+log-uniformly. Value axes are logarithmic where their positive values span more than a decade.
 """
 import json
 import math
@@ -29,14 +34,11 @@ import statistics
 import sys
 from collections import defaultdict
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib import ticker  # noqa: E402
-
+sys.dont_write_bytecode = True  # no __pycache__ left in the source tree by the imports below
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plot_style  # noqa: E402  (the Agg backend and SVG text, set before pyplot is used)
 import plot_run  # noqa: E402  (one run's curves: the sweep's curve plots draw theirs the same way)
+import matplotlib.pyplot as plt  # noqa: E402
 
 FIGURES = ("images_per_second", "step_time_p10_seconds", "step_time_p90_seconds", "cpu_utilisation",
            "gpu_utilisation", "speedup_over_cpu", "test_accuracy", "test_loss", "val_accuracy", "val_loss",
@@ -85,7 +87,8 @@ def load(sweep_dir):
     # stopped at a rung too (their lines end there).
     ended = {r["id"] for r in summary["points"] if r.get("status") in TRAINED}
     trained = [g for g in groups if any(p in ended for p in g.get("points", []))]
-    return summary, [g for g in groups if g["completed"] > 0], axes, trained
+    # Every planned group (failed ones too) tells which axes are zipped with the x axis.
+    return summary, [g for g in groups if g["completed"] > 0], axes, trained, groups
 
 
 def is_gpu(device):
@@ -102,23 +105,40 @@ def short(path):
 
 def value_text(value):
     if is_number(value):
-        return f"{value:g}"
+        return plot_style.value_text(value)
     return value if isinstance(value, str) else json.dumps(value)
 
 
-class Layout:
-    """Which swept axis is the x axis, and which make separate lines."""
+def follows(groups, x, axis):
+    """Whether `axis` has one value per value of the x axis across the groups: a zip partner of x
+    (zip(batch_size, lr) with batch size on x makes lr one), which moves along a line instead of
+    splitting it. Read from the groups, so older folders are drawn alike."""
+    at_x = {}
+    for g in groups:
+        value = json.dumps(g["values"].get(axis))
+        if at_x.setdefault(json.dumps(g["values"].get(x)), value) != value:
+            return False
+    return True
 
-    def __init__(self, groups, axes):
+
+class Layout:
+    """Which swept axis is the x axis, which ones follow it (zip partners, named under its
+    ticks) and which make separate lines."""
+
+    def __init__(self, groups, axes, planned=None):
         varied = [a for a in axes if len({json.dumps(g["values"].get(a)) for g in groups}) > 1]
         numeric = [a for a in varied if all(is_number(g["values"].get(a)) for g in groups)]
         choices = [a for a in PREFERRED_X if a in numeric] + numeric + varied
         self.x = choices[0] if choices else None
-        self.lines = [a for a in varied if a != self.x]
+        others = [a for a in varied if a != self.x]
+        self.partners = [a for a in others if follows(planned or groups, self.x, a)]
+        self.lines = [a for a in others if a not in self.partners]
         self.label = AXIS_LABELS.get(self.x, self.x) if self.x else AXIS_LABELS["training.batch_size"]
         self.numeric = self.x is None or self.x in numeric
         # Without a swept axis (a folder of single runs): batch size on x, a line per device and width.
         self.categories = sorted({value_text(self.x_value(g)) for g in groups}) if not self.numeric else []
+        self.partner_text = {self.position(g): ", ".join(f"{short(a)} {value_text(g['values'].get(a))}"
+                                                         for a in self.partners) for g in groups}
 
     def x_value(self, group):
         return group["values"].get(self.x) if self.x else group.get("batch_size")
@@ -126,6 +146,13 @@ class Layout:
     def position(self, group):
         value = self.x_value(group)
         return value if self.numeric else self.categories.index(value_text(value))
+
+    def tick_text(self, position):
+        """The x value under its tick, with its zip partners' values beneath ("16\\nlr 0.02")."""
+        position = float(position) if self.numeric else int(position)  # a tick's numpy number
+        name = value_text(position) if self.numeric else self.categories[position]
+        partners = self.partner_text.get(position)
+        return f"{name}\n{partners}" if partners else name
 
     def line_key(self, group):
         if self.x is None:
@@ -172,91 +199,49 @@ def throughput(g):
     return mean, max(0.0, mean - batch / p90), max(0.0, batch / p10 - mean)
 
 
-def empty_note(ax, text):
-    ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, wrap=True,
-            fontsize=11, color="0.35")
-
-
 def draw(ax, layout, lines):
     for key, points in lines.items():
         xs = [p[0] for p in points]
         ys = [p[1] for p in points]
         err = [[p[2] for p in points], [p[3] for p in points]]
         ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=layout.line_label(key))
-    if lines and list(lines) != [()]:  # a legend when there are lines to tell apart
+    if list(lines) != [()]:  # a legend when there are lines to tell apart
         ax.legend(fontsize=9)
-    ax.grid(True, which="both", alpha=0.3)
+    ax.grid(True, alpha=0.3)  # major lines only: a log axis's minor ones crowd it
 
 
 def x_axis(ax, layout, lines):
-    """Log2 x axis ticked at the values themselves when they span a factor of 4 or more; the
-    categories' names when the axis is not numeric."""
-    if not layout.numeric:
-        ax.set_xticks(range(len(layout.categories)))
-        ax.set_xticklabels(layout.categories)
-        return
+    """Ticks at the swept values (a log2 axis when they span a factor of 4 or more), the zip
+    partners' values beneath; the categories' names when the axis is not numeric."""
     xs = sorted({p[0] for points in lines.values() for p in points})
-    if xs and min(xs) > 0 and max(xs) / min(xs) >= 4:
-        ax.set_xscale("log", base=2)
-    ax.set_xticks(xs)
-    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-    ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+    if not layout.numeric:
+        ax.set_xticks(xs, [layout.tick_text(x) for x in xs])
+        return
+    plot_style.ticks_at_values(ax, "x", xs, label=layout.tick_text)
 
 
-def plain_log_y(ax, lines):
-    """Log y axis in plain numbers; minor ticks labelled only when the data spans under a decade."""
-    ys = [y for points in lines.values() for p in points for y in (p[1] - p[2], p[1] + p[3]) if y > 0]
-    ax.set_yscale("log")
-    plain = ticker.FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}")
-    ax.yaxis.set_major_formatter(plain)
-    narrow = ys and max(ys) / min(ys) < 10
-    ax.yaxis.set_minor_formatter(plain if narrow else ticker.NullFormatter())
-    return ""
+def bar_ends(lines):
+    return [y for points in lines.values() for p in points for y in (p[1] - p[2], p[1] + p[3])]
 
 
-def save(fig, sweep_dir, name):
-    out = os.path.join(sweep_dir, "plots")
-    os.makedirs(out, exist_ok=True)
-    paths = []
-    for ext in ("png", "svg"):
-        path = os.path.join(out, f"{name}.{ext}")
-        fig.savefig(path, dpi=120, bbox_inches="tight")
-        paths.append(path)
-    plt.close(fig)
-    print("plot:", " ".join(paths))
+def throughput_axis(ax, lines):
+    plot_style.number_axis(ax, "y", bar_ends(lines))
 
 
-def figure(summary, sweep_dir, layout, name, title, ylabel, lines, empty, style=None):
-    """One figure: a line per combination of the other axes, or a note saying why there is no
-    data. `style(ax, lines)` may return a note for the title."""
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    draw(ax, layout, lines)
-    note = ""
-    if lines:
-        x_axis(ax, layout, lines)
-        if style:
-            note = style(ax, lines) or ""
-    else:
-        empty_note(ax, empty)
-    x_name = short(layout.x).replace("_", " ") if layout.x else "batch size"
-    ax.set_title(f"{title} vs {x_name}{note} ({summary['sweep']})")
-    ax.set_xlabel(layout.label)
-    ax.set_ylabel(ylabel)
-    save(fig, sweep_dir, name)
-
-
-def ones_line(ax, lines):
+def speedup_axis(ax, lines):
+    plot_style.number_axis(ax, "y", bar_ends(lines) + [1.0])
     ax.axhline(1.0, color="0.5", linestyle="--", linewidth=1)
 
 
 def from_zero(ax, lines):
     ax.set_ylim(bottom=0)
+    plot_style.linear_ticks(ax.yaxis)
 
 
 def accuracy_range(ax, lines):
     """From 0, unless every bar is above 50 %: then zoomed, and the title says so."""
-    low = min(p[1] - p[2] for points in lines.values() for p in points)
-    high = max(p[1] + p[3] for points in lines.values() for p in points)
+    low, high = min(bar_ends(lines)), max(bar_ends(lines))
+    plot_style.linear_ticks(ax.yaxis)
     if low <= 50:
         ax.set_ylim(0, max(100.0, high))
         return ""
@@ -265,19 +250,35 @@ def accuracy_range(ax, lines):
     return f" (zoomed: the axis starts at {bottom:g} %)"
 
 
-def loss_epochs(summary, sweep_dir, groups):
-    """Training and test loss per epoch, a panel per point group: mean over repeats, std shaded."""
+def figure(summary, layout, title, ylabel, lines, y_axis, caption):
+    """A line per combination of the other swept axes against the x axis, or None without data.
+    `y_axis(ax, lines)` scales and ticks the y axis and may return a note for the title;
+    `caption` says what markers and bars are (the y label stays short enough to fit)."""
+    if not lines:
+        return None
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    draw(ax, layout, lines)
+    x_axis(ax, layout, lines)
+    note = y_axis(ax, lines) or ""
+    x_name = short(layout.x).replace("_", " ") if layout.x else "batch size"
+    ax.set_title(f"{title} vs {x_name}{note} ({summary['sweep']})")
+    ax.set_xlabel(layout.label)
+    ax.set_ylabel(ylabel)
+    plot_style.caption(ax, caption)
+    return fig
+
+
+def loss_epochs(summary, groups):
+    """Training and test loss per epoch, a panel per point group: mean over repeats, std shaded;
+    None without trained groups."""
     trained = [g for g in groups if g.get("epochs")]
-    columns = min(4, max(1, len(trained)))
-    rows = max(1, math.ceil(len(trained) / columns))
-    size = (3.6 * columns, 2.8 * rows) if trained else (7, 4.5)
-    fig, axes = plt.subplots(rows, columns, figsize=size, squeeze=False, sharey=True)
+    if not trained:
+        return None
+    columns = min(4, len(trained))
+    rows = math.ceil(len(trained) / columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(3.6 * columns, 2.8 * rows), squeeze=False, sharey=True)
     for ax in axes.flat[len(trained):]:
         ax.axis("off")
-    if not trained:
-        axes[0][0].set_xlabel("epoch")
-        empty_note(axes[0][0], "no per-epoch losses: the points were benchmarks, not trained\n"
-                               "(run a sweep with mode: train)")
     for ax, g in zip(axes.flat, trained):
         for loss, style in (("train_loss", "-"), ("test_loss", "--")):
             epochs = [e for e in g["epochs"] if e[loss]["mean"] is not None]
@@ -289,14 +290,14 @@ def loss_epochs(summary, sweep_dir, groups):
                             alpha=0.2)
         ax.set_title(f"{g['id']} ({g['completed']} run{'s' if g['completed'] != 1 else ''})", fontsize=9)
         ax.set_xlabel("epoch")
-        ax.xaxis.set_major_locator(ticker.MaxNLocator(integer=True))
+        plot_style.linear_ticks(ax.xaxis, integer=True)
+        plot_style.linear_ticks(ax.yaxis)
         ax.grid(True, alpha=0.3)
-    axes[0][0].set_ylabel("loss (mean over repeats)")
-    if trained:
-        axes[0][0].legend(fontsize=8)
-    fig.suptitle(f"Training and test loss per epoch ({summary['sweep']})")
+    axes[0][0].set_ylabel("loss")
+    axes[0][0].legend(fontsize=8)
+    fig.suptitle(f"Training and test loss per epoch, mean over repeats, std shaded ({summary['sweep']})")
     fig.tight_layout()
-    save(fig, sweep_dir, "loss_epochs")
+    return fig
 
 
 def mean_curve(runs, x, y, scale=1.0):
@@ -313,44 +314,64 @@ def mean_curve(runs, x, y, scale=1.0):
     return xs, means, stds, max((len(v) for v in by_x.values()), default=0)
 
 
+def report_train_images(row):
+    """The number of training images in the row's report (data.train_images), or None."""
+    try:
+        with open(row["report"]) as f:
+            return json.load(f).get("data", {}).get("train_images")
+    except (KeyError, TypeError, OSError, ValueError):
+        return None
+
+
+def run_points(row, part):
+    """(points, per_epoch) of one run's curve: its curves[part]; for the training loss of a run
+    with fewer log points than epochs, its loss per epoch at the step that ended each."""
+    curves = row.get("curves") or {}
+    if part != "train":
+        return curves.get(part) or [], False
+    return plot_run.training_loss_points(curves, row.get("epoch_losses") or [], row.get("batch_size"),
+                                         lambda: report_train_images(row))
+
+
 def group_curves(summary, groups, part):
-    """Per point group with curves: (group, each trained run's `curves[part]`)."""
+    """Per point group with curves: (group, each trained run's points, whether they are per epoch)."""
     rows = {r["id"]: r for r in summary["points"]
             if r.get("status") in TRAINED and isinstance(r.get("curves"), dict)}
     out = []
     for g in groups:
-        runs = [rows[i]["curves"].get(part) or [] for i in g.get("points", []) if i in rows]
-        if any(runs):
-            out.append((g, runs))
+        runs = [run_points(rows[i], part) for i in g.get("points", []) if i in rows]
+        if any(points for points, _ in runs):
+            out.append((g, [points for points, _ in runs], any(per_epoch for _, per_epoch in runs)))
     return out
 
 
-NO_CURVES = ("no curves in the summary: the points were benchmarks, not trained\n"
-             "(run a sweep with --mode train), or the summary is older than curves\n"
-             "(run `runner report` on the folder again)")
-
-
-def curve_figure(summary, sweep_dir, groups, name, part, x, y, scale, title, xlabel, ylabel):
+def curve_figure(summary, groups, part, x, y, scale, title, xlabel, ylabel):
     """A line per point group: `y` against `x` from the rows' curves[part], mean over the group's
-    repeats with the std shaded."""
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    repeats with the std shaded; None when no group has such a curve (a benchmark sweep)."""
     drawn = group_curves(summary, groups, part)
-    for g, runs in drawn:
+    if not drawn:
+        return None
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    most_runs = 0
+    for g, runs, per_epoch in drawn:
         xs, means, stds, n = mean_curve(runs, x, y, scale)
+        most_runs = max(most_runs, n)
         label = f"{g['id']} (mean of {n} runs)" if n > 1 else g["id"]
-        plot_run.line_with_band(ax, xs, means, stds, marker="o" if x == "epoch" else None,
-                                markersize=4, label=label)
-    if drawn:
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
-        if x == "epoch":
-            ax.xaxis.set_major_locator(ticker.MaxNLocator(integer=True))
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8, ncol=2 if len(drawn) > 8 else 1)
-    else:
-        plot_run.empty_note(ax, NO_CURVES)
+        if per_epoch:  # too few steps per epoch for log points: markers, so a short line shows
+            label += f": {plot_run.PER_EPOCH}"
+        plot_run.line_with_band(ax, xs, means, stds, marker="o" if x == "epoch" or per_epoch else None,
+                                markersize=6 if per_epoch else 4, linestyle="--" if per_epoch else "-",
+                                label=label)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    plot_style.linear_ticks(ax.xaxis, integer=True)
+    plot_style.linear_ticks(ax.yaxis)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, ncol=2 if len(drawn) > 8 else 1)
     ax.set_title(f"{title} ({summary['sweep']})")
-    save(fig, sweep_dir, name)
+    if most_runs > 1:
+        plot_style.caption(ax, "mean over each group's repeats, std shaded")
+    return fig
 
 
 METRIC_FIELDS = {"val_accuracy": "val_accuracy", "val_loss": "val_loss", "train_loss": "final_loss"}
@@ -369,23 +390,22 @@ def log_paths(sweep_dir):
 
 def search_figure(summary, sweep_dir):
     """A random search's metric against each searched value, a panel per path: a marker per
-    completed point, the best one starred; a log axis for values drawn log-uniformly."""
+    completed point, the best one starred; a log axis for values drawn log-uniformly. None for a
+    sweep that is no search, or a search without a completed point reporting its metric."""
     search = summary.get("search")
     if not isinstance(search, dict):
-        return
+        return None
     paths = [p for p in search.get("paths", []) if isinstance(p, str)]
     metric = search.get("metric", "val_accuracy")
     field = METRIC_FIELDS.get(metric, metric)
     scale = 100.0 if "accuracy" in metric else 1.0
     rows = [r for r in summary["points"] if r.get("status") == "completed" and is_number(r.get(field))]
+    if not (paths and rows):
+        return None
     best = (summary.get("best") or {}).get("id")
     logs = log_paths(sweep_dir)
-    fig, axes = plt.subplots(1, max(len(paths), 1), figsize=(4.2 * max(len(paths), 1), 3.8), squeeze=False)
-    for ax, path in zip(axes[0], paths or [None]):
-        if not rows or path is None:
-            plot_run.empty_note(ax, f"no completed point reported {metric}\n"
-                                    "(train mode with dataset.validation_split)")
-            continue
+    fig, axes = plt.subplots(1, len(paths), figsize=(4.2 * len(paths), 3.8), squeeze=False)
+    for ax, path in zip(axes[0], paths):
         values = [r.get("values", {}).get(path) for r in rows]
         numeric = all(is_number(v) for v in values)
         categories = sorted({value_text(v) for v in values}) if not numeric else []
@@ -395,17 +415,19 @@ def search_figure(summary, sweep_dir):
         chosen = [(x, y) for x, y, r in zip(xs, ys, rows) if r.get("id") == best]
         if chosen:
             ax.scatter(*zip(*chosen), s=140, marker="*", color="tab:red", label="best", zorder=3)
-        if numeric and path in logs and min(xs) > 0:
-            ax.set_xscale("log")
-        if not numeric:
+        if numeric:
+            plot_style.number_axis(ax, "x", xs, log=True if path in logs else None)
+        else:
             ax.set_xticks(range(len(categories)), categories)
+        plot_style.linear_ticks(ax.yaxis)
         ax.set_xlabel(path)
         ax.set_ylabel(f"{metric}{' (%)' if scale == 100.0 else ''}")
         ax.grid(True, alpha=0.3)
     axes[0][0].legend(fontsize=8)
     fig.suptitle(f"Random search: {metric} ({search.get('mode', 'max')}) against each searched value "
                  f"({summary['sweep']})", fontsize=10)
-    save(fig, sweep_dir, "search")
+    fig.tight_layout()  # a panel's y label clear of the one before it
+    return fig
 
 
 def has_validation(groups):
@@ -414,46 +436,79 @@ def has_validation(groups):
     return any((g.get("stats", {}).get("val_accuracy") or {}).get("n", 0) > 0 for g in groups)
 
 
+PLOTS = ("throughput", "speedup", "utilisation", "accuracy", "loss_epochs", "loss_steps",
+         "accuracy_epochs", "search", "val_accuracy", "val_accuracy_epochs")
+MEAN_STD = "mean ± std over each group's repeats"
+BENCHMARKS = "the points were benchmarks, or the summary is older than curves"
+
+
+def plots(summary, sweep_dir, groups, layout, trained):
+    """(name, draw, why a plot may have no data) for each plot this sweep may have; `draw()`
+    returns the figure, or None without data."""
+    gpu_groups = [g for g in groups if is_gpu(g.get("device"))]
+    for g in groups:  # each point's own device: NVML's GPU busy time, or the CPU threads' time
+        g["stats"]["utilisation"] = g["stats"].get("gpu_utilisation" if is_gpu(g.get("device")) else "cpu_utilisation")
+    out = [
+        ("throughput", lambda: figure(
+            summary, layout, "Training throughput", "images/s (mean of median steps)",
+            series(layout, groups, throughput), throughput_axis,
+            "markers: the runs' median step, mean over repeats; bars: the p90 and p10 step times"),
+         "no completed point"),
+        ("speedup", lambda: figure(
+            summary, layout, "GPU speedup over the CPU", "speedup over the CPU (×)",
+            series(layout, gpu_groups, mean_std("speedup_over_cpu")), speedup_axis,
+            f"GPU images/s ÷ the matching CPU point's images/s, {MEAN_STD}; dashed: break-even"),
+         "no GPU point with a matching CPU point"),
+        ("utilisation", lambda: figure(
+            summary, layout, "Device utilisation during training", "utilisation (%)",
+            series(layout, groups, mean_std("utilisation", 100.0)), from_zero,
+            f"GPU: NVML's busy time; CPU: the threads' busy time; {MEAN_STD}"),
+         "no utilisation figures in the reports"),
+        ("accuracy", lambda: figure(
+            summary, layout, "Test accuracy", "test accuracy (%)",
+            series(layout, groups, mean_std("test_accuracy", 100.0)), accuracy_range, MEAN_STD),
+         "no test accuracy: the points were benchmarks"),
+        ("loss_epochs", lambda: loss_epochs(summary, groups), "no loss per epoch: the points were benchmarks"),
+        ("loss_steps", lambda: curve_figure(
+            summary, trained, "train", "step", "loss", 1.0, "Training loss per step", "step", "training loss"),
+         f"no curves: {BENCHMARKS}"),
+        ("accuracy_epochs", lambda: curve_figure(
+            summary, groups, "test", "epoch", "accuracy", 100.0, "Test accuracy per epoch", "epoch",
+            "test accuracy (%)"),
+         f"no curves: {BENCHMARKS}"),
+    ]
+    if isinstance(summary.get("search"), dict):
+        out.append(("search", lambda: search_figure(summary, sweep_dir), "no completed point reported the metric"))
+    if has_validation(groups):  # dataset.validation_split: the figures model selection used
+        out += [
+            ("val_accuracy", lambda: figure(
+                summary, layout, "Validation accuracy", "validation accuracy (%)",
+                series(layout, groups, mean_std("val_accuracy", 100.0)), accuracy_range, MEAN_STD),
+             "no validation accuracy"),
+            ("val_accuracy_epochs", lambda: curve_figure(
+                summary, trained, "validation", "epoch", "accuracy", 100.0, "Validation accuracy per epoch",
+                "epoch", "validation accuracy (%)"),
+             "no validation curves"),
+        ]
+    return out
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     sweep_dir = sys.argv[1]
-    summary, groups, axes, trained = load(sweep_dir)
-    layout = Layout(groups, axes)
-    gpu_groups = [g for g in groups if is_gpu(g.get("device"))]
-    figure(summary, sweep_dir, layout, "throughput", "Training throughput",
-           "images/s (mean of the median steps; bars: p10–p90 steps)",
-           series(layout, groups, throughput), "no completed points", style=plain_log_y)
-    figure(summary, sweep_dir, layout, "speedup", "GPU speedup over the CPU",
-           "speedup (GPU images/s / CPU images/s)", series(layout, gpu_groups, mean_std("speedup_over_cpu")),
-           "no GPU data: no completed GPU point with a matching CPU point\n"
-           "(run a sweep over device: [cpu, cuda] on a machine with a GPU)", style=ones_line)
-    for g in groups:  # each point's own device: NVML's GPU busy time, or the CPU threads' time
-        g["stats"]["utilisation"] = g["stats"].get("gpu_utilisation" if is_gpu(g.get("device")) else "cpu_utilisation")
-    figure(summary, sweep_dir, layout, "utilisation", "Device utilisation during training",
-           "utilisation (% of GPU busy time, or of the CPU threads' time)",
-           series(layout, groups, mean_std("utilisation", 100.0)), "no utilisation figures in the reports",
-           style=from_zero)
-    figure(summary, sweep_dir, layout, "accuracy", "Test accuracy", "test accuracy (%, mean ± std over repeats)",
-           series(layout, groups, mean_std("test_accuracy", 100.0)),
-           "no test accuracy: the points were benchmarks, not trained\n"
-           "(run a sweep with mode: train, e.g. configs/sweeps/width.yaml)", style=accuracy_range)
-    loss_epochs(summary, sweep_dir, groups)
-    curve_figure(summary, sweep_dir, trained, "loss_steps", "train", "step", "loss", 1.0,
-                 "Training loss per step", "step",
-                 "training loss (mean over repeats, std shaded)")
-    curve_figure(summary, sweep_dir, groups, "accuracy_epochs", "test", "epoch", "accuracy", 100.0,
-                 "Test accuracy per epoch", "epoch",
-                 "test accuracy (%, mean over repeats, std shaded)")
-    search_figure(summary, sweep_dir)
-    if has_validation(groups):  # dataset.validation_split: the figures model selection used
-        figure(summary, sweep_dir, layout, "val_accuracy", "Validation accuracy",
-               "validation accuracy (%, mean ± std over repeats)",
-               series(layout, groups, mean_std("val_accuracy", 100.0)), "no validation accuracy",
-               style=accuracy_range)
-        curve_figure(summary, sweep_dir, trained, "val_accuracy_epochs", "validation", "epoch",
-                     "accuracy", 100.0, "Validation accuracy per epoch", "epoch",
-                     "validation accuracy (%, mean over repeats, std shaded)")
+    summary, groups, axes, trained, planned = load(sweep_dir)
+    layout = Layout(groups, axes, planned)
+    folder = os.path.join(sweep_dir, "plots")
+    drawn = []
+    for name, draw_plot, why_not in plots(summary, sweep_dir, groups, layout, trained):
+        fig = draw_plot()
+        if fig is None:
+            print(f"plot left out: {name} ({why_not})")
+            continue
+        print("plot:", " ".join(plot_style.save(fig, folder, name)))
+        drawn.append(name)
+    plot_style.remove_stale(folder, [name for name in PLOTS if name not in drawn])
 
 
 if __name__ == "__main__":
