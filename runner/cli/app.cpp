@@ -165,6 +165,7 @@ struct Commands {
   SweepStatusOptions sweep_status;
   std::filesystem::path report_dir;
   bool report_quiet = false;
+  bool report_html = false;
   ReproduceOptions reproduce;
   CompareOptions compare;
   CLI::App* compare_cmd = nullptr;
@@ -182,6 +183,9 @@ void add_config_commands(CLI::App& app, Commands& c) {
   c.run_cmd->add_flag_callback(
       "--tensorboard", [&c] { c.run.overrides.push_back("logging.tensorboard=true"); },
       "write TensorBoard event files in RUN_DIR/tensorboard (logging.tensorboard)");
+  c.run_cmd->add_flag_callback(
+      "--html", [&c] { c.run.overrides.push_back("report.html=true"); },
+      "write RUN_DIR/report.html, the run's page, when it ends (report.html)");
   add_tag_option(*c.run_cmd, c.run.tags);
 
   c.validate_cmd = app.add_subcommand("validate", "check a config against the schema and shapes");
@@ -246,6 +250,9 @@ void add_report_commands(CLI::App& app, Commands& c) {
                    "folder or report.json")
       ->required();
   c.report_cmd->add_flag("--quiet,-q", c.report_quiet, "print only warnings and the summary path");
+  c.report_cmd->add_flag("--html", c.report_html,
+                         "also write one run's page, RUN_DIR/report.html (a sweep folder's "
+                         "report.html and its points' pages are written always)");
 
   c.reproduce_cmd =
       app.add_subcommand("reproduce", "rerun a report's embedded config and compare its metrics");
@@ -267,6 +274,8 @@ void add_report_commands(CLI::App& app, Commands& c) {
                    "up to the seed)")
       ->required();
   c.compare_cmd->add_flag("--json", c.compare.json, "print the comparison as JSON");
+  c.compare_cmd->add_option("--html", c.compare.html,
+                            "also write the comparison as a self-contained page, FILE");
 }
 
 // The arguments CLI11 left over, in the order typed (it reports them reversed).
@@ -335,7 +344,7 @@ int dispatch(const Commands& c) {
     return launches_on_slurm(c.sweep) ? slurm_sweep_command(c.sweep) : sweep_command(c.sweep);
   }
   if (*c.sweep_status_cmd) return sweep_status_command(c.sweep_status);
-  if (*c.report_cmd) return report_command(c.report_dir, c.report_quiet);
+  if (*c.report_cmd) return report_command(c.report_dir, c.report_quiet, c.report_html);
   if (*c.reproduce_cmd) return reproduce_command(c.reproduce);
   if (*c.compare_cmd) return compare_command(c.compare);
   return 1;

@@ -50,6 +50,7 @@ struct ReproduceOptions {
 struct CompareOptions {
   std::vector<std::filesystem::path> paths;  // reports, run folders or folders of runs
   bool json = false;                         // the comparison as JSON, for scripts
+  std::filesystem::path html;                // also as a page, written there ("": none)
 };
 
 struct PredictOptions {
@@ -66,7 +67,7 @@ int bench_command(const BenchOptions& options);
 int sweep_command(const SweepOptions& options);
 int sweep_point_command(const SweepOptions& options);         // `--point K`
 int sweep_status_command(const SweepStatusOptions& options);  // `runner sweep status DIR`
-int report_command(const std::filesystem::path& dir, bool quiet);
+int report_command(const std::filesystem::path& dir, bool quiet, bool html);
 int reproduce_command(const ReproduceOptions& options);
 int compare_command(const CompareOptions& options);
 int validate_command(const SessionOptions& options);

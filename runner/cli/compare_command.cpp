@@ -7,8 +7,11 @@
 #include "runner/cli/commands.h"
 #include "runner/cli/compare_reports.h"
 #include "runner/cli/report_run.h"
+#include "runner/html/compare_page.h"
+#include "runner/html/html_page.h"
 #include "runner/report/read_report.h"
 #include "runner/util/errors.h"
+#include "runner/util/files.h"
 
 namespace runner {
 namespace {
@@ -52,6 +55,11 @@ int compare_command(const CompareOptions& options) {
     std::cout << comparison.dump(2) << "\n";
   } else {
     std::cout << comparison_text(comparison);
+  }
+  if (!options.html.empty()) {
+    check_replaceable_file(options.html, "--html");
+    write_html_page(options.html, compare_page(comparison, reports, options.html));
+    std::cerr << "page: " << options.html.string() << "\n";
   }
   return 0;
 }

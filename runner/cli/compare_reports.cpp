@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <optional>
@@ -121,6 +123,42 @@ json differences(const std::vector<LoadedReport>& reports, const json& groups,
   return out;
 }
 
+// -1, 0 or 1 as `a` sorts before, with or after `b`: numbers by value ("16" before "256"),
+// before text; text as text.
+int compare_values(const std::string& a, const std::string& b) {
+  auto number = [](const std::string& text) -> std::optional<double> {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v)) return std::nullopt;
+    return v;
+  };
+  auto x = number(a), y = number(b);
+  if (x && y) return *x < *y ? -1 : *x > *y ? 1 : 0;
+  if (x || y) return x ? -1 : 1;
+  return a.compare(b) < 0 ? -1 : a.compare(b) > 0 ? 1 : 0;
+}
+
+// The groups in the order of the values where their configs differ, path by path (batch sizes
+// 16, 64, 256 rather than the folders' text order), labelled A, B, ... in that order.
+json ordered_groups(json groups, const json& config_differences) {
+  std::vector<std::size_t> order(groups.size());
+  for (std::size_t g = 0; g < order.size(); ++g) order[g] = g;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    for (const json& d : config_differences) {
+      const int c =
+          compare_values(d["values"][a].get<std::string>(), d["values"][b].get<std::string>());
+      if (c != 0) return c < 0;
+    }
+    return false;
+  });
+  json out = json::array();
+  for (std::size_t g : order) {
+    out.push_back(std::move(groups[g]));
+    out.back()["label"] = group_label(out.size() - 1);
+  }
+  return out;
+}
+
 json config_of(const json& report) {
   json config = report.value("config", json::object());
   if (config.is_object()) config.erase("seed");  // repeats differ there by design: see `seeds`
@@ -166,7 +204,9 @@ json delta(const json& base, const json& other, bool seeded) {
   }
   // Timings and memory move with the machine, not the seed: the repeats' spread says nothing
   // of them.
-  json within = noise.is_null() || !seeded ? json() : json(std::abs(d) < 2 * noise.get<double>());
+  // Equal means are within any noise, none included.
+  json within =
+      noise.is_null() || !seeded ? json() : json(d == 0 || std::abs(d) < 2 * noise.get<double>());
   return {{"delta", d},
           {"relative", b != 0 ? json(d / std::abs(b)) : json()},
           {"noise", noise},
@@ -197,6 +237,8 @@ json metrics(const std::vector<LoadedReport>& reports, const json& groups) {
 
 json compare_runs(const std::vector<LoadedReport>& reports) {
   json groups = make_groups(reports);
+  const json unordered = differences(reports, groups, config_of);
+  groups = ordered_groups(std::move(groups), unordered);
   json result = {{"groups", groups},
                  {"config_differences", differences(reports, groups, config_of)},
                  {"environment_differences", differences(reports, groups, environment_of)},

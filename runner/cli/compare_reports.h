@@ -8,12 +8,9 @@
 #include <string>
 #include <vector>
 
-namespace runner {
+#include "runner/report/read_report.h"
 
-struct LoadedReport {
-  std::filesystem::path path;
-  nlohmann::json report;
-};
+namespace runner {
 
 // The comparison as `runner compare --json` prints it:
 // {"groups": [{"label", "name", "mode", "runs", "seeds", "reports"}],

@@ -2,41 +2,13 @@
 // of metrics with each group's delta against the first and whether it is within the seed noise.
 #include <fmt/format.h>
 
-#include <cmath>
-
 #include "runner/cli/compare_reports.h"
-#include "runner/util/console.h"
+#include "runner/util/figure_text.h"
 
 namespace runner {
 namespace {
 
 using nlohmann::json;
-
-// A figure as people read it, 3-4 significant digits in its unit: "90.00 %", "0.3012",
-// "12,345 images/s", "4.56 ms", "138.1 MiB". `signed_delta` writes a difference (accuracies in
-// percentage points).
-std::string figure(double v, const std::string& unit, bool signed_delta = false) {
-  const std::string sign = signed_delta && v >= 0 ? "+" : "";
-  if (unit == "share") return fmt::format("{}{:.2f} {}", sign, 100 * v, signed_delta ? "pts" : "%");
-  if (unit == "count") return fmt::format("{}{:.3g}", sign, v);
-  if (unit == "rate") {
-    if (std::abs(v) < 1000) return fmt::format("{}{:.4g}/s", sign, v);
-    std::string digits = fmt::format("{:.0f}", std::abs(v)), grouped;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-      if (i > 0 && (digits.size() - i) % 3 == 0) grouped += ',';
-      grouped += digits[i];
-    }
-    return fmt::format("{}{}/s", v < 0 ? "-" : sign, grouped);
-  }
-  if (unit == "seconds") {
-    const double a = std::abs(v);
-    if (a < 1e-3) return fmt::format("{}{:.4g} µs", sign, v * 1e6);
-    if (a < 1) return fmt::format("{}{:.4g} ms", sign, v * 1e3);
-    return fmt::format("{}{:.4g} s", sign, v);
-  }
-  if (unit == "bytes") return (v < 0 ? "-" : sign) + human_bytes(std::abs(v));
-  return fmt::format("{}{:.4g}", sign, v);  // losses
-}
 
 std::string seeds_text(const json& seeds) {
   std::string out;
@@ -95,14 +67,14 @@ std::string differences_text(const std::string& title, const json& groups, const
 
 std::string stats_cell(const json& s, const std::string& unit) {
   if (!s["mean"].is_number()) return "-";
-  std::string out = figure(s["mean"].get<double>(), unit);
-  if (s["std"].is_number()) out += " ± " + figure(s["std"].get<double>(), unit);
+  std::string out = figure_text(s["mean"].get<double>(), unit);
+  if (s["std"].is_number()) out += " ± " + figure_text(s["std"].get<double>(), unit);
   return out + fmt::format(" (n={})", s["n"].get<int>());
 }
 
 std::string delta_cell(const json& d, const std::string& unit) {
   if (d.is_null()) return "-";
-  std::string out = figure(d["delta"].get<double>(), unit, /*signed_delta=*/true);
+  std::string out = figure_text(d["delta"].get<double>(), unit, /*signed_delta=*/true);
   if (d["relative"].is_number())
     out += fmt::format(" ({:+.1f} %)", 100 * d["relative"].get<double>());
   if (d["within_noise"].is_null()) return out;

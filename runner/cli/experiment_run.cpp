@@ -9,6 +9,7 @@
 #include "runner/cli/layer_table.h"
 #include "runner/cli/run_output.h"
 #include "runner/graph/memory_estimate.h"
+#include "runner/html/run_page.h"
 #include "runner/report/benchmark_report.h"
 #include "runner/report/curves.h"
 #include "runner/report/environment.h"
@@ -16,7 +17,6 @@
 #include "runner/report/report.h"
 #include "runner/report/run_tags.h"
 #include "runner/report/tensorboard_log.h"
-#include "runner/sweep/slurm_script.h"
 #include "runner/train/checkpoint.h"
 #include "runner/train/epoch_checkpoints.h"
 #include "runner/train/stop_checks.h"
@@ -300,6 +300,19 @@ RunReport benchmark_report(RunContext& c) {
   return {report, outcome.run.status};
 }
 
+// The run's page; a page that cannot be written is a warning, not a failed run (its report
+// is written by then, and `runner report RUN_DIR --html` writes the page again).
+std::filesystem::path write_page_or_warn(const nlohmann::json& report,
+                                         const std::filesystem::path& report_path,
+                                         Console& console) {
+  try {
+    return write_run_page(report, report_path);
+  } catch (const std::exception& e) {
+    console.warning(fmt::format("report.html not written: {}", e.what()));
+    return {};
+  }
+}
+
 }  // namespace
 
 const char* mode_name(RunMode mode) {
@@ -355,6 +368,8 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
     result.exit_code = 1;
   }
   result.report_path = write_report(context.run_dir, report);
+  if (experiment.report.html)
+    result.page_path = write_page_or_warn(report, result.report_path, console);
   result.report = std::move(report);
   return result;
 }

@@ -35,7 +35,8 @@ struct ExperimentResult {
   nlohmann::json report;
   RunStatus status = RunStatus::completed;  // the report's `status`
   std::filesystem::path report_path;
-  int exit_code = 0;  // 0 completed, 130 interrupted, 1 otherwise (a diverged loss)
+  std::filesystem::path page_path;  // report.html, when report.html is set
+  int exit_code = 0;                // 0 completed, 130 interrupted, 1 otherwise (a diverged loss)
 };
 
 // Config mistakes and an unusable device are UserErrors, a failed allocation OutOfMemoryError

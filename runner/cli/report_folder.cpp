@@ -10,9 +10,11 @@
 
 #include "runner/cli/commands.h"
 #include "runner/cli/report_run.h"
+#include "runner/html/sweep_page.h"
 #include "runner/sweep/runs_overview.h"
 #include "runner/sweep/summary.h"
 #include "runner/sweep/summary_files.h"
+#include "runner/sweep/summary_terminal.h"
 #include "runner/sweep/sweep_plan.h"
 #include "runner/util/child_process.h"
 #include "runner/util/errors.h"
@@ -81,7 +83,8 @@ FolderReport report_folder(const std::filesystem::path& dir, Console& console) {
       !std::filesystem::exists(dir / kSweepManifest) && holds_unrelated_runs(summary);
   write_summary_files(dir, summary);
   if (unrelated) write_file_atomically(dir / "summary.md", runs_overview_markdown(summary));
-  console.line(unrelated ? runs_overview_markdown(summary) : summary_markdown(summary));
+  // The full tables are in summary.md; the terminal gets what fits 100 columns.
+  console.line(unrelated ? runs_overview_markdown(summary) : summary_terminal(summary));
   for (const auto& bad : summary.value("unreadable_reports", nlohmann::json::array())) {
     console.warning(fmt::format("left out: {}", bad["error"].get<std::string>()));
   }
@@ -92,15 +95,21 @@ FolderReport report_folder(const std::filesystem::path& dir, Console& console) {
   } else {
     out.plots = run_plot_script("plot_sweep.py", dir, console);
   }
-  console.result(fmt::format("summary: {}", (dir / "summary.md").string()));
+  // After the plots, which the page embeds.
+  const auto page = write_sweep_pages(summary, dir);
+  console.result(fmt::format("summary: {} (every run's figures)", (dir / "summary.md").string()));
+  if (out.plots == PlotOutcome::drawn)
+    console.result(fmt::format("plots: {}", (dir / "plots").string()));
+  console.result(
+      fmt::format("page: {} (open it in a browser; it links each point's page)", page.string()));
   return out;
 }
 
-int report_command(const std::filesystem::path& dir, bool quiet) {
+int report_command(const std::filesystem::path& dir, bool quiet, bool html) {
   Console console(quiet);
   if (auto report = single_run_report(dir)) {
     require_writable_folder(report->parent_path(), "the plots");
-    return report_run(*report, console);
+    return report_run(*report, console, html);
   }
   require_writable_folder(dir, "the summary files and plots");
   FolderReport report = report_folder(dir, console);

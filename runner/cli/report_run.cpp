@@ -5,6 +5,7 @@
 
 #include "runner/cli/report_folder.h"
 #include "runner/cli/run_output.h"
+#include "runner/html/run_page.h"
 #include "runner/report/read_report.h"
 
 namespace runner {
@@ -40,11 +41,12 @@ std::optional<std::filesystem::path> single_run_report(const std::filesystem::pa
   return std::nullopt;
 }
 
-int report_run(const std::filesystem::path& report_file, Console& console) {
+int report_run(const std::filesystem::path& report_file, Console& console, bool html) {
   json report = read_report_file(report_file);
   console.line(run_summary(report));
   if (auto line = throughput_line(report); !line.empty()) console.line(line);
   const PlotOutcome plots = run_plot_script("plot_run.py", report_file, console);
+  if (html) console.result(fmt::format("page: {}", write_run_page(report, report_file).string()));
   throw_if_plots_failed(plots, "plot_run.py");
   if (plots == PlotOutcome::drawn) {
     console.result(fmt::format("plots: {}", (report_file.parent_path() / "plots").string()));

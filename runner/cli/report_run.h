@@ -13,7 +13,8 @@ namespace runner {
 // nothing for a folder of runs (a sweep, results/).
 std::optional<std::filesystem::path> single_run_report(const std::filesystem::path& path);
 
-// Prints the run's summary and draws its plots; 0, or 2 for a file that is not a report.
-int report_run(const std::filesystem::path& report_file, Console& console);
+// Prints the run's summary and draws its plots, and with `html` writes its page
+// (RUN_DIR/report.html); 0, or 2 for a file that is not a report.
+int report_run(const std::filesystem::path& report_file, Console& console, bool html);
 
 }  // namespace runner

@@ -15,6 +15,7 @@ int run_command(const RunOptions& options) {
   ExperimentResult result = run_experiment(request, console);
   if (auto line = throughput_line(result.report); !line.empty()) console.line(line);
   console.result(fmt::format("report: {}", result.report_path.string()));
+  if (!result.page_path.empty()) console.result(fmt::format("page: {}", result.page_path.string()));
   return result.exit_code;
 }
 

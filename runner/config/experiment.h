@@ -145,6 +145,10 @@ struct LoggingSpec {
   bool tensorboard = false;  // event files beside the report, as it trains
 };
 
+struct ReportSpec {
+  bool html = false;  // report.html beside the report, when the run ends
+};
+
 struct Experiment {
   std::string name;
   std::string source_file;  // the config file it came from
@@ -156,6 +160,7 @@ struct Experiment {
   CheckpointSpec checkpoint;
   BackendSpec backend;
   LoggingSpec logging;
+  ReportSpec report;
   nlohmann::json tags = nlohmann::json::object();  // `tags:`, labels the report carries
   nlohmann::json resolved;  // the full config after defaults and overrides, as run
 };

@@ -504,6 +504,7 @@ Experiment resolve_experiment(const ConfigDocument& doc) {
   e.backend.cuda_graph = backend.flag("cuda_graph", e.backend.cuda_graph);
   e.backend.dataset_on_device = backend.flag("dataset_on_device", e.backend.dataset_on_device);
   e.logging.tensorboard = top.child("logging").flag("tensorboard", e.logging.tensorboard);
+  e.report.html = top.child("report").flag("html", e.report.html);
   e.tags = read_tags(top);
   check_monitors_have_validation(e, top);
   e.resolved = experiment_to_json(e);

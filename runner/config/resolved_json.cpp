@@ -167,6 +167,7 @@ nlohmann::json experiment_to_json(const Experiment& e) {
   }
   if (t.allow_emulation) out["training"]["allow_emulation"] = true;
   if (e.logging.tensorboard) out["logging"] = {{"tensorboard", true}};
+  if (e.report.html) out["report"] = {{"html", true}};
   return out;
 }
 

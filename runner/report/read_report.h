@@ -13,6 +13,12 @@ namespace runner {
 // Reports are small; anything larger is not one of ours.
 inline constexpr std::size_t kMaxReportBytes = 64u << 20;
 
+// A report and the file it was read from.
+struct LoadedReport {
+  std::filesystem::path path;
+  nlohmann::json report;
+};
+
 // Reads and parses `path` and checks it against schemas/report.schema.json.
 nlohmann::json read_report_file(const std::filesystem::path& path);
 

@@ -5,6 +5,8 @@
 
 #include <cassert>
 
+#include "runner/util/command_line.h"
+
 namespace runner {
 
 std::string array_spec(const std::vector<int>& points, int max_parallel) {
@@ -20,16 +22,6 @@ std::string array_spec(const std::vector<int>& points, int max_parallel) {
   std::string spec = fmt::format("{}", fmt::join(ranges, ","));
   if (max_parallel > 0) spec += fmt::format("%{}", max_parallel);
   return spec;
-}
-
-std::string shell_quote(const std::string& text) {
-  bool safe = !text.empty() && text.find_first_not_of(
-                                   "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                   "0123456789_./:=,+-@%") == std::string::npos;
-  if (safe) return text;
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
 }
 
 std::string sbatch_value(const std::string& text) {

@@ -22,9 +22,6 @@ struct SlurmJob {
 // "1-3,5,7-9" for {1,2,3,5,7,8,9}, then "%N" when max_parallel > 0. `points` must be ascending.
 std::string array_spec(const std::vector<int>& points, int max_parallel);
 
-// `text` as one word for bash: in single quotes where it holds anything but safe characters.
-std::string shell_quote(const std::string& text);
-
 // `text` as one #SBATCH option value: in double quotes, with " and \ escaped, as sbatch reads
 // them.
 std::string sbatch_value(const std::string& text);

@@ -19,4 +19,20 @@ const std::vector<std::string>& command_line() {
   return stored();
 }
 
+std::string shell_quote(const std::string& text) {
+  bool safe = !text.empty() && text.find_first_not_of(
+                                   "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                   "0123456789_./:=,+-@%") == std::string::npos;
+  if (safe) return text;
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string shell_command(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& word : words) out += (out.empty() ? "" : " ") + shell_quote(word);
+  return out;
+}
+
 }  // namespace runner

@@ -10,4 +10,10 @@ void remember_command_line(int argc, char** argv);
 // As typed, program name first; empty when nothing was remembered (tests calling a command).
 const std::vector<std::string>& command_line();
 
+// `text` as one word for bash: in single quotes where it holds anything but safe characters.
+std::string shell_quote(const std::string& text);
+
+// `words` as one bash command line, each quoted as needed.
+std::string shell_command(const std::vector<std::string>& words);
+
 }  // namespace runner

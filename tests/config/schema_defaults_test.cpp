@@ -233,6 +233,8 @@ std::vector<DefaultCase> cases() {
       {d + "backend/properties/dataset_on_device", plain, resolved("/backend/dataset_on_device")},
       {"/properties/logging/properties/tensorboard", plain,
        [](const Resolved& r) { return json(r.experiment.logging.tensorboard); }},
+      {"/properties/report/properties/html", plain,
+       [](const Resolved& r) { return json(r.experiment.report.html); }},
   };
 }
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "runner/util/command_line.h"
 #include "test_support.h"
 
 namespace runner::testing {

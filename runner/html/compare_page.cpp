@@ -1,0 +1,162 @@
+#include "runner/html/compare_page.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+
+#include "runner/html/html_page.h"
+#include "runner/html/html_table.h"
+#include "runner/html/html_text.h"
+#include "runner/html/json_fields.h"
+#include "runner/html/line_chart.h"
+#include "runner/html/sweep_page.h"
+#include "runner/util/figure_text.h"
+
+namespace runner {
+namespace {
+
+using nlohmann::json;
+
+const json& array_at(const json& value, const char* pointer) {
+  static const json empty = json::array();
+  const json& v = field(value, pointer);
+  return v.is_array() ? v : empty;
+}
+
+// A link from the page to a report's run page (or its report.json when it has none).
+std::string report_link(const std::filesystem::path& report_file,
+                        const std::filesystem::path& page_file) {
+  const auto html = report_file.parent_path() / "report.html";
+  const auto target = std::filesystem::exists(html) ? html : report_file;
+  std::error_code ignored;
+  const auto from = std::filesystem::absolute(page_file, ignored).parent_path();
+  auto relative = std::filesystem::absolute(target, ignored).lexically_relative(from);
+  std::string href;
+  for (const auto& part : relative.empty() ? target : relative)
+    href +=
+        (href.empty() ? "" : "/") + (part == ".." ? std::string("..") : url_segment(part.string()));
+  return fmt::format("<a href=\"{}\">{}</a>", href, escape_html(report_file.string()));
+}
+
+std::string groups_section(const json& comparison, const std::filesystem::path& page_file) {
+  std::string items;
+  for (const json& g : array_at(comparison, "/groups")) {
+    std::string links;
+    for (const json& r : array_at(g, "/reports")) {
+      if (r.is_string()) links += "<li>" + report_link(r.get<std::string>(), page_file) + "</li>";
+    }
+    items += fmt::format("<li><strong>{}</strong>: {} ({}), {} run(s), seeds {}<ul>{}</ul></li>\n",
+                         escape_html(text_field(g, "/label")), escape_html(text_field(g, "/name")),
+                         escape_html(text_field(g, "/mode")), text_field(g, "/runs"),
+                         escape_html(value_text(field(g, "/seeds"))), links);
+  }
+  return section("groups", "Groups (reports sharing a config up to the seed)",
+                 "<ul>\n" + items + "</ul>\n");
+}
+
+std::string differences_section(const char* id, const char* title, const json& comparison,
+                                const char* pointer) {
+  const json& diffs = array_at(comparison, pointer);
+  if (diffs.empty()) return section(id, title, "<p>None.</p>\n");
+  HtmlTable table{id, {"path"}, {}, false};
+  for (const json& g : array_at(comparison, "/groups"))
+    table.headers.push_back(text_field(g, "/label"));
+  for (const json& d : diffs) {
+    std::vector<TableCell> row{text_cell(text_field(d, "/path"))};
+    for (const json& v : array_at(d, "/values")) row.push_back(text_cell(value_text(v)));
+    table.rows.push_back(std::move(row));
+  }
+  return section(id, title, "<div class=\"wide\">" + render_table(table) + "</div>");
+}
+
+TableCell stats_cell(const json& s, const std::string& unit) {
+  const double mean = number_field(s, "/mean"), sd = number_field(s, "/std");
+  if (!std::isfinite(mean)) return number_cell(NAN, "");
+  std::string text = figure_text(mean, unit);
+  if (std::isfinite(sd)) text += " ± " + figure_text(sd, unit);
+  return number_cell(mean, text + fmt::format(" (n={})", text_field(s, "/n")));
+}
+
+TableCell delta_cell(const json& d, const std::string& unit) {
+  const double delta = number_field(d, "/delta");
+  if (!std::isfinite(delta)) return number_cell(NAN, "");
+  std::string text = figure_text(delta, unit, /*signed_delta=*/true);
+  if (const double r = number_field(d, "/relative"); std::isfinite(r))
+    text += fmt::format(" ({:+.1f} %)", 100 * r);
+  TableCell cell = number_cell(delta, text);
+  const json& within = field(d, "/within_noise");
+  if (within.is_boolean()) {
+    cell.html += within.get<bool>() ? " <span class=\"note\">within seed noise</span>"
+                                    : " <strong>beyond seed noise</strong>";
+  }
+  return cell;
+}
+
+std::string metrics_section(const json& comparison) {
+  const json& groups = array_at(comparison, "/groups");
+  HtmlTable table{"metrics", {"metric"}, {}, true};
+  for (const json& g : groups) table.headers.push_back(text_field(g, "/label"));
+  for (std::size_t g = 1; g < groups.size(); ++g)
+    table.headers.push_back(text_field(groups[g], "/label") + " − A");
+  for (const json& m : array_at(comparison, "/metrics")) {
+    const std::string unit = text_field(m, "/unit");
+    std::vector<TableCell> row{text_cell(text_field(m, "/metric"))};
+    for (const json& s : array_at(m, "/groups")) row.push_back(stats_cell(s, unit));
+    for (const json& d : array_at(m, "/deltas")) row.push_back(delta_cell(d, unit));
+    table.rows.push_back(std::move(row));
+  }
+  return section("metrics", "Metrics",
+                 "<p class=\"note\">Mean ± standard deviation over a group's runs. A delta is "
+                 "judged against the seed noise (within it when smaller than twice the larger "
+                 "standard deviation) only for the figures of training: timings and memory vary "
+                 "from run to run with the machine's load, not with the seed.</p>\n"
+                 "<div class=\"wide\">" +
+                     render_table(table) + "</div>");
+}
+
+// Each report's training loss against steps and validation (else test) accuracy per epoch.
+std::string curves_section(const json& comparison, const std::vector<LoadedReport>& reports) {
+  LineChart loss{"Training loss", "step", "loss", {}, false, true, "loss"};
+  LineChart accuracy{"Accuracy per epoch", "epoch", "accuracy", {}, false, false, "share"};
+  std::map<std::string, std::string> labels;  // report path -> its group's label
+  for (const json& g : array_at(comparison, "/groups")) {
+    for (const json& r : array_at(g, "/reports"))
+      if (r.is_string()) labels[r.get<std::string>()] = text_field(g, "/label");
+  }
+  for (const auto& [path, report] : reports) {
+    const std::string name =
+        fmt::format("{} seed {}", labels[path.string()], text_field(report, "/seed"));
+    ChartSeries train{name, {}, false, false};
+    for (const json& p : array_at(report, "/curves/train"))
+      train.points.emplace_back(number_field(p, "/step"), number_field(p, "/loss"));
+    if (!train.points.empty()) loss.series.push_back(std::move(train));
+    const bool validation = !array_at(report, "/curves/validation").empty();
+    ChartSeries acc{name + (validation ? " (validation)" : " (test)"), {}, true, false};
+    for (const json& p : array_at(report, validation ? "/curves/validation" : "/curves/test"))
+      acc.points.emplace_back(number_field(p, "/epoch"), number_field(p, "/accuracy"));
+    if (!acc.points.empty()) accuracy.series.push_back(std::move(acc));
+  }
+  const std::string body = svg_line_chart(loss) + svg_line_chart(accuracy);
+  return body.empty() ? "" : section("curves", "Curves", body);
+}
+
+}  // namespace
+
+std::string compare_page(const json& comparison, const std::vector<LoadedReport>& reports,
+                         const std::filesystem::path& page_file) {
+  const std::string header = fmt::format(
+      "<h1>Comparison</h1>\n<p>{} reports in {} groups</p>\n<nav><a href=\"#groups\">groups</a>"
+      "<a href=\"#metrics\">metrics</a><a href=\"#config\">config</a><a "
+      "href=\"#environment\">environment</a><a href=\"#curves\">curves</a></nav>\n",
+      reports.size(), array_at(comparison, "/groups").size());
+  const std::string body =
+      groups_section(comparison, page_file) + metrics_section(comparison) +
+      differences_section("config", "Config differences", comparison, "/config_differences") +
+      differences_section("environment", "Environment differences", comparison,
+                          "/environment_differences") +
+      curves_section(comparison, reports);
+  return html_page("Comparison", header, body);
+}
+
+}  // namespace runner

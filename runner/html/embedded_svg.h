@@ -1,0 +1,14 @@
+// A plot script's SVG file inside a page: its XML prolog dropped and its ids made unique to it,
+// since several plots share one document (matplotlib names its clip paths and markers alike).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace runner {
+
+// The <svg> element of `file_text` with every id and reference to one prefixed by `prefix`;
+// "" when the text holds no <svg> element.
+std::string embedded_svg(std::string_view file_text, std::string_view prefix);
+
+}  // namespace runner
