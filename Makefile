@@ -9,8 +9,9 @@ DEBIAN_PACKAGES = build-essential cmake git pkg-config libdnnl-dev libyaml-cpp-d
   libgoogle-perftools-dev dataset-fashion-mnist python3-matplotlib
 BENCH_PACKAGES = python3-torch python3-numpy
 # Only for the tests: the single-node Slurm cluster of tests/sweep/slurm_cluster_test.cpp
-# (scripts/slurm_local_cluster.sh). Users of a real cluster need none of it.
-TEST_PACKAGES = slurm-wlm munge
+# (scripts/slurm_local_cluster.sh; users of a real cluster need none of it), and the headless
+# browser that opens the HTML pages (tests/html/browser_test.cpp).
+TEST_PACKAGES = slurm-wlm munge chromium
 # libFuzzer and the sanitizer runtimes of Debian 12's clang (14).
 FUZZ_PACKAGES = clang libclang-rt-14-dev libfuzzer-14-dev
 ASAN_BUILD ?= build-asan
@@ -39,7 +40,8 @@ endef
 deps:
 	$(call install_missing,$(DEBIAN_PACKAGES))
 
-# The packages only the tests need (CI installs them; without them the Slurm test is skipped).
+# The packages only the tests need (CI installs them; without them the Slurm and browser tests
+# are skipped).
 test-deps:
 	$(call install_missing,$(TEST_PACKAGES))
 

@@ -48,8 +48,12 @@ int report_run(const std::filesystem::path& report_file, Console& console, bool 
   const PlotOutcome plots = run_plot_script("plot_run.py", report_file, console);
   if (html) console.result(fmt::format("page: {}", write_run_page(report, report_file).string()));
   throw_if_plots_failed(plots, "plot_run.py");
-  if (plots == PlotOutcome::drawn) {
-    console.result(fmt::format("plots: {}", (report_file.parent_path() / "plots").string()));
+  // A benchmark's report has no curves: the script draws nothing for it.
+  const auto folder = report_file.parent_path() / "plots";
+  std::error_code ignored;
+  if (plots == PlotOutcome::drawn && std::filesystem::is_directory(folder, ignored) &&
+      !std::filesystem::is_empty(folder, ignored)) {
+    console.result(fmt::format("plots: {}", folder.string()));
   }
   return 0;
 }

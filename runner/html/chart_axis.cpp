@@ -34,8 +34,10 @@ ChartAxis linear_axis(double min, double max, const AxisOptions& options) {
   const double step = options.integer
                           ? std::max(1.0, std::round(nice_step(max - min, options.max_ticks)))
                           : nice_step(max - min, options.max_ticks);
-  axis.low = std::floor(min / step + 1e-9) * step;
-  axis.high = std::ceil(max / step - 1e-9) * step;
+  // Rounded outwards to the step; min() and max() so that rounding in the product cannot
+  // leave the data a hair outside.
+  axis.low = std::min(min, std::floor(min / step + 1e-9) * step);
+  axis.high = std::max(max, std::ceil(max / step - 1e-9) * step);
   for (double t = axis.low; t <= axis.high + step * 1e-6; t += step) {
     const double tick = std::abs(t) < step * 1e-9 ? 0.0 : t;
     axis.ticks.push_back(tick);
@@ -76,15 +78,20 @@ double ChartAxis::fraction(double value) const {
 std::string tick_label(double value, double step) {
   if (value == 0) return "0";
   const double a = std::abs(value);
-  if (a >= 1e7 || a < 1e-4) return fmt::format("{:.3g}", value);
-  if (a >= 1000 && step >= 1) return grouped_digits(value);
   // As many decimals as the step needs (0.25 needs two), so neighbouring labels differ.
   int decimals = 0;
-  while (decimals < 6) {
+  while (decimals < 7) {
     const double scaled = step * std::pow(10.0, decimals);
     if (std::abs(scaled - std::round(scaled)) < 1e-6 * scaled) break;
     ++decimals;
   }
+  if (a >= 1e7 || a < 1e-4 || decimals > 6) {
+    // As many significant digits as tell neighbouring ticks apart: 1.010e-06 beside 1.012e-06.
+    const int digits = std::clamp(
+        static_cast<int>(std::floor(std::log10(a)) - std::floor(std::log10(step))) + 1, 1, 8);
+    return fmt::format("{:.{}e}", value, digits - 1);
+  }
+  if (a >= 1000 && step >= 1) return grouped_digits(value);
   return fmt::format("{:.{}f}", value, decimals);
 }
 

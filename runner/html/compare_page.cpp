@@ -59,7 +59,7 @@ std::string differences_section(const char* id, const char* title, const json& c
                                 const char* pointer) {
   const json& diffs = array_at(comparison, pointer);
   if (diffs.empty()) return section(id, title, "<p>None.</p>\n");
-  HtmlTable table{id, {"path"}, {}, false};
+  HtmlTable table{std::string(id) + "-table", {"path"}, {}, false};
   for (const json& g : array_at(comparison, "/groups"))
     table.headers.push_back(text_field(g, "/label"));
   for (const json& d : diffs) {
@@ -95,7 +95,7 @@ TableCell delta_cell(const json& d, const std::string& unit) {
 
 std::string metrics_section(const json& comparison) {
   const json& groups = array_at(comparison, "/groups");
-  HtmlTable table{"metrics", {"metric"}, {}, true};
+  HtmlTable table{"metrics-table", {"metric"}, {}, true};
   for (const json& g : groups) table.headers.push_back(text_field(g, "/label"));
   for (std::size_t g = 1; g < groups.size(); ++g)
     table.headers.push_back(text_field(groups[g], "/label") + " − A");

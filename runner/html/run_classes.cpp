@@ -44,7 +44,8 @@ std::string most_confused(const json& matrix, const std::vector<std::string>& na
     std::size_t truth, predicted;
   };
   std::vector<Pair> pairs;
-  for (std::size_t t = 0; t < matrix.size(); ++t) {
+  for (std::size_t t = 0; t < matrix.size() && t < names.size(); ++t) {
+    if (!matrix[t].is_array()) continue;
     for (std::size_t p = 0; p < matrix[t].size() && p < names.size(); ++p) {
       if (t != p && matrix[t][p].is_number() && matrix[t][p].get<double>() > 0)
         pairs.push_back({matrix[t][p].get<double>(), t, p});
@@ -63,7 +64,7 @@ std::string most_confused(const json& matrix, const std::vector<std::string>& na
 }
 
 std::string confusion_table(const json& matrix, const std::vector<std::string>& names) {
-  HtmlTable table{"confusion", {"true \\ predicted"}, {}, false};
+  HtmlTable table{"confusion-table", {"true \\ predicted"}, {}, false};
   for (const auto& name : names) table.headers.push_back(name);
   table.headers.push_back("images");
   for (std::size_t t = 0; t < matrix.size() && t < names.size(); ++t) {
@@ -96,7 +97,7 @@ std::string classes_section(const json& report) {
                        report.contains("checkpoint") ? ", with the weights kept" : "");
   }
   if (per_class.is_object()) {
-    HtmlTable table{"per-class", {"class", "accuracy"}, {}, true};
+    HtmlTable table{"per-class-table", {"class", "accuracy"}, {}, true};
     for (const auto& name : names) {
       const double accuracy = per_class.contains(name) && per_class[name].is_number()
                                   ? per_class[name].get<double>()

@@ -129,7 +129,7 @@ std::string epochs_section(const json& report) {
       }
     }
   }
-  HtmlTable table{"epochs", {"epoch"}, {}, false};
+  HtmlTable table{"epochs-table", {"epoch"}, {}, false};
   for (const Column& c : shown) table.headers.push_back(c.header);
   LineChart accuracy{"Accuracy per epoch", "epoch", "accuracy", {}, false, false, "share"};
   ChartSeries validation{"validation accuracy", {}, true, false};

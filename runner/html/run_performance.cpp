@@ -58,7 +58,7 @@ std::string gpu_utilisation(const json& report) {
 
 std::string estimate_table(const json& estimate) {
   if (!estimate.is_object()) return "";
-  HtmlTable table{"memory-estimate", {"part", "bytes"}, {}, false};
+  HtmlTable table{"memory-table", {"part", "bytes"}, {}, false};
   for (const auto& [part, bytes] : estimate.items()) {
     if (!bytes.is_number()) continue;
     table.rows.push_back({text_cell(part), number_cell(bytes.get<double>(),
@@ -124,7 +124,7 @@ std::string performance_section(const json& report) {
 std::string profile_section(const json& report) {
   const json& layers = field(report, "/profile/layers");
   if (!layers.is_array() || layers.empty()) return "";
-  HtmlTable table{"profile", {"layer", "type", "forward", "backward"}, {}, true};
+  HtmlTable table{"profile-table", {"layer", "type", "forward", "backward"}, {}, true};
   for (const json& layer : layers) {
     const double forward = number_field(layer, "/forward_seconds");
     const double backward = number_field(layer, "/backward_seconds");

@@ -58,7 +58,8 @@ std::vector<PointColumn> point_columns(const json& summary, const std::filesyste
       {"status", [](const json& p) { return text_cell(text_field(p, "/status")); }},
       {"device", [](const json& p) { return text_cell(text_field(p, "/device")); }}};
   for (const json& axis : array_at(summary, "/axes")) {
-    if (!axis.is_string()) continue;
+    // A device axis is the device column.
+    if (!axis.is_string() || axis == "device") continue;
     const std::string path = axis.get<std::string>();
     columns.push_back({path, [path](const json& p) {
                          const json& values = field(p, "/values");
@@ -110,7 +111,7 @@ HtmlTable points_table(const json& summary, const std::filesystem::path& dir) {
       used[c] = used[c] || (!cells[r].back().html.empty() && cells[r].back().html != "–");
     }
   }
-  HtmlTable table{"points", {}, {}, true};
+  HtmlTable table{"points-table", {}, {}, true};
   for (std::size_t c = 0; c < columns.size(); ++c)
     if (used[c]) table.headers.push_back(columns[c].header);
   for (auto& row : cells) {
@@ -242,7 +243,7 @@ std::string plots_section(const std::filesystem::path& dir) {
 std::string groups_section(const json& summary) {
   const json& groups = array_at(summary, "/groups");
   if (groups.empty()) return "";
-  HtmlTable table{"groups",
+  HtmlTable table{"groups-table",
                   {"point group", "runs", "images/s", "test accuracy", "validation accuracy"},
                   {},
                   true};

@@ -127,7 +127,9 @@ std::vector<Column> group_columns(const json& summary, const json& groups) {
     loss.cells.push_back(stat_text(stats, "final_loss", "loss"));
     speedup.cells.push_back(stat_text(stats, "speedup_over_cpu", "ratio"));
   }
-  if (devices.size() > 1) columns.push_back(device);  // one device: the header says which
+  // One device: the header says which; a device axis has its column already.
+  if (devices.size() > 1 && std::find(axes.begin(), axes.end(), "device") == axes.end())
+    columns.push_back(device);
   if (repeats) columns.push_back(runs);
   for (Column* c : {&rate, &test, &val, &loss, &speedup}) columns.push_back(std::move(*c));
   // Columns no group has a figure in (GPU/CPU without GPU points, val acc. without a split).

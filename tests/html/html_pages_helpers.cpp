@@ -1,0 +1,43 @@
+#include "html_pages_helpers.h"
+
+#include <algorithm>
+
+namespace runner::testing {
+
+std::filesystem::path tiny_run(const std::filesystem::path& output, const std::string& extra,
+                               std::string* log) {
+  const auto config = source_dir() / "configs" / "tiny_synthetic.yaml";
+  CommandResult r =
+      run_runner("run '" + config.string() + "' --set dataset.validation_split=0.1 --output '" +
+                 output.string() + "' " + extra);
+  if (log) *log = r.output;
+  return r.exit_code == 0 ? std::filesystem::path(report_path_in(r.output)) : "";
+}
+
+std::filesystem::path tiny_sweep(const TempDir& root, std::string* log) {
+  const auto config = source_dir() / "configs" / "tiny_synthetic.yaml";
+  const auto sweep = root.write("pages.yaml", "name: pages\nbase: " + config.string() +
+                                                  "\nmode: train\nset: [training.epochs=2, "
+                                                  "dataset.validation_split=0.1]\nsweep:\n  grid:\n"
+                                                  "    model.width: [0.5, 1]\n"
+                                                  "    device: [cpu, cuda]\n");
+  CommandResult r =
+      run_runner("sweep '" + sweep.string() + "' --output '" + (root / "sweeps").string() + "'");
+  if (log) *log = r.output;
+  return root / "sweeps" / "pages";
+}
+
+std::size_t widest_line(const std::string& text) {
+  std::size_t widest = 0, n = 0;
+  for (unsigned char c : text) {
+    if (c == '\n') {
+      widest = std::max(widest, n);
+      n = 0;
+    } else {
+      n += (c & 0xc0) != 0x80;
+    }
+  }
+  return std::max(widest, n);
+}
+
+}  // namespace runner::testing

@@ -1,0 +1,23 @@
+// Making pages to test: a tiny run, a tiny sweep and a comparison, by the runner binary.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "test_support.h"
+
+namespace runner::testing {
+
+// `runner run` of the tiny synthetic config (2 epochs, a validation split) with `extra`
+// arguments, into `output`; the report's path ("" when the run failed: see `log`).
+std::filesystem::path tiny_run(const std::filesystem::path& output, const std::string& extra,
+                               std::string* log = nullptr);
+
+// A sweep of the tiny config over model.width [0.5, 1] and device [cpu, cuda] (the cuda points
+// fail on a machine without a GPU), in `root`/pages; its folder.
+std::filesystem::path tiny_sweep(const TempDir& root, std::string* log = nullptr);
+
+// The number of UTF-8 characters of the longest line of `text`.
+std::size_t widest_line(const std::string& text);
+
+}  // namespace runner::testing
