@@ -51,6 +51,11 @@ std::string value_text(const nlohmann::json& value) {
   if (value.is_string()) return value.get<std::string>();
   if (value.is_number_float()) return fmt::format("{:.6g}", value.get<double>());
   if (value.is_null()) return "";
+  if (value.is_array()) {  // a list as people write one: "cpu, cuda"
+    std::string out;
+    for (const auto& item : value) out += (out.empty() ? "" : ", ") + value_text(item);
+    return out;
+  }
   return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

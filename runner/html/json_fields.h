@@ -17,7 +17,8 @@ double number_field(const nlohmann::json& value, const char* pointer);
 // The text there: a string as it is, a number or boolean as JSON writes it, else "".
 std::string text_field(const nlohmann::json& value, const char* pointer);
 
-// A JSON value as a cell shows it: strings unquoted, numbers as %.6g, arrays and objects compact.
+// A JSON value as a cell shows it: strings unquoted, numbers as %.6g, arrays as "a, b", objects
+// as compact JSON.
 std::string value_text(const nlohmann::json& value);
 
 }  // namespace runner

@@ -26,13 +26,6 @@ std::string tags_text(const json& tags) {
   return out;
 }
 
-std::string names_text(const json& names) {
-  if (!names.is_array()) return "";
-  std::string out;
-  for (const json& name : names) out += (out.empty() ? "" : ", ") + value_text(name);
-  return out;
-}
-
 std::string argv_text(const json& argv) {
   if (!argv.is_array()) return "";
   std::vector<std::string> words;
@@ -140,7 +133,7 @@ std::string data_section(const json& report) {
       {"format", escape_html(text_field(data, "/name"))},
       {"root", code(text_field(report, "/config/dataset/root"))},
       {"images", escape_html(counts)},
-      {"classes", escape_html(names_text(field(data, "/class_names")))},
+      {"classes", escape_html(value_text(field(data, "/class_names")))},
       {"fingerprint (SHA-256)", code(text_field(data, "/sha256"))},
   });
   const json& files = field(data, "/files");
