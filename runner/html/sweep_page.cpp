@@ -267,13 +267,19 @@ std::string groups_section(const json& summary) {
                  "<div class=\"wide\">" + render_table(table) + "</div>");
 }
 
-std::string header_html(const json& summary) {
+// "Sweep NAME", or "Runs in NAME" for a folder of unrelated runs (results/), which has no plan.
+std::string page_title(const json& summary, const std::filesystem::path& dir) {
+  const bool sweep = std::filesystem::exists(dir / "sweep.json");
+  return (sweep ? "Sweep " : "Runs in ") + text_field(summary, "/sweep");
+}
+
+std::string header_html(const json& summary, const std::string& title) {
   const json& points = array_at(summary, "/points");
   std::size_t done = 0;
   for (const json& p : points) done += trained(p);
-  std::string out = fmt::format("<h1>Sweep {}</h1>\n<p>{} points, {} trained · {}</p>\n<nav>",
-                                escape_html(text_field(summary, "/sweep")), points.size(), done,
-                                escape_html(text_field(summary, "/directory")));
+  std::string out =
+      fmt::format("<h1>{}</h1>\n<p>{} points, {} trained · {}</p>\n<nav>", escape_html(title),
+                  points.size(), done, escape_html(text_field(summary, "/directory")));
   for (const char* part : {"plan", "best", "points", "plots", "groups", "problems"})
     out += fmt::format("<a href=\"#{0}\">{0}</a>", part);
   return out + "</nav>\n";
@@ -299,7 +305,8 @@ std::string sweep_page(const json& summary, const std::filesystem::path& dir) {
                              "own page.</p>\n<div class=\"wide\">" +
                                  render_table(points_table(summary, dir)) + "</div>") +
                      plots_section(dir) + groups_section(summary) + problems_section(summary);
-  return html_page("Sweep " + text_field(summary, "/sweep"), header_html(summary), body);
+  const std::string title = page_title(summary, dir);
+  return html_page(title, header_html(summary, title), body);
 }
 
 std::filesystem::path write_sweep_pages(const json& summary, const std::filesystem::path& dir) {

@@ -158,18 +158,20 @@ void fit(std::vector<Column>& columns, std::size_t width) {
     if (worst == columns.end() || worst->drop_rank == 0) break;
     columns.erase(worst);
   }
+  // Then the widest column, header and cells alike, a character at a time.
   while (table_width(columns) > width) {
     Column* widest = nullptr;
     std::size_t most = 0;
     for (Column& c : columns) {
-      for (const auto& cell : c.cells) {
-        if (columns_of(cell) > most) {
-          most = columns_of(cell);
-          widest = &c;
-        }
+      std::size_t w = columns_of(c.header);
+      for (const auto& cell : c.cells) w = std::max(w, columns_of(cell));
+      if (w > most) {
+        most = w;
+        widest = &c;
       }
     }
     if (!widest || most <= 6) break;
+    widest->header = shortened(widest->header, most - 1);
     for (auto& cell : widest->cells) cell = shortened(cell, most - 1);
   }
 }

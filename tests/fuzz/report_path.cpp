@@ -4,10 +4,14 @@
 
 #include <fstream>
 
+#include "runner/html/run_page.h"
+#include "runner/html/sweep_page.h"
 #include "runner/report/read_report.h"
 #include "runner/sweep/point_state.h"
 #include "runner/sweep/summary.h"
 #include "runner/sweep/summary_files.h"
+#include "runner/sweep/summary_terminal.h"
+#include "runner/util/bounded_json.h"
 #include "runner/util/errors.h"
 
 namespace runner::fuzzing {
@@ -37,10 +41,23 @@ void check_report_text(const std::string& text, const std::filesystem::path& fol
     describe_state(point_state(report, planned), report, /*force=*/false);
   });
   allowing_user_errors([&] { summary_markdown(summarize_folder(folder)); });
+  // The pages: a run's from the text read leniently (as a sweep's page reads its points'), the
+  // sweep's and the terminal summary from the summary.
+  run_page(read_json_leniently(report), report);
+  allowing_user_errors([&] {
+    const nlohmann::json summary = summarize_folder(folder);
+    summary_terminal(summary);
+    sweep_page(summary, folder);
+  });
   // The same text as the sweep's plan, beside the report: the summary's rows, its search and
   // best point, and summary.md read sweep.json too.
   std::ofstream(folder / "sweep.json", std::ios::binary | std::ios::trunc) << text;
-  allowing_user_errors([&] { summary_markdown(summarize_folder(folder)); });
+  allowing_user_errors([&] {
+    const nlohmann::json summary = summarize_folder(folder);
+    summary_markdown(summary);
+    summary_terminal(summary);
+    sweep_page(summary, folder);
+  });
   std::filesystem::remove(folder / "sweep.json");
 }
 
