@@ -7,8 +7,8 @@
 
 namespace runner {
 
-// The <svg> element of `file_text` with every id and reference to one prefixed by `prefix`;
-// "" when the text holds no <svg> element.
+// The <svg> element of `file_text` with every id and reference to one prefixed by `prefix` and
+// its paths' coordinates to a tenth of a point; "" when the text holds no <svg> element.
 std::string embedded_svg(std::string_view file_text, std::string_view prefix);
 
 }  // namespace runner

@@ -59,6 +59,15 @@ TEST(EmbeddedSvg, DropsThePrologAndMetadataAndPrefixesIds) {
   EXPECT_EQ(embedded_svg("not an svg", "p-"), "");
 }
 
+TEST(EmbeddedSvg, PathsKeepOneDecimalAndTextKeepsItsDigits) {
+  const std::string svg = embedded_svg(
+      "<svg><path d=\"M 43.78125 166.387429 L 7 8.5 z\"/><text x=\"1.23456\">0.005888</text>"
+      "</svg>",
+      "p-");
+  EXPECT_NE(svg.find("d=\"M 43.7 166.3 L 7 8.5 z\""), std::string::npos) << svg;
+  EXPECT_NE(svg.find("x=\"1.23456\">0.005888</text>"), std::string::npos) << svg;
+}
+
 TEST(UrlSegment, KeepsPointIdsReadableAndEncodesTheRest) {
   EXPECT_EQ(url_segment("width=0.5__batch_size=16"), "width=0.5__batch_size=16");
   EXPECT_EQ(url_segment("a b/c?#%"), "a%20b%2Fc%3F%23%25");
