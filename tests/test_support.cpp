@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdio>
@@ -111,6 +112,19 @@ int exit_code_with_address_space(std::uint64_t bytes, const std::function<int()>
   int status = 0;
   waitpid(child, &status, 0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::size_t widest_line(const std::string& text) {
+  std::size_t widest = 0, n = 0;
+  for (unsigned char c : text) {
+    if (c == '\n') {
+      widest = std::max(widest, n);
+      n = 0;
+    } else {
+      n += (c & 0xc0) != 0x80;  // a UTF-8 continuation byte is no character of its own
+    }
+  }
+  return std::max(widest, n);
 }
 
 }  // namespace runner::testing

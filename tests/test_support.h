@@ -48,6 +48,9 @@ int exit_code_with_address_space(std::uint64_t bytes, const std::function<int()>
 // The path on the last `report: <path>` line of a run's output, or "" when there is none.
 std::string report_path_in(const std::string& output);
 
+// The number of UTF-8 characters of the longest line of `text` (what a terminal shows).
+std::size_t widest_line(const std::string& text);
+
 // The repository's root folder (for configs/, schemas/ and the golden files of tests/):
 // $RUNNER_SOURCE_DIR where it is set (a GPU bundle), else the folder the tests were built from.
 std::filesystem::path source_dir();

@@ -18,12 +18,6 @@ namespace {
 
 using nlohmann::json;
 
-const json& array_at(const json& value, const char* pointer) {
-  static const json empty = json::array();
-  const json& v = field(value, pointer);
-  return v.is_array() ? v : empty;
-}
-
 // A link from the page to a report's run page (or its report.json when it has none).
 std::string report_link(const std::filesystem::path& report_file,
                         const std::filesystem::path& page_file) {
@@ -41,9 +35,9 @@ std::string report_link(const std::filesystem::path& report_file,
 
 std::string groups_section(const json& comparison, const std::filesystem::path& page_file) {
   std::string items;
-  for (const json& g : array_at(comparison, "/groups")) {
+  for (const json& g : list_field(comparison, "/groups")) {
     std::string links;
-    for (const json& r : array_at(g, "/reports")) {
+    for (const json& r : list_field(g, "/reports")) {
       if (r.is_string()) links += "<li>" + report_link(r.get<std::string>(), page_file) + "</li>";
     }
     items += fmt::format("<li><strong>{}</strong>: {} ({}), {} run(s), seeds {}<ul>{}</ul></li>\n",
@@ -57,14 +51,14 @@ std::string groups_section(const json& comparison, const std::filesystem::path& 
 
 std::string differences_section(const char* id, const char* title, const json& comparison,
                                 const char* pointer) {
-  const json& diffs = array_at(comparison, pointer);
+  const json& diffs = list_field(comparison, pointer);
   if (diffs.empty()) return section(id, title, "<p>None.</p>\n");
   HtmlTable table{std::string(id) + "-table", {"path"}, {}, false};
-  for (const json& g : array_at(comparison, "/groups"))
+  for (const json& g : list_field(comparison, "/groups"))
     table.headers.push_back(text_field(g, "/label"));
   for (const json& d : diffs) {
     std::vector<TableCell> row{text_cell(text_field(d, "/path"))};
-    for (const json& v : array_at(d, "/values")) row.push_back(text_cell(value_text(v)));
+    for (const json& v : list_field(d, "/values")) row.push_back(text_cell(value_text(v)));
     table.rows.push_back(std::move(row));
   }
   return section(id, title, "<div class=\"wide\">" + render_table(table) + "</div>");
@@ -94,16 +88,16 @@ TableCell delta_cell(const json& d, const std::string& unit) {
 }
 
 std::string metrics_section(const json& comparison) {
-  const json& groups = array_at(comparison, "/groups");
+  const json& groups = list_field(comparison, "/groups");
   HtmlTable table{"metrics-table", {"metric"}, {}, true};
   for (const json& g : groups) table.headers.push_back(text_field(g, "/label"));
   for (std::size_t g = 1; g < groups.size(); ++g)
     table.headers.push_back(text_field(groups[g], "/label") + " − A");
-  for (const json& m : array_at(comparison, "/metrics")) {
+  for (const json& m : list_field(comparison, "/metrics")) {
     const std::string unit = text_field(m, "/unit");
     std::vector<TableCell> row{text_cell(text_field(m, "/metric"))};
-    for (const json& s : array_at(m, "/groups")) row.push_back(stats_cell(s, unit));
-    for (const json& d : array_at(m, "/deltas")) row.push_back(delta_cell(d, unit));
+    for (const json& s : list_field(m, "/groups")) row.push_back(stats_cell(s, unit));
+    for (const json& d : list_field(m, "/deltas")) row.push_back(delta_cell(d, unit));
     table.rows.push_back(std::move(row));
   }
   return section("metrics", "Metrics",
@@ -120,20 +114,20 @@ std::string curves_section(const json& comparison, const std::vector<LoadedRepor
   LineChart loss{"Training loss", "step", "loss", {}, false, true, "loss"};
   LineChart accuracy{"Accuracy per epoch", "epoch", "accuracy", {}, false, false, "share"};
   std::map<std::string, std::string> labels;  // report path -> its group's label
-  for (const json& g : array_at(comparison, "/groups")) {
-    for (const json& r : array_at(g, "/reports"))
+  for (const json& g : list_field(comparison, "/groups")) {
+    for (const json& r : list_field(g, "/reports"))
       if (r.is_string()) labels[r.get<std::string>()] = text_field(g, "/label");
   }
   for (const auto& [path, report] : reports) {
     const std::string name =
         fmt::format("{} seed {}", labels[path.string()], text_field(report, "/seed"));
     ChartSeries train{name, {}, false, false};
-    for (const json& p : array_at(report, "/curves/train"))
+    for (const json& p : list_field(report, "/curves/train"))
       train.points.emplace_back(number_field(p, "/step"), number_field(p, "/loss"));
     if (!train.points.empty()) loss.series.push_back(std::move(train));
-    const bool validation = !array_at(report, "/curves/validation").empty();
+    const bool validation = !list_field(report, "/curves/validation").empty();
     ChartSeries acc{name + (validation ? " (validation)" : " (test)"), {}, true, false};
-    for (const json& p : array_at(report, validation ? "/curves/validation" : "/curves/test"))
+    for (const json& p : list_field(report, validation ? "/curves/validation" : "/curves/test"))
       acc.points.emplace_back(number_field(p, "/epoch"), number_field(p, "/accuracy"));
     if (!acc.points.empty()) accuracy.series.push_back(std::move(acc));
   }
@@ -149,7 +143,7 @@ std::string compare_page(const json& comparison, const std::vector<LoadedReport>
       "<h1>Comparison</h1>\n<p>{} reports in {} groups</p>\n<nav><a href=\"#groups\">groups</a>"
       "<a href=\"#metrics\">metrics</a><a href=\"#config\">config</a><a "
       "href=\"#environment\">environment</a><a href=\"#curves\">curves</a></nav>\n",
-      reports.size(), array_at(comparison, "/groups").size());
+      reports.size(), list_field(comparison, "/groups").size());
   const std::string body =
       groups_section(comparison, page_file) + metrics_section(comparison) +
       differences_section("config", "Config differences", comparison, "/config_differences") +

@@ -35,6 +35,12 @@ const nlohmann::json& field(const nlohmann::json& value, const char* pointer) {
   return *at;
 }
 
+const nlohmann::json& list_field(const nlohmann::json& value, const char* pointer) {
+  static const nlohmann::json empty = nlohmann::json::array();
+  const nlohmann::json& v = field(value, pointer);
+  return v.is_array() ? v : empty;
+}
+
 double number_field(const nlohmann::json& value, const char* pointer) {
   const nlohmann::json& v = field(value, pointer);
   return v.is_number() ? v.get<double>() : std::numeric_limits<double>::quiet_NaN();

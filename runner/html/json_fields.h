@@ -11,6 +11,9 @@ namespace runner {
 // of another type.
 const nlohmann::json& field(const nlohmann::json& value, const char* pointer);
 
+// The array there, or an empty one.
+const nlohmann::json& list_field(const nlohmann::json& value, const char* pointer);
+
 // The number there, or NaN.
 double number_field(const nlohmann::json& value, const char* pointer);
 

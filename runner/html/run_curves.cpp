@@ -16,12 +16,6 @@ namespace {
 
 using nlohmann::json;
 
-const json& array_at(const json& report, const char* pointer) {
-  static const json empty = json::array();
-  const json& v = field(report, pointer);
-  return v.is_array() ? v : empty;
-}
-
 // (step, figure) of every entry of a curve that has both.
 ChartSeries curve_series(const json& curve, const char* figure, std::string name) {
   ChartSeries s{std::move(name), {}, false, false};
@@ -37,7 +31,7 @@ ChartSeries curve_series(const json& curve, const char* figure, std::string name
 std::map<int, double> epoch_end_steps(const json& report) {
   std::map<int, double> steps;
   for (const char* curve : {"/curves/validation", "/curves/test"}) {
-    for (const json& point : array_at(report, curve)) {
+    for (const json& point : list_field(report, curve)) {
       const double epoch = number_field(point, "/epoch"), step = number_field(point, "/step");
       if (std::isfinite(epoch) && std::isfinite(step)) steps[static_cast<int>(epoch)] = step;
     }
@@ -50,7 +44,7 @@ std::map<int, double> epoch_end_steps(const json& report) {
 ChartSeries epoch_train_loss(const json& report) {
   ChartSeries s{"training loss (per-epoch mean)", {}, true, false};
   const auto steps = epoch_end_steps(report);
-  for (const json& e : array_at(report, "/epochs")) {
+  for (const json& e : list_field(report, "/epochs")) {
     auto it = steps.find(static_cast<int>(number_field(e, "/epoch")));
     if (it != steps.end()) s.points.emplace_back(it->second, number_field(e, "/train_loss"));
   }
@@ -82,13 +76,13 @@ std::string column_cell(const json& epoch, const std::string& key, const std::st
 }  // namespace
 
 std::string curves_section(const json& report) {
-  const json& train = array_at(report, "/curves/train");
+  const json& train = list_field(report, "/curves/train");
   LineChart loss{"Loss", "step", "loss", {}, false, true, "loss"};
   ChartSeries logged = curve_series(train, "loss", "training loss (mean since the last log)");
   loss.series.push_back(logged.points.empty() ? epoch_train_loss(report) : logged);
   ChartSeries validation =
-      curve_series(array_at(report, "/curves/validation"), "loss", "validation loss");
-  ChartSeries test = curve_series(array_at(report, "/curves/test"), "loss", "test loss");
+      curve_series(list_field(report, "/curves/validation"), "loss", "validation loss");
+  ChartSeries test = curve_series(list_field(report, "/curves/test"), "loss", "test loss");
   for (ChartSeries* s : {&validation, &test}) {
     s->markers = true;
     if (!s->points.empty()) loss.series.push_back(*s);
@@ -105,7 +99,7 @@ std::string curves_section(const json& report) {
 }
 
 std::string epochs_section(const json& report) {
-  const json& epochs = array_at(report, "/epochs");
+  const json& epochs = list_field(report, "/epochs");
   if (epochs.empty()) return "";
   struct Column {
     const char* key;

@@ -22,10 +22,33 @@ namespace {
 
 using nlohmann::json;
 
-const json& array_at(const json& value, const char* pointer) {
-  static const json empty = json::array();
-  const json& v = field(value, pointer);
-  return v.is_array() ? v : empty;
+// The folder of a point's report relative to the sweep folder `dir`: <id> for a sweep's point,
+// NAME/RUN_ID in a folder of runs (from the report's path); "" when it has no report there or
+// the path would lead outside (a forged summary, a symlinked folder).
+std::string point_folder(const json& point, const std::filesystem::path& dir) {
+  std::error_code ignored;
+  const auto root = std::filesystem::weakly_canonical(dir, ignored);
+  std::vector<std::filesystem::path> candidates;
+  if (auto report = text_field(point, "/report"); !report.empty())
+    candidates.push_back(std::filesystem::path(report).parent_path());
+  if (auto id = text_field(point, "/id"); !id.empty()) candidates.push_back(dir / id);
+  for (const auto& folder : candidates) {
+    const auto real = std::filesystem::weakly_canonical(folder, ignored);
+    const auto relative = real.lexically_relative(root);
+    if (relative.empty() || *relative.begin() == ".." || relative == "." ||
+        !std::filesystem::is_regular_file(real / "report.json"))
+      continue;
+    return relative.generic_string();
+  }
+  return "";
+}
+
+// Each part of a relative path encoded, the slashes between them kept.
+std::string url_path(const std::string& relative) {
+  std::string out;
+  for (const auto& part : std::filesystem::path(relative))
+    out += (out.empty() ? "" : "/") + url_segment(part.string());
+  return out;
 }
 
 bool trained(const json& point) {
@@ -47,8 +70,8 @@ TableCell figure_cell(const json& point, const char* pointer, const char* unit, 
 TableCell point_link(const json& point, const std::filesystem::path& dir) {
   const std::string id = text_field(point, "/id");
   TableCell cell = text_cell(id);
-  if (std::filesystem::is_regular_file(dir / id / "report.json"))
-    cell.html = fmt::format("<a href=\"{}/report.html\">{}</a>", url_segment(id), escape_html(id));
+  if (const std::string folder = point_folder(point, dir); !folder.empty())
+    cell.html = fmt::format("<a href=\"{}/report.html\">{}</a>", url_path(folder), escape_html(id));
   return cell;
 }
 
@@ -57,7 +80,7 @@ std::vector<PointColumn> point_columns(const json& summary, const std::filesyste
       {"point", [&dir](const json& p) { return point_link(p, dir); }},
       {"status", [](const json& p) { return text_cell(text_field(p, "/status")); }},
       {"device", [](const json& p) { return text_cell(text_field(p, "/device")); }}};
-  for (const json& axis : array_at(summary, "/axes")) {
+  for (const json& axis : list_field(summary, "/axes")) {
     // A device axis is the device column.
     if (!axis.is_string() || axis == "device") continue;
     const std::string path = axis.get<std::string>();
@@ -101,7 +124,7 @@ std::vector<PointColumn> point_columns(const json& summary, const std::filesyste
 
 // The points table without the columns that are empty for every point (GPU columns on a CPU).
 HtmlTable points_table(const json& summary, const std::filesystem::path& dir) {
-  const json& points = array_at(summary, "/points");
+  const json& points = list_field(summary, "/points");
   std::vector<PointColumn> columns = point_columns(summary, dir);
   std::vector<std::vector<TableCell>> cells(points.size());
   std::vector<bool> used(columns.size(), false);
@@ -125,11 +148,11 @@ HtmlTable points_table(const json& summary, const std::filesystem::path& dir) {
 
 std::string plan_section(const json& summary) {
   std::string axes;
-  for (const json& axis : array_at(summary, "/axes")) {
+  for (const json& axis : list_field(summary, "/axes")) {
     if (!axis.is_string()) continue;
     std::set<std::string> seen;
     std::vector<std::string> values;
-    for (const json& p : array_at(summary, "/points")) {
+    for (const json& p : list_field(summary, "/points")) {
       const json& all = field(p, "/values");
       if (!all.is_object() || !all.contains(axis.get<std::string>())) continue;
       std::string v = value_text(all[axis.get<std::string>()]);
@@ -151,7 +174,7 @@ std::string plan_section(const json& summary) {
                   {"method", escape_html(method)},
                   {"repeats", escape_html(text_field(summary, "/context/repeats"))},
                   {"epochs", escape_html(epochs)},
-                  {"points", escape_html(std::to_string(array_at(summary, "/points").size()))},
+                  {"points", escape_html(std::to_string(list_field(summary, "/points").size()))},
                   {"machines", escape_html(value_text(field(summary, "/context/machines")))},
                   {"commits", escape_html(value_text(field(summary, "/context/commits")))},
                   {"started", escape_html(text_field(summary, "/context/started_at"))},
@@ -159,7 +182,7 @@ std::string plan_section(const json& summary) {
           (axes.empty() ? "" : "<h3>Axes</h3>\n<ul>\n" + axes + "</ul>\n"));
 }
 
-std::string best_section(const json& summary) {
+std::string best_section(const json& summary, const std::filesystem::path& dir) {
   const json& search = field(summary, "/search");
   if (!search.is_object()) return "";
   const json& best = field(summary, "/best");
@@ -170,12 +193,10 @@ std::string best_section(const json& summary) {
   }
   const std::string metric = text_field(search, "/metric");
   const double value = number_field(best, "/value");
-  const std::string id = text_field(best, "/id");
   return section(
       "best", "Best point",
       facts_list(
-          {{"point",
-            fmt::format("<a href=\"{}/report.html\">{}</a>", url_segment(id), escape_html(id))},
+          {{"point", point_link(best, dir).html},
            {metric, escape_html(figure_text(
                         value, metric.find("accuracy") != std::string::npos ? "share" : "loss"))},
            {"values", escape_html(value_text(field(best, "/values")))},
@@ -184,7 +205,7 @@ std::string best_section(const json& summary) {
 
 std::string problems_section(const json& summary) {
   std::string items;
-  for (const json& p : array_at(summary, "/points")) {
+  for (const json& p : list_field(summary, "/points")) {
     if (trained(p)) continue;
     items += fmt::format(
         "<li><code>{}</code>: {}{}</li>\n", escape_html(text_field(p, "/id")),
@@ -193,7 +214,7 @@ std::string problems_section(const json& summary) {
             ? ""
             : " — <span class=\"bad\">" + escape_html(text_field(p, "/error")) + "</span>");
   }
-  for (const json& bad : array_at(summary, "/unreadable_reports"))
+  for (const json& bad : list_field(summary, "/unreadable_reports"))
     items += "<li>unreadable report: " + escape_html(text_field(bad, "/error")) + "</li>\n";
   if (items.empty()) return "";
   return section("problems", "Points that did not train", "<ul>\n" + items + "</ul>\n");
@@ -241,7 +262,7 @@ std::string plots_section(const std::filesystem::path& dir) {
 }
 
 std::string groups_section(const json& summary) {
-  const json& groups = array_at(summary, "/groups");
+  const json& groups = list_field(summary, "/groups");
   if (groups.empty()) return "";
   HtmlTable table{"groups-table",
                   {"point group", "runs", "images/s", "test accuracy", "validation accuracy"},
@@ -274,7 +295,7 @@ std::string page_title(const json& summary, const std::filesystem::path& dir) {
 }
 
 std::string header_html(const json& summary, const std::string& title) {
-  const json& points = array_at(summary, "/points");
+  const json& points = list_field(summary, "/points");
   std::size_t done = 0;
   for (const json& p : points) done += trained(p);
   std::string out =
@@ -299,7 +320,7 @@ std::string url_segment(std::string_view text) {
 }
 
 std::string sweep_page(const json& summary, const std::filesystem::path& dir) {
-  std::string body = plan_section(summary) + best_section(summary) +
+  std::string body = plan_section(summary) + best_section(summary, dir) +
                      section("points", "Points",
                              "<p class=\"note\">Click a header to sort; each point links to its "
                              "own page.</p>\n<div class=\"wide\">" +
@@ -310,16 +331,15 @@ std::string sweep_page(const json& summary, const std::filesystem::path& dir) {
 }
 
 std::filesystem::path write_sweep_pages(const json& summary, const std::filesystem::path& dir) {
-  const RunPageLinks up{"../report.html", "sweep " + text_field(summary, "/sweep")};
-  for (const json& point : array_at(summary, "/points")) {
-    const std::string id = text_field(point, "/id");
-    const auto report_file = dir / id / "report.json";
-    // One folder inside the sweep's: a forged summary cannot send the page elsewhere.
-    if (id.empty() || id == "." || id == ".." || id.find('/') != std::string::npos ||
-        !std::filesystem::is_regular_file(report_file))
-      continue;
+  for (const json& point : list_field(summary, "/points")) {
+    const std::string folder = point_folder(point, dir);
+    if (folder.empty()) continue;
+    const auto report_file = dir / folder / "report.json";
     json report = read_json_leniently(report_file);
-    if (report.is_object()) write_run_page(report, report_file, up);
+    std::string up;
+    for ([[maybe_unused]] const auto& part : std::filesystem::path(folder)) up += "../";
+    if (report.is_object())
+      write_run_page(report, report_file, {up + "report.html", page_title(summary, dir)});
   }
   const auto path = dir / "report.html";
   write_html_page(path, sweep_page(summary, dir));

@@ -1,7 +1,5 @@
 #include "html_pages_helpers.h"
 
-#include <algorithm>
-
 namespace runner::testing {
 
 std::filesystem::path tiny_run(const std::filesystem::path& output, const std::string& extra,
@@ -25,19 +23,6 @@ std::filesystem::path tiny_sweep(const TempDir& root, std::string* log) {
       run_runner("sweep '" + sweep.string() + "' --output '" + (root / "sweeps").string() + "'");
   if (log) *log = r.output;
   return root / "sweeps" / "pages";
-}
-
-std::size_t widest_line(const std::string& text) {
-  std::size_t widest = 0, n = 0;
-  for (unsigned char c : text) {
-    if (c == '\n') {
-      widest = std::max(widest, n);
-      n = 0;
-    } else {
-      n += (c & 0xc0) != 0x80;
-    }
-  }
-  return std::max(widest, n);
 }
 
 }  // namespace runner::testing

@@ -17,7 +17,4 @@ std::filesystem::path tiny_run(const std::filesystem::path& output, const std::s
 // fail on a machine without a GPU), in `root`/pages; its folder.
 std::filesystem::path tiny_sweep(const TempDir& root, std::string* log = nullptr);
 
-// The number of UTF-8 characters of the longest line of `text`.
-std::size_t widest_line(const std::string& text);
-
 }  // namespace runner::testing

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_support.h"
+
 namespace runner {
 namespace {
 
@@ -42,23 +44,10 @@ json summary_of(int groups, const std::vector<std::string>& axes, const std::str
   return summary;
 }
 
-std::size_t widest(const std::string& text) {
-  std::size_t most = 0, n = 0;
-  for (unsigned char c : text) {
-    if (c == '\n') {
-      most = std::max(most, n);
-      n = 0;
-    } else {
-      n += (c & 0xc0) != 0x80;
-    }
-  }
-  return std::max(most, n);
-}
-
 TEST(SummaryTerminal, FitsTheWidthAndLeavesOutEmptyColumns) {
   const json summary = summary_of(3, {"model.width", "training.optimizer.lr"}, "0.00");
   const std::string text = summary_terminal(summary);
-  EXPECT_LE(widest(text), 100u) << text;
+  EXPECT_LE(testing::widest_line(text), 100u) << text;
   EXPECT_NE(text.find("width"), std::string::npos) << "axes by their short names";
   EXPECT_NE(text.find("lr"), std::string::npos);
   EXPECT_NE(text.find("123,457 ± 2,346"), std::string::npos) << text;
@@ -78,7 +67,7 @@ TEST(SummaryTerminal, ManyLongAxesAreShortenedToTheWidth) {
                  "a-value-that-is-long-enough-to-matter-");
   for (std::size_t width : {100u, 80u}) {
     const std::string text = summary_terminal(summary, width);
-    EXPECT_LE(widest(text), width) << text;
+    EXPECT_LE(testing::widest_line(text), width) << text;
     EXPECT_NE(text.find("…"), std::string::npos) << "shortened values say so";
     EXPECT_NE(text.find("images/s"), std::string::npos) << "the throughput stays";
   }
