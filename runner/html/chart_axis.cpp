@@ -38,7 +38,20 @@ ChartAxis linear_axis(double min, double max, const AxisOptions& options) {
   // leave the data a hair outside.
   axis.low = std::min(min, std::floor(min / step + 1e-9) * step);
   axis.high = std::max(max, std::ceil(max / step - 1e-9) * step);
-  for (double t = axis.low; t <= axis.high + step * 1e-6; t += step) {
+  const double count = std::round((axis.high - axis.low) / step);
+  if (!std::isfinite(count) || count < 1 || count > 50 || axis.low + step == axis.low) {
+    // A span beyond doubles (1e308 apart) or below their precision (1e16 and 1e16 + 2): the
+    // ends alone.
+    axis.low = min;
+    axis.high = max > min ? max : min + std::max(1.0, std::abs(min));
+    for (double tick : {axis.low, axis.high}) {
+      axis.ticks.push_back(tick);
+      axis.labels.push_back(fmt::format("{:.6g}", tick));
+    }
+    return axis;
+  }
+  for (int i = 0; i <= static_cast<int>(count); ++i) {
+    const double t = axis.low + i * step;
     const double tick = std::abs(t) < step * 1e-9 ? 0.0 : t;
     axis.ticks.push_back(tick);
     axis.labels.push_back(tick_label(tick, step));

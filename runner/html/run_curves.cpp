@@ -28,12 +28,12 @@ ChartSeries curve_series(const json& curve, const char* figure, std::string name
 }
 
 // The step at which each epoch ended, from the evaluation curves (each entry has both).
-std::map<int, double> epoch_end_steps(const json& report) {
-  std::map<int, double> steps;
+std::map<double, double> epoch_end_steps(const json& report) {
+  std::map<double, double> steps;  // by epoch number, as the report writes it
   for (const char* curve : {"/curves/validation", "/curves/test"}) {
     for (const json& point : list_field(report, curve)) {
       const double epoch = number_field(point, "/epoch"), step = number_field(point, "/step");
-      if (std::isfinite(epoch) && std::isfinite(step)) steps[static_cast<int>(epoch)] = step;
+      if (std::isfinite(epoch) && std::isfinite(step)) steps[epoch] = step;
     }
   }
   return steps;
@@ -45,7 +45,7 @@ ChartSeries epoch_train_loss(const json& report) {
   ChartSeries s{"training loss (per-epoch mean)", {}, true, false};
   const auto steps = epoch_end_steps(report);
   for (const json& e : list_field(report, "/epochs")) {
-    auto it = steps.find(static_cast<int>(number_field(e, "/epoch")));
+    auto it = steps.find(number_field(e, "/epoch"));  // NaN finds nothing
     if (it != steps.end()) s.points.emplace_back(it->second, number_field(e, "/train_loss"));
   }
   return s;

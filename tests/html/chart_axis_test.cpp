@@ -79,6 +79,17 @@ TEST(ChartAxis, ManyRangesStayReadable) {
   }
 }
 
+TEST(ChartAxis, SpansBeyondOrBelowWhatDoublesHoldEndInAFewTicks) {
+  // 1e16 + 1 == 1e16 in doubles: stepping by 1 would never end; 1e308 apart is infinite.
+  for (const auto& data : std::vector<std::vector<double>>{
+           {1e16, 1e16 + 4}, {-1e308, 1e308}, {1e300, 1e300}, {5e-324, 1e-323}}) {
+    ChartAxis axis = fit_axis(data, {.allow_log = false});
+    EXPECT_GE(axis.ticks.size(), 2u);
+    EXPECT_LE(axis.ticks.size(), 51u);
+    EXPECT_EQ(axis.ticks.size(), axis.labels.size());
+  }
+}
+
 TEST(ChartAxis, NoFiniteDataIsAUnitAxis) {
   ChartAxis axis = fit_axis({NAN, INFINITY});
   EXPECT_EQ(axis.low, 0);
