@@ -59,7 +59,7 @@ build-runner: deps $(BUILD)/Makefile
 
 # The quickstart: LeNet on Fashion-MNIST (offline), the PyTorch tutorial's settings.
 demo: build-runner
-	./$(BUILD)/runner configs/lenet_fashion_mnist.yaml
+	./$(BUILD)/runner configs/lenet_fashion_mnist.yaml --html
 
 # The tutorial's own experiment: CIFAR-10 (downloaded once into data/).
 cifar: build-runner
