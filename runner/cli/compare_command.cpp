@@ -40,6 +40,8 @@ std::vector<std::filesystem::path> report_files(const std::filesystem::path& pat
 }  // namespace
 
 int compare_command(const CompareOptions& options) {
+  // Before anything is printed: --html naming a folder or a device is a mistake to say first.
+  if (!options.html.empty()) check_replaceable_file(options.html, "--html");
   std::vector<LoadedReport> reports;
   for (const auto& path : options.paths) {
     for (const auto& file : report_files(path)) reports.push_back({file, read_report_file(file)});
@@ -57,7 +59,6 @@ int compare_command(const CompareOptions& options) {
     std::cout << comparison_text(comparison);
   }
   if (!options.html.empty()) {
-    check_replaceable_file(options.html, "--html");
     write_html_page(options.html, compare_page(comparison, reports, options.html));
     std::cerr << "page: " << options.html.string() << "\n";
   }

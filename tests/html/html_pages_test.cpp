@@ -106,6 +106,13 @@ TEST(ComparePage, GroupsComeInNumericOrderAndThePageIsWritten) {
   EXPECT_TRUE(has(html, "<td>training.batch_size</td><td>16</td><td>64</td><td>256</td>")) << html;
   EXPECT_TRUE(has(html, "Training loss"));
   EXPECT_TRUE(has(html, "B − A"));
+
+  // A folder where the page should go is refused before anything is printed.
+  CommandResult bad =
+      run_runner("compare '" + (tmp / "runs").string() + "' --html '" + tmp.path().string() + "'");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_TRUE(has(bad.output, "--html")) << bad.output;
+  EXPECT_FALSE(has(bad.output, "config differences")) << bad.output;
 }
 
 }  // namespace
