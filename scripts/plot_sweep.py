@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plots of a sweep's summary.json (written by `runner sweep` and `runner report`).
 
-Usage: plot_sweep.py SWEEP_DIR
+Usage: plot_sweep.py [--brief] SWEEP_DIR       (--brief: one line for all plots)
   -> SWEEP_DIR/plots/{throughput,speedup,utilisation,accuracy,loss_epochs,loss_steps,
                       accuracy_epochs}.{png,svg}, those that have data
 
@@ -32,6 +32,7 @@ import math
 import os
 import statistics
 import sys
+import textwrap
 from collections import defaultdict
 
 sys.dont_write_bytecode = True  # no __pycache__ left in the source tree by the imports below
@@ -494,21 +495,33 @@ def plots(summary, sweep_dir, groups, layout, trained):
 
 
 def main():
-    if len(sys.argv) != 2:
+    # --brief: one line for all plots (the end of a sweep, whose terminal summary is short)
+    # instead of a line per plot.
+    brief = "--brief" in sys.argv[1:]
+    arguments = [a for a in sys.argv[1:] if a != "--brief"]
+    if len(arguments) != 1:
         sys.exit(__doc__)
-    sweep_dir = sys.argv[1]
+    sweep_dir = arguments[0]
     summary, groups, axes, trained, planned = load(sweep_dir)
     layout = Layout(groups, axes, planned)
     folder = os.path.join(sweep_dir, "plots")
-    drawn = []
+    drawn, left_out = [], []
     for name, draw_plot, why_not in plots(summary, sweep_dir, groups, layout, trained):
         fig = draw_plot()
         if fig is None:
-            print(f"plot left out: {name} ({why_not})")
+            left_out.append(f"{name} ({why_not})")
+            if not brief:
+                print(f"plot left out: {name} ({why_not})")
             continue
-        print("plot:", " ".join(plot_style.save(fig, folder, name)))
+        saved = plot_style.save(fig, folder, name)
+        if not brief:
+            print("plot:", " ".join(saved))
         drawn.append(name)
     plot_style.remove_stale(folder, [name for name in PLOTS if name not in drawn])
+    if brief:
+        line = (f"plots drawn (.png, .svg): {', '.join(drawn) or 'none'}"
+                + (f"; left out: {'; '.join(left_out)}" if left_out else ""))
+        print(textwrap.fill(line, width=100, subsequent_indent="  ", break_on_hyphens=False))
 
 
 if __name__ == "__main__":

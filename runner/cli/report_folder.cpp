@@ -44,7 +44,7 @@ void require_writable_folder(const std::filesystem::path& folder, const std::str
 }  // namespace
 
 PlotOutcome run_plot_script(const std::string& script_name, const std::filesystem::path& argument,
-                            Console& console) {
+                            Console& console, const std::vector<std::string>& options) {
   const char* configured = std::getenv("RUNNER_PYTHON");
   std::string python = configured && *configured ? configured : "/usr/bin/python3";
   // The scripts of $RUNNER_SOURCE_DIR where it is set (a GPU bundle's launchers set it to the
@@ -63,7 +63,10 @@ PlotOutcome run_plot_script(const std::string& script_name, const std::filesyste
         "plots skipped: {} has no matplotlib (Debian: apt install python3-matplotlib)", python));
     return PlotOutcome::skipped;
   }
-  int code = run_plot_step({python, script.string(), argument.string()}, {console.quiet(), false});
+  std::vector<std::string> argv = {python, script.string()};
+  argv.insert(argv.end(), options.begin(), options.end());
+  argv.push_back(argument.string());
+  int code = run_plot_step(argv, {console.quiet(), false});
   if (code != 0) console.warning(fmt::format("plots: {} exited with {}", script.string(), code));
   return code == 0 ? PlotOutcome::drawn : PlotOutcome::failed;
 }
@@ -93,7 +96,8 @@ FolderReport report_folder(const std::filesystem::path& dir, Console& console) {
         "plots: none for a folder of different experiments; `runner report RUN_FOLDER` plots "
         "one run's curves, `runner compare` sets runs side by side");
   } else {
-    out.plots = run_plot_script("plot_sweep.py", dir, console);
+    // One line for the plots: the terminal summary above is short.
+    out.plots = run_plot_script("plot_sweep.py", dir, console, {"--brief"});
   }
   // After the plots, which the page embeds.
   const auto page = write_sweep_pages(summary, dir);

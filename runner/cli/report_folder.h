@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "runner/util/console.h"
 
@@ -19,11 +21,12 @@ struct FolderReport {
 
 FolderReport report_folder(const std::filesystem::path& dir, Console& console);
 
-// Runs scripts/SCRIPT_NAME ARGUMENT (plot_sweep.py DIR, plot_run.py REPORT) with /usr/bin/python3
+// Runs scripts/SCRIPT_NAME [OPTIONS] ARGUMENT (plot_sweep.py DIR, plot_run.py REPORT) with
+// /usr/bin/python3
 // ($RUNNER_PYTHON overrides it); when that Python is missing or has no matplotlib, says so and
 // why.
 PlotOutcome run_plot_script(const std::string& script_name, const std::filesystem::path& argument,
-                            Console& console);
+                            Console& console, const std::vector<std::string>& options = {});
 
 // `runner report` fails when a plot script failed (a UserError naming it; the summary files are
 // written by then). A skipped plot (no Python, no matplotlib) is not a failure.

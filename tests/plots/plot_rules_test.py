@@ -212,9 +212,9 @@ def plot_sweep(folder):
     return run_script("plot_sweep.py", folder)
 
 
-def run_script(script, argument):
-    result = subprocess.run([sys.executable, os.path.join(SCRIPTS, script), argument], capture_output=True,
-                            text=True, timeout=300)
+def run_script(script, argument, *options):
+    result = subprocess.run([sys.executable, os.path.join(SCRIPTS, script), *options, argument],
+                            capture_output=True, text=True, timeout=300)
     if result.returncode != 0:
         raise AssertionError(f"{script} failed:\n{result.stdout}\n{result.stderr}")
     return result.stdout
@@ -363,6 +363,15 @@ class NoData(PlotTestCase):
         self.assertIn("plot left out: speedup", out)
         self.assertIn(f"plot: {os.path.join(folder, 'plots', 'throughput.png')} "
                       f"{os.path.join(folder, 'plots', 'throughput.svg')}", out)
+
+    def test_brief_output_names_the_drawn_and_the_left_out_in_100_columns(self):
+        folder = zipped_sweep(self.folder("zip"))
+        out = run_script("plot_sweep.py", folder, "--brief")
+        self.assertLessEqual(max(len(line) for line in out.splitlines()), 100, out)
+        self.assertTrue(out.startswith("plots drawn (.png, .svg): throughput, "), out)
+        self.assertIn("; left out: speedup (", " ".join(out.split()))
+        self.assertNotIn("plot:", out)
+        self.assertTrue(os.path.exists(os.path.join(folder, "plots", "throughput.svg")))
 
     def test_a_benchmark_sweep_has_no_curve_or_accuracy_plots(self):
         folder = write_sweep(self.folder("bench"), [point({"training.batch_size": b}, batch_size=b, trained=False)
