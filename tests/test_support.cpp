@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "runner/util/utf8.h"
+
 namespace runner::testing {
 
 TempDir::TempDir() {
@@ -115,16 +117,18 @@ int exit_code_with_address_space(std::uint64_t bytes, const std::function<int()>
 }
 
 std::size_t widest_line(const std::string& text) {
-  std::size_t widest = 0, n = 0;
-  for (unsigned char c : text) {
-    if (c == '\n') {
-      widest = std::max(widest, n);
-      n = 0;
-    } else {
-      n += (c & 0xc0) != 0x80;  // a UTF-8 continuation byte is no character of its own
-    }
+  std::size_t widest = 0;
+  for (std::size_t start = 0; start <= text.size();) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    widest = std::max(widest, utf8_characters(std::string_view(text).substr(start, end - start)));
+    start = end + 1;
   }
-  return std::max(widest, n);
+  return widest;
+}
+
+bool in_ci() {
+  const char* ci = std::getenv("CI");
+  return ci && std::string(ci) == "true";
 }
 
 }  // namespace runner::testing

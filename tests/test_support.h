@@ -51,6 +51,10 @@ std::string report_path_in(const std::string& output);
 // The number of UTF-8 characters of the longest line of `text` (what a terminal shows).
 std::size_t widest_line(const std::string& text);
 
+// Whether this runs in CI (CI=true): tests needing a tool of the machine (Slurm, chromium) fail
+// there instead of skipping.
+bool in_ci();
+
 // The repository's root folder (for configs/, schemas/ and the golden files of tests/):
 // $RUNNER_SOURCE_DIR where it is set (a GPU bundle), else the folder the tests were built from.
 std::filesystem::path source_dir();

@@ -5,10 +5,9 @@
 #include <iostream>
 
 #include "runner/cli/commands.h"
-#include "runner/cli/compare_reports.h"
 #include "runner/cli/report_run.h"
 #include "runner/html/compare_page.h"
-#include "runner/html/html_page.h"
+#include "runner/report/compare_reports.h"
 #include "runner/report/read_report.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
@@ -59,7 +58,7 @@ int compare_command(const CompareOptions& options) {
     std::cout << comparison_text(comparison);
   }
   if (!options.html.empty()) {
-    write_html_page(options.html, compare_page(comparison, reports, options.html));
+    write_file_atomically(options.html, compare_page(comparison, reports, options.html));
     std::cerr << "page: " << options.html.string() << "\n";
   }
   return 0;

@@ -11,6 +11,7 @@
 #include "runner/html/json_fields.h"
 #include "runner/html/line_chart.h"
 #include "runner/html/sweep_page.h"
+#include "runner/report/compare_reports.h"
 #include "runner/util/figure_text.h"
 
 namespace runner {
@@ -65,20 +66,11 @@ std::string differences_section(const char* id, const char* title, const json& c
 }
 
 TableCell stats_cell(const json& s, const std::string& unit) {
-  const double mean = number_field(s, "/mean"), sd = number_field(s, "/std");
-  if (!std::isfinite(mean)) return number_cell(NAN, "");
-  std::string text = figure_text(mean, unit);
-  if (std::isfinite(sd)) text += " ± " + figure_text(sd, unit);
-  return number_cell(mean, text + fmt::format(" (n={})", text_field(s, "/n")));
+  return number_cell(number_field(s, "/mean"), stats_text(s, unit));
 }
 
 TableCell delta_cell(const json& d, const std::string& unit) {
-  const double delta = number_field(d, "/delta");
-  if (!std::isfinite(delta)) return number_cell(NAN, "");
-  std::string text = figure_text(delta, unit, /*signed_delta=*/true);
-  if (const double r = number_field(d, "/relative"); std::isfinite(r))
-    text += fmt::format(" ({:+.1f} %)", 100 * r);
-  TableCell cell = number_cell(delta, text);
+  TableCell cell = number_cell(number_field(d, "/delta"), delta_text(d, unit));
   const json& within = field(d, "/within_noise");
   if (within.is_boolean()) {
     cell.html += within.get<bool>() ? " <span class=\"note\">within seed noise</span>"

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "runner/html/html_text.h"
-#include "runner/util/files.h"
 
 namespace runner {
 namespace {
@@ -111,10 +110,6 @@ std::string html_page(std::string_view title, std::string_view header, std::stri
       "</head>\n<body>\n<header>{}</header>\n<main>\n{}</main>\n<script>{}</script>\n"
       "</body>\n</html>\n",
       kPolicy, escape_html(title), kStyle, header, body, kScript);
-}
-
-void write_html_page(const std::filesystem::path& path, std::string_view page) {
-  write_file_atomically(path, page);
 }
 
 }  // namespace runner

@@ -1,10 +1,10 @@
 // A whole self-contained page: styles and the sorting script inline, and a Content Security
 // Policy that forbids every fetch (scripts, styles, images, fonts from anywhere but the page
 // itself), so the page opens offline, shows the same wherever it is sent, and a browser says
-// so in its console should anything in it try to load something.
+// so in its console should anything in it try to load something. Pages are written with
+// write_file_atomically: one open in a browser is never half-written.
 #pragma once
 
-#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -13,9 +13,5 @@ namespace runner {
 // `title` is text; `header` and `body` are HTML. The page's tables of class "sortable" sort by
 // a click on a header; `#sort=TABLE_ID:COLUMN[:desc]` in the address sorts one when it opens.
 std::string html_page(std::string_view title, std::string_view header, std::string_view body);
-
-// Writes `page` to `path` through a temporary file and rename (a page open in a browser is
-// never half-written).
-void write_html_page(const std::filesystem::path& path, std::string_view page);
 
 }  // namespace runner

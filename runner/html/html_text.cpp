@@ -2,27 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "runner/util/utf8.h"
+
 namespace runner {
-namespace {
-
-// The length of the well-formed UTF-8 sequence at `text[i]`, or 0 when it is not one.
-std::size_t utf8_length(std::string_view text, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char c = byte(i);
-  std::size_t n = c < 0x80           ? 1
-                  : (c >> 5) == 0x6  ? 2
-                  : (c >> 4) == 0xe  ? 3
-                  : (c >> 3) == 0x1e ? 4
-                                     : 0;
-  if (n == 0 || i + n > text.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    if ((byte(i + k) & 0xc0) != 0x80) return 0;
-  }
-  return n;
-}
-
-}  // namespace
-
 std::string escape_html(std::string_view text) {
   std::string out;
   out.reserve(text.size());
@@ -44,7 +26,7 @@ std::string escape_html(std::string_view text) {
         out += "&#39;";
         break;
       default: {
-        const std::size_t n = utf8_length(text, i);
+        const std::size_t n = utf8_sequence_length(text, i);
         if (n == 0) {
           out += "\xEF\xBF\xBD";  // U+FFFD for a byte that is not UTF-8
           ++i;

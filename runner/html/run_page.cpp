@@ -8,6 +8,7 @@
 #include "runner/html/run_sections.h"
 #include "runner/util/command_line.h"
 #include "runner/util/figure_text.h"
+#include "runner/util/files.h"
 
 namespace runner {
 namespace {
@@ -196,7 +197,7 @@ std::string run_page(const json& report, const std::filesystem::path& report_fil
 std::filesystem::path write_run_page(const json& report, const std::filesystem::path& report_file,
                                      const RunPageLinks& links) {
   const auto path = report_file.parent_path() / "report.html";
-  write_html_page(path, run_page(report, report_file, links));
+  write_file_atomically(path, run_page(report, report_file, links));
   return path;
 }
 

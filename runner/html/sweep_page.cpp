@@ -342,7 +342,7 @@ std::filesystem::path write_sweep_pages(const json& summary, const std::filesyst
       write_run_page(report, report_file, {up + "report.html", page_title(summary, dir)});
   }
   const auto path = dir / "report.html";
-  write_html_page(path, sweep_page(summary, dir));
+  write_file_atomically(path, sweep_page(summary, dir));
   return path;
 }
 

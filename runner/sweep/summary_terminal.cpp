@@ -10,6 +10,7 @@
 #include "runner/sweep/summary_groups.h"
 #include "runner/sweep/summary_header.h"
 #include "runner/util/figure_text.h"
+#include "runner/util/utf8.h"
 
 namespace runner {
 namespace {
@@ -26,15 +27,9 @@ struct Column {
   int drop_rank = 0;               // dropped first when too wide: the highest rank
 };
 
-std::size_t columns_of(const std::string& text) {  // UTF-8 characters ("±" is one)
-  std::size_t n = 0;
-  for (unsigned char c : text) n += (c & 0xc0) != 0x80;
-  return n;
-}
-
 // Cut to `width` characters, "…" last.
 std::string shortened(const std::string& text, std::size_t width) {
-  if (columns_of(text) <= width) return text;
+  if (utf8_characters(text) <= width) return text;
   std::string out;
   std::size_t n = 0;
   for (std::size_t i = 0; i < text.size() && n + 1 < width; ++i) {
@@ -142,8 +137,8 @@ std::vector<Column> group_columns(const json& summary, const json& groups) {
 std::size_t table_width(const std::vector<Column>& columns) {
   std::size_t total = 0;
   for (const Column& c : columns) {
-    std::size_t w = columns_of(c.header);
-    for (const auto& cell : c.cells) w = std::max(w, columns_of(cell));
+    std::size_t w = utf8_characters(c.header);
+    for (const auto& cell : c.cells) w = std::max(w, utf8_characters(cell));
     total += w + 2;
   }
   return total;
@@ -163,8 +158,8 @@ void fit(std::vector<Column>& columns, std::size_t width) {
     Column* widest = nullptr;
     std::size_t most = 0;
     for (Column& c : columns) {
-      std::size_t w = columns_of(c.header);
-      for (const auto& cell : c.cells) w = std::max(w, columns_of(cell));
+      std::size_t w = utf8_characters(c.header);
+      for (const auto& cell : c.cells) w = std::max(w, utf8_characters(cell));
       if (w > most) {
         most = w;
         widest = &c;
@@ -179,15 +174,15 @@ void fit(std::vector<Column>& columns, std::size_t width) {
 std::string render(const std::vector<Column>& columns, std::size_t rows) {
   std::vector<std::size_t> widths;
   for (const Column& c : columns) {
-    std::size_t w = columns_of(c.header);
-    for (const auto& cell : c.cells) w = std::max(w, columns_of(cell));
+    std::size_t w = utf8_characters(c.header);
+    for (const auto& cell : c.cells) w = std::max(w, utf8_characters(cell));
     widths.push_back(w);
   }
   auto line = [&](auto cell_of) {
     std::string out;
     for (std::size_t c = 0; c < columns.size(); ++c) {
       const std::string text = cell_of(columns[c]);
-      const std::string pad(widths[c] - columns_of(text), ' ');
+      const std::string pad(widths[c] - utf8_characters(text), ' ');
       out += (c ? "  " : "") + (columns[c].right ? pad + text : text + pad);
     }
     while (!out.empty() && out.back() == ' ') out.pop_back();

@@ -28,6 +28,16 @@ std::size_t sequence_length(std::string_view text, std::size_t at) {
 
 }  // namespace
 
+std::size_t utf8_sequence_length(std::string_view text, std::size_t at) {
+  return at < text.size() ? sequence_length(text, at) : 0;
+}
+
+std::size_t utf8_characters(std::string_view text) {
+  std::size_t n = 0;
+  for (char c : text) n += !is_continuation(static_cast<unsigned char>(c));
+  return n;
+}
+
 std::optional<std::size_t> first_invalid_utf8(std::string_view text) {
   for (std::size_t at = 0; at < text.size();) {
     std::size_t length = sequence_length(text, at);

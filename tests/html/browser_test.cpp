@@ -5,7 +5,6 @@
 // (make test-deps installs it), where that is a failure.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "html_pages_helpers.h"
@@ -20,11 +19,6 @@ std::string chromium() {
   CommandResult r = run_command("command -v chromium || command -v chromium-browser");
   std::string path = r.output.substr(0, r.output.find('\n'));
   return r.exit_code == 0 ? path : "";
-}
-
-bool in_ci() {
-  const char* ci = std::getenv("CI");
-  return ci && std::string(ci) == "true";
 }
 
 #define REQUIRE_CHROMIUM()                                                           \

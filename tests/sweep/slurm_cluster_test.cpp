@@ -28,11 +28,6 @@ std::string missing_requirement() {
   return "";
 }
 
-bool in_ci() {
-  const char* ci = std::getenv("CI");
-  return ci && std::string(ci) == "true";
-}
-
 // The cluster, started in `dir` on a port of its own (tests may run side by side) and stopped,
 // by its pid files, when the test ends.
 class LocalCluster {

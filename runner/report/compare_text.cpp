@@ -2,8 +2,9 @@
 // of metrics with each group's delta against the first and whether it is within the seed noise.
 #include <fmt/format.h>
 
-#include "runner/cli/compare_reports.h"
+#include "runner/report/compare_reports.h"
 #include "runner/util/figure_text.h"
+#include "runner/util/utf8.h"
 
 namespace runner {
 namespace {
@@ -28,26 +29,20 @@ std::string groups_text(const json& groups) {
   return out;
 }
 
-// The columns a cell takes: its UTF-8 characters ("±", "µ" are two bytes, one column).
-std::size_t columns(const std::string& text) {
-  std::size_t n = 0;
-  for (unsigned char c : text) n += (c & 0xc0) != 0x80;
-  return n;
-}
-
 // Rows of left-aligned cells, each column as wide as its widest cell.
 std::string table(const std::vector<std::vector<std::string>>& rows) {
   std::vector<std::size_t> width;
   for (const auto& row : rows) {
     if (width.size() < row.size()) width.resize(row.size(), 0);
-    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], columns(row[c]));
+    for (std::size_t c = 0; c < row.size(); ++c)
+      width[c] = std::max(width[c], utf8_characters(row[c]));
   }
   std::string out;
   for (const auto& row : rows) {
     std::string line = " ";
     for (std::size_t c = 0; c < row.size(); ++c)
-      line +=
-          " " + row[c] + std::string(c + 1 < row.size() ? width[c] - columns(row[c]) + 1 : 0, ' ');
+      line += " " + row[c] +
+              std::string(c + 1 < row.size() ? width[c] - utf8_characters(row[c]) + 1 : 0, ' ');
     out += line + "\n";
   }
   return out;
@@ -65,19 +60,9 @@ std::string differences_text(const std::string& title, const json& groups, const
   return title + ":\n" + table(rows);
 }
 
-std::string stats_cell(const json& s, const std::string& unit) {
-  if (!s["mean"].is_number()) return "-";
-  std::string out = figure_text(s["mean"].get<double>(), unit);
-  if (s["std"].is_number()) out += " ± " + figure_text(s["std"].get<double>(), unit);
-  return out + fmt::format(" (n={})", s["n"].get<int>());
-}
-
 std::string delta_cell(const json& d, const std::string& unit) {
-  if (d.is_null()) return "-";
-  std::string out = figure_text(d["delta"].get<double>(), unit, /*signed_delta=*/true);
-  if (d["relative"].is_number())
-    out += fmt::format(" ({:+.1f} %)", 100 * d["relative"].get<double>());
-  if (d["within_noise"].is_null()) return out;
+  std::string out = delta_text(d, unit);
+  if (d.is_null() || d["within_noise"].is_null()) return out;
   return out + (d["within_noise"].get<bool>() ? " within seed noise" : " beyond seed noise");
 }
 
@@ -89,7 +74,7 @@ std::string metrics_text(const json& groups, const json& metrics) {
   for (const json& m : metrics) {
     const std::string unit = m.value("unit", "");
     std::vector<std::string> row{m["metric"].get<std::string>()};
-    for (const json& s : m["groups"]) row.push_back(stats_cell(s, unit));
+    for (const json& s : m["groups"]) row.push_back(stats_text(s, unit));
     for (const json& d : m["deltas"]) row.push_back(delta_cell(d, unit));
     rows.push_back(row);
   }
@@ -101,6 +86,21 @@ std::string metrics_text(const json& groups, const json& metrics) {
 }
 
 }  // namespace
+
+std::string stats_text(const json& s, const std::string& unit) {
+  if (!s.is_object() || !s.value("mean", json()).is_number()) return "-";
+  std::string out = figure_text(s["mean"].get<double>(), unit);
+  if (s.value("std", json()).is_number()) out += " ± " + figure_text(s["std"].get<double>(), unit);
+  return out + fmt::format(" (n={})", s.value("n", json()).dump());
+}
+
+std::string delta_text(const json& d, const std::string& unit) {
+  if (!d.is_object() || !d.value("delta", json()).is_number()) return "-";
+  std::string out = figure_text(d["delta"].get<double>(), unit, /*signed_delta=*/true);
+  if (d.value("relative", json()).is_number())
+    out += fmt::format(" ({:+.1f} %)", 100 * d["relative"].get<double>());
+  return out;
+}
 
 std::string comparison_text(const json& c) {
   const json& groups = c["groups"];

@@ -26,4 +26,12 @@ nlohmann::json compare_runs(const std::vector<LoadedReport>& reports);
 // The comparison as text for the terminal.
 std::string comparison_text(const nlohmann::json& comparison);
 
+// A group's figure as the comparison shows it, in its unit: "90.00 % ± 0.42 % (n=3)"; "-"
+// when no run of the group has it.
+std::string stats_text(const nlohmann::json& stats, const std::string& unit);
+
+// A group's delta against A: "+1.25 pts (+1.4 %)"; "-" when there is none. The seed-noise
+// verdict is the caller's to add (`within_noise`).
+std::string delta_text(const nlohmann::json& delta, const std::string& unit);
+
 }  // namespace runner

@@ -1,5 +1,5 @@
 // Grouping reports into repeats and comparing the groups.
-#include "runner/cli/compare_reports.h"
+#include "runner/report/compare_reports.h"
 
 #include <fmt/format.h>
 
