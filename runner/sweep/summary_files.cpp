@@ -188,9 +188,14 @@ std::string groups_table(const json& groups, bool load, bool validation) {
   return out;
 }
 
-// The axes of a summary (older summaries have none recorded: from their rows) that need a column
-// of their own: an axis named like a figure column (`device`) is that column.
-std::vector<std::string> axes_of(const json& summary) {
+json axis_value(const json& holder, const std::string& path) {
+  const json& values = holder.value("values", json::object());
+  return values.is_object() && values.contains(path) ? values[path] : json();
+}
+
+}  // namespace
+
+std::vector<std::string> summary_axes(const json& summary) {
   std::vector<std::string> axes = summary.contains("axes")
                                       ? summary["axes"].get<std::vector<std::string>>()
                                       : swept_axes(summary["points"]);
@@ -200,15 +205,8 @@ std::vector<std::string> axes_of(const json& summary) {
   return axes;
 }
 
-json axis_value(const json& holder, const std::string& path) {
-  const json& values = holder.value("values", json::object());
-  return values.is_object() && values.contains(path) ? values[path] : json();
-}
-
-}  // namespace
-
 std::string summary_csv(const json& summary) {
-  const std::vector<std::string> axes = axes_of(summary);
+  const std::vector<std::string> axes = summary_axes(summary);
   std::vector<std::string> header(std::begin(kLeadColumns), std::end(kLeadColumns));
   header.insert(header.end(), axes.begin(), axes.end());
   header.push_back("seed");
@@ -226,7 +224,7 @@ std::string summary_csv(const json& summary) {
 }
 
 std::string summary_grouped_csv(const json& summary) {
-  const std::vector<std::string> axes = axes_of(summary);
+  const std::vector<std::string> axes = summary_axes(summary);
   const json groups =
       summary.contains("groups") ? summary["groups"] : group_rows(summary["points"]);
   std::vector<std::string> header = {"group"};

@@ -7,8 +7,13 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace runner {
+
+// The swept axes that need a column of their own: the summary's `axes` (older summaries: from
+// their rows), without one named like a figure column (`device` is that column).
+std::vector<std::string> summary_axes(const nlohmann::json& summary);
 
 std::string summary_csv(const nlohmann::json& summary);
 std::string summary_grouped_csv(const nlohmann::json& summary);

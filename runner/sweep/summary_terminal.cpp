@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "runner/sweep/summary_files.h"
 #include "runner/sweep/summary_groups.h"
 #include "runner/sweep/summary_header.h"
 #include "runner/util/figure_text.h"
@@ -69,22 +70,13 @@ std::vector<std::string> short_names(const std::vector<std::string>& axes) {
   return out;
 }
 
-std::vector<std::string> axes_of(const json& summary) {
-  std::vector<std::string> axes;
-  if (summary.contains("axes") && summary["axes"].is_array()) {
-    for (const json& a : summary["axes"])
-      if (a.is_string()) axes.push_back(a.get<std::string>());
-  }
-  return axes;
-}
-
 std::vector<Column> group_columns(const json& summary, const json& groups) {
   std::map<std::string, const json*> points;  // id -> row, for the groups' axis values
   for (const json& row : summary["points"]) {
     if (row.is_object() && row.value("id", json()).is_string())
       points[row["id"].get<std::string>()] = &row;
   }
-  const std::vector<std::string> axes = axes_of(summary);
+  const std::vector<std::string> axes = summary_axes(summary);
   const std::vector<std::string> names = short_names(axes);
   std::vector<Column> columns;
   for (std::size_t a = 0; a < axes.size(); ++a) columns.push_back({names[a], {}, true, 0});
@@ -122,9 +114,8 @@ std::vector<Column> group_columns(const json& summary, const json& groups) {
     loss.cells.push_back(stat_text(stats, "final_loss", "loss"));
     speedup.cells.push_back(stat_text(stats, "speedup_over_cpu", "ratio"));
   }
-  // One device: the header says which; a device axis has its column already.
-  if (devices.size() > 1 && std::find(axes.begin(), axes.end(), "device") == axes.end())
-    columns.push_back(device);
+  // One device: the header says which (summary_axes leaves a device axis to this column).
+  if (devices.size() > 1) columns.push_back(device);
   if (repeats) columns.push_back(runs);
   for (Column* c : {&rate, &test, &val, &loss, &speedup}) columns.push_back(std::move(*c));
   // Columns no group has a figure in (GPU/CPU without GPU points, val acc. without a split).
