@@ -109,17 +109,27 @@ bool is_reference(const dnnl::primitive_desc_base& pd);
 // single-channel convolution's weight gradient and which is 8x slower than its FP32 kernel there.
 bool is_native_bf16(const dnnl::primitive_desc_base& pd);
 
+// The primitive descriptor of the first layout choice, `build(0)`, `build(1)`, ...,
+// `build(choices - 1)`, that oneDNN has an optimised implementation for; the last choice (layouts
+// left to the primitive, at the cost of reorders) when none has.
+template <typename PrimitiveDesc, typename Build>
+PrimitiveDesc first_optimised(int choices, Build build) {
+  for (int choice = 0; choice + 1 < choices; ++choice) {
+    try {
+      PrimitiveDesc pd = build(choice);
+      if (!is_reference(pd)) return pd;
+    } catch (const dnnl::error&) {  // no implementation for these layouts
+    }
+  }
+  return build(choices - 1);
+}
+
 // A primitive descriptor built with the layouts the caller has (`build(true)`) unless oneDNN
 // lacks an optimised implementation for them; then with layouts left to the primitive
-// (`build(false)`), at the cost of reorders.
+// (`build(false)`).
 template <typename PrimitiveDesc, typename Build>
 PrimitiveDesc prefer_given_layouts(Build build) {
-  try {
-    PrimitiveDesc pd = build(true);
-    if (!is_reference(pd)) return pd;
-  } catch (const dnnl::error&) {
-  }
-  return build(false);
+  return first_optimised<PrimitiveDesc>(2, [&](int choice) { return build(choice == 0); });
 }
 
 // One layer's oneDNN implementation. An object is made per node and per compiled net; it

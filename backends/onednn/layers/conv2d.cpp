@@ -37,20 +37,21 @@ WinogradPasses winograd_passes(const Node& node, bool training) {
   return {wide, wide, true};
 }
 
-// The primitive descriptor `build(algorithm, given_layouts)` makes with Winograd when `winograd`
+// The primitive descriptor `build(algorithm, layout_choice)` makes with Winograd when `winograd`
 // and oneDNN has an optimised implementation of it for these shapes, else with the direct method
-// (see prefer_given_layouts for the layouts).
+// (see first_optimised for the layout choices).
 template <typename PrimitiveDesc, typename Build>
-PrimitiveDesc winograd_or_direct(bool winograd, Build build) {
+PrimitiveDesc winograd_or_direct(bool winograd, int layout_choices, Build build) {
   if (winograd) {
     try {
-      auto pd =
-          prefer_given_layouts<PrimitiveDesc>([&](bool given) { return build(kWinograd, given); });
+      auto pd = first_optimised<PrimitiveDesc>(
+          layout_choices, [&](int choice) { return build(kWinograd, choice); });
       if (!is_reference(pd)) return pd;
     } catch (const dnnl::error&) {  // no implementation of Winograd for these shapes
     }
   }
-  return prefer_given_layouts<PrimitiveDesc>([&](bool given) { return build(kDirect, given); });
+  return first_optimised<PrimitiveDesc>(layout_choices,
+                                        [&](int choice) { return build(kDirect, choice); });
 }
 
 class Conv2d : public OnednnLayer {
@@ -68,7 +69,7 @@ class Conv2d : public OnednnLayer {
     dilates_ = {a.dilation_h - 1, a.dilation_w - 1};  // oneDNN counts the gaps between taps
     padding_ = {a.pad_h, a.pad_w};
     weight_dims_ = weight_dims(node);
-    forward_pd_ = choose_forward(ctx, node, inputs[0].get_desc().dims());
+    forward_pd_ = choose_forward(ctx, node, inputs[0].get_desc());
     // (N, Cin, H, W) in the layout the convolution wants
     src_ =
         ctx.in_layout(inputs[0], forward_pd_.src_desc(), *ctx.forward, node.name + " src layout");
@@ -89,8 +90,12 @@ class Conv2d : public OnednnLayer {
   void backward(BuildContext& ctx, const Node& node, const dnnl::memory& output_grad,
                 const std::vector<dnnl::memory>& input_grads) override {
     if (own_) return own_->backward(ctx, node, output_grad, input_grads);
-    backward_weights(ctx, node, output_grad);
-    if (input_grads[0]) backward_data(ctx, node, output_grad, input_grads[0]);
+    // The gradient seen in the forward output's layout where those are the same bytes (16
+    // channels, channels-last or blocked): oneDNN's backward kernels pair the forward's layouts.
+    dnnl::memory grad = ctx.view_as(output_grad, forward_pd_.dst_desc());
+    if (!grad) grad = output_grad;
+    backward_weights(ctx, node, grad);
+    if (input_grads[0]) backward_data(ctx, node, grad, input_grads[0]);
   }
 
  private:
@@ -100,7 +105,7 @@ class Conv2d : public OnednnLayer {
   // then try the forward pass's algorithm first.
   dnnl::convolution_forward::primitive_desc choose_forward(const BuildContext& ctx,
                                                            const Node& node,
-                                                           const dnnl::memory::dims& src_dims) {
+                                                           const dnnl::memory::desc& input) {
     const LayerAttrs& a = node.attrs;
     winograd_ = winograd_passes(node, ctx.training);
     const std::vector algorithms =
@@ -108,7 +113,7 @@ class Conv2d : public OnednnLayer {
     dnnl::convolution_forward::primitive_desc fallback;
     bool fallback_fused = false;
     for (auto algorithm : algorithms) {
-      for (const auto& [src, dst] : layout_candidates(ctx, src_dims, ctx.dims_of(node.output))) {
+      for (const auto& [src, dst] : layout_candidates(ctx, input, ctx.dims_of(node.output))) {
         for (bool fuse : {ctx.fuse_relu, false}) {
           auto weights = ctx.data_any(weight_dims_);
           auto desc =
@@ -141,15 +146,31 @@ class Conv2d : public OnednnLayer {
   // BuildContext::activation_desc says, else the primitive's choice. With 16 input and output
   // channels, both channels-last: oneDNN 2.6's channels-last (brgemm) forward kernel is a fifth
   // faster there than its blocked one, and the bytes are those of one 16-channel block, so no
-  // reorder follows (measured on AVX-512; slower with other channel counts).
+  // reorder follows (measured on AVX-512; slower with other channel counts). Mixed precision
+  // keeps both channels-last where the output's channels are not a multiple of 16 or the input
+  // arrives channels-last with such a count: in 16-channel blocks LeNet's 6 or 24 channels would
+  // be padded to 16 or 32, and oneDNN 2.6's bf16 kernels want the input and output in the same
+  // family of layouts (a channels-last input with a blocked output has only the reference
+  // kernel); at width 4 this makes a LeNet step a fifth shorter, at width 1 a tenth. FP32 keeps
+  // the primitive's choice there: channels-last made its LeNet at width 1 a fifth slower.
   static std::vector<std::pair<dnnl::memory::desc, dnnl::memory::desc>> layout_candidates(
-      const BuildContext& ctx, const dnnl::memory::dims& src, const dnnl::memory::dims& dst) {
+      const BuildContext& ctx, const dnnl::memory::desc& input, const dnnl::memory::dims& dst) {
     using Desc = dnnl::memory::desc;
-    if (src[1] == 16 && dst[1] == 16) {
-      return {{Desc(src, ctx.data, tag::acdb), Desc(dst, ctx.data, tag::acdb)},
-              {ctx.data_any(src), ctx.data_any(dst)}};
+    const dnnl::memory::dims src = input.dims();
+    const std::pair channels_last{Desc(src, ctx.data, tag::acdb), Desc(dst, ctx.data, tag::acdb)};
+    const std::pair primitives_choice{ctx.data_any(src), ctx.data_any(dst)};
+    if (src[1] == 16 && dst[1] == 16) return {channels_last, primitives_choice};
+    const std::pair primitives_output{ctx.data_any(src), ctx.activation_desc(dst)};
+    if (ctx.data != dt::bf16 || (src[1] % 16 == 0 && dst[1] % 16 == 0)) {
+      return {primitives_output, primitives_choice};
     }
-    return {{ctx.data_any(src), ctx.activation_desc(dst)}, {ctx.data_any(src), ctx.data_any(dst)}};
+    // An input that fills no block (an image's channels) first in its own layout: no reorder, no
+    // padding; a blocked output is fine there (ResNet's stem), a channels-last one is not.
+    const bool input_channels_last = input == Desc(src, input.data_type(), tag::acdb);
+    if (src[1] % 16 != 0 && !input_channels_last) {
+      return {{input, ctx.activation_desc(dst)}, channels_last, primitives_choice};
+    }
+    return {channels_last, primitives_choice};
   }
 
   void backward_weights(BuildContext& ctx, const Node& node, const dnnl::memory& output_grad) {
@@ -161,8 +182,8 @@ class Conv2d : public OnednnLayer {
     auto choose = [&](dt compute) {
       const bool given = compute == ctx.data;  // else the layouts are the primitive's
       return winograd_or_direct<dnnl::convolution_backward_weights::primitive_desc>(
-          winograd_.backward_weights, [&](dnnl::algorithm algorithm, bool prefer_given) {
-            const bool keep = given && prefer_given;
+          winograd_.backward_weights, 2, [&](dnnl::algorithm algorithm, int choice) {
+            const bool keep = given && choice == 0;
             auto src = keep ? src_.get_desc() : BuildContext::any(src_.get_desc().dims(), compute);
             auto diff_dst = keep ? output_grad.get_desc()
                                  : BuildContext::any(output_grad.get_desc().dims(), compute);
@@ -199,12 +220,23 @@ class Conv2d : public OnednnLayer {
   void backward_data(BuildContext& ctx, const Node& node, const dnnl::memory& output_grad,
                      const dnnl::memory& input_grad) {
     const ParamSpec& weight = node.params[0];
+    // The layouts to try, best first: the input gradient's and the output gradient's; the
+    // forward pass's input layout; in mixed precision both channels-last (no channel padding);
+    // the primitive's choice. A reorder into the input gradient follows where its layout differs.
+    using Desc = dnnl::memory::desc;
+    const dnnl::memory::dims src_dims = input_grad.get_desc().dims();
+    const dnnl::memory::dims dst_dims = output_grad.get_desc().dims();
+    std::vector<std::pair<Desc, Desc>> choices = {{input_grad.get_desc(), output_grad.get_desc()},
+                                                  {forward_pd_.src_desc(), output_grad.get_desc()}};
+    if (ctx.data == dt::bf16) {
+      choices.emplace_back(Desc(src_dims, ctx.data, tag::acdb),
+                           Desc(dst_dims, ctx.data, tag::acdb));
+    }
+    choices.emplace_back(ctx.data_any(src_dims), ctx.data_any(dst_dims));
     auto pd = winograd_or_direct<dnnl::convolution_backward_data::primitive_desc>(
-        winograd_.backward_data, [&](dnnl::algorithm algorithm, bool given) {
-          auto diff_src =
-              given ? input_grad.get_desc() : ctx.data_any(input_grad.get_desc().dims());
-          auto diff_dst =
-              given ? output_grad.get_desc() : ctx.data_any(output_grad.get_desc().dims());
+        winograd_.backward_data, static_cast<int>(choices.size()),
+        [&](dnnl::algorithm algorithm, int choice) {
+          const auto& [diff_src, diff_dst] = choices[choice];
           dnnl::convolution_backward_data::desc desc(algorithm, diff_src,
                                                      ctx.data_any(weight_dims_), diff_dst, strides_,
                                                      dilates_, padding_, padding_);
