@@ -29,10 +29,10 @@ the device refuses) records its error and is not run again.
                                     [--precisions fp32 ...]
 
 `make bench` (the defaults: 6 lenet and 2 resnet8 points, 6 or 7 columns, 5 runs of each, about
-250 processes) takes about 22 minutes on 2 idle cores: estimated from the 2026-11-25 throughputs
-and the peers' start-up (about 3 s each: importing torch, rebuilding the data; nearly half of
-the total). Batch 512 (--batch-sizes 4 32 128 512) adds about 7 minutes. The JSON records the
-suite's wall time (wall_seconds) and the Markdown header shows it.
+250 processes) took 9 min 27 s on 2 idle cores on 2026-11-26 (results/bench/2026-11-26-vm-cpu.md),
+the peers' start-up (importing torch, rebuilding the data) a large part of it. Batch 512
+(--batch-sizes 4 32 128 512) adds a few minutes. The JSON records the suite's wall time
+(wall_seconds) and the Markdown header shows it.
 
 On a GPU (`make bench-gpu`, or with a bundle made by scripts/gpu_check.sh prepare:
 `scripts/bench.sh --runner gpu-bundle/runner --device cuda ...`) both peers hold the data in device memory
