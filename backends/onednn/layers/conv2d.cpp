@@ -231,8 +231,10 @@ class Conv2d : public OnednnLayer {
     using Desc = dnnl::memory::desc;
     const dnnl::memory::dims src_dims = input_grad.get_desc().dims();
     const dnnl::memory::dims dst_dims = output_grad.get_desc().dims();
-    std::vector<std::pair<Desc, Desc>> choices = {{input_grad.get_desc(), output_grad.get_desc()},
-                                                  {forward_pd_.src_desc(), output_grad.get_desc()}};
+    std::vector<std::pair<Desc, Desc>> choices = {{input_grad.get_desc(), output_grad.get_desc()}};
+    if (forward_pd_.src_desc() != input_grad.get_desc()) {
+      choices.emplace_back(forward_pd_.src_desc(), output_grad.get_desc());
+    }
     if (ctx.data == dt::bf16) {
       choices.emplace_back(Desc(src_dims, ctx.data, tag::acdb),
                            Desc(dst_dims, ctx.data, tag::acdb));
