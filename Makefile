@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 PYTHON ?= /usr/bin/python3
 
-DEBIAN_PACKAGES = build-essential cmake git pkg-config libdnnl-dev libyaml-cpp-dev nlohmann-json3-dev \
+DEBIAN_PACKAGES = build-essential cmake ninja-build mold git pkg-config libdnnl-dev libyaml-cpp-dev nlohmann-json3-dev \
   libvalijson-dev libcli11-dev libfmt-dev libgtest-dev libgmock-dev libcurl4-openssl-dev \
   libarchive-dev libssl-dev zlib1g-dev libjpeg62-turbo-dev libspng-dev libwebp-dev libstb-dev \
   libgoogle-perftools-dev dataset-fashion-mnist python3-matplotlib
@@ -14,8 +14,9 @@ BENCH_PACKAGES = python3-torch python3-numpy
 TEST_PACKAGES = slurm-wlm munge chromium
 # libFuzzer and the sanitizer runtimes of Debian 12's clang (14).
 FUZZ_PACKAGES = clang libclang-rt-14-dev libfuzzer-14-dev
-ASAN_BUILD ?= build-asan
-FUZZ_BUILD ?= build-fuzz
+# One clang tree for the sanitizer tests and the fuzz targets: everything in it is built once with
+# -fsanitize=address,undefined and libFuzzer's coverage instrumentation.
+SANITIZE_BUILD ?= build-sanitize
 FUZZ_SECONDS ?= 60
 # FUZZ_RUNS=N stops each target after N inputs; FUZZ_SEED=S (not 0) makes the runs the same on any
 # machine (tests/fuzz/run_fuzzer.sh): CI runs a seeded, counted campaign.
@@ -45,16 +46,19 @@ deps:
 test-deps:
 	$(call install_missing,$(TEST_PACKAGES))
 
-$(BUILD)/Makefile:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+# Ninja where it is installed (make deps installs it): it keeps both cores busy across targets.
+GENERATOR = $(shell command -v ninja >/dev/null 2>&1 && echo -G Ninja)
 
-build: $(BUILD)/Makefile
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=Release
+
+build: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
 setup: deps build
 
 # Only the runner (and the backends it opens), not the test suite: what the demo needs.
-build-runner: deps $(BUILD)/Makefile
+build-runner: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS) --target runner
 
 # The quickstart: LeNet on Fashion-MNIST (offline), the PyTorch tutorial's settings.
@@ -68,26 +72,28 @@ cifar: build-runner
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+$(SANITIZE_BUILD)/CMakeCache.txt:
+	cmake -S . -B $(SANITIZE_BUILD) $(GENERATOR) -DCMAKE_CXX_COMPILER=clang++ \
+	  -DCMAKE_BUILD_TYPE=Release -DRUNNER_CUDA=OFF -DRUNNER_SANITIZE=ON -DRUNNER_FUZZ=ON
+
 # The tests and a short training run built with AddressSanitizer and UndefinedBehaviorSanitizer
-# (CPU backend); fails on any finding (tests/sanitize/check.sh).
-check-sanitize: deps
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Release -DRUNNER_CUDA=OFF -DRUNNER_SANITIZE=ON
-	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	JOBS=$(JOBS) tests/sanitize/check.sh $(ASAN_BUILD)
+# (CPU backend, clang); fails on any finding (tests/sanitize/check.sh).
+check-sanitize: deps fuzz-deps $(SANITIZE_BUILD)/CMakeCache.txt
+	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
+	JOBS=$(JOBS) tests/sanitize/check.sh $(SANITIZE_BUILD)
 
 fuzz-deps:
 	$(call install_missing,$(FUZZ_PACKAGES))
 
 # Fuzzes with libFuzzer, FUZZ_SECONDS per target: the config path (YAML -> JSON -> schema ->
-# experiment -> graph), the safetensors reader and the report readers (tests/fuzz). Every target
-# runs; any crash, sanitizer report, leak, timeout or out-of-memory fails the whole.
-fuzz: deps fuzz-deps
-	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Release \
-	  -DRUNNER_CUDA=OFF -DRUNNER_TESTS=OFF -DRUNNER_FUZZ=ON
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZ_TARGETS)
+# experiment -> graph), the safetensors reader and the report readers (tests/fuzz), built in the
+# sanitizer tree. Every target runs; any crash, sanitizer report, leak, timeout or out-of-memory
+# fails the whole.
+fuzz: deps fuzz-deps $(SANITIZE_BUILD)/CMakeCache.txt
+	cmake --build $(SANITIZE_BUILD) -j $(JOBS) --target $(FUZZ_TARGETS)
 	@failed=; for target in $(FUZZ_TARGETS); do \
-	  FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SEED=$(FUZZ_SEED) tests/fuzz/run_fuzzer.sh $(FUZZ_BUILD)/$$target \
-	    $(FUZZ_SECONDS) $(FUZZ_BUILD)/fuzz-run/$$target || failed="$$failed $$target"; \
+	  FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SEED=$(FUZZ_SEED) tests/fuzz/run_fuzzer.sh $(SANITIZE_BUILD)/$$target \
+	    $(FUZZ_SECONDS) $(SANITIZE_BUILD)/fuzz-run/$$target || failed="$$failed $$target"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "make fuzz: findings in:$$failed" >&2; exit 1; fi
 
@@ -111,4 +117,4 @@ format-check:
 	clang-format --dry-run -Werror $$(git ls-files '*.cpp' '*.h' '*.cu')
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD)

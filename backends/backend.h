@@ -9,8 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "runner/config/experiment.h"
+#include "runner/config/optimizer_spec.h"
+#include "runner/config/precision.h"
 #include "runner/data/augment_math.h"
+#include "runner/data/dataset_spec.h"
 #include "runner/graph/graph.h"
 
 namespace runner {
@@ -63,6 +65,7 @@ struct CompileOptions {
   bool deterministic = false;     // GPU: only algorithms that give bitwise repeatable results
   bool cuda_graph = true;         // GPU: capture the training step once and replay it
   bool dataset_on_device = true;  // GPU: hold the training set there when it fits
+  bool own_kernels = true;        // CPU: the runner's own kernels where they apply
 };
 
 // One training batch: its images and labels in host memory, or only where they are in the

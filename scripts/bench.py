@@ -16,7 +16,7 @@ end of its one-epoch warm-up, where the loss falls from 2.2 to 0.7 in 30 steps a
 run can spike at the peak rate, so one seed's mean says little and the median of five does.
 The columns:
   runner   training.precision fp32 and bf16 (on a GPU also tf32); on the CPU the resnet8 rows
-           add fp32 with RUNNER_OWN_KERNELS=0 (oneDNN for every layer: what its own kernels add);
+           add fp32 with backend.own_kernels=false (oneDNN for every layer: what its own kernels add);
   PyTorch  fp32 and bf16 autocast (on a GPU also tf32: PyTorch's default math), each with NCHW
            and channels_last (peer_settings.py).
 A column reports min/median/max images/s over its runs. The headline ratio is the runner's best
@@ -96,8 +96,9 @@ def run_runner(args, workload, point, column, seed):
                "--set", f"model.width={point['width']}", "--set", f"device={args.device}",
                "--set", f"training.threads={args.threads}", "--set", f"seed={seed}",
                "--set", f"training.precision={column['precision']}"]
-    env = {**os.environ, **({} if column["own_kernels"] else {"RUNNER_OWN_KERNELS": "0"})}
-    out = subprocess.run(command, capture_output=True, text=True, env=env)
+    if not column["own_kernels"]:
+        command += ["--set", "backend.own_kernels=false"]
+    out = subprocess.run(command, capture_output=True, text=True)
     if out.returncode != 0:
         return {"error": last_lines(out, 3)}
     report = json.loads(Path(out.stdout.strip().splitlines()[-1].removeprefix("report: ")).read_text())

@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "backends/common/optimizer_math.h"
-#include "runner/config/experiment.h"
+#include "runner/config/optimizer_spec.h"
+#include "runner/data/dataset_spec.h"
 #include "runner/graph/graph.h"
 
 namespace runner {

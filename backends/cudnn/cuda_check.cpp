@@ -55,7 +55,8 @@ void throw_cuda_error(cudaError_t status, const char* statement, const char* fil
   std::string hint;
   if (status == cudaErrorIllegalAddress || status == cudaErrorLaunchFailure) {
     hint =
-        " (the GPU context is now unusable; RUNNER_CUDA_GRAPH=0 and compute-sanitizer can "
+        " (the GPU context is now unusable; --set backend.cuda_graph=false and "
+        "compute-sanitizer can "
         "locate the failing kernel)";
   }
   throw LibraryError(fmt::format("CUDA error {} ({}) {}{}", cudaGetErrorName(status),

@@ -3,9 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <cstdlib>
-#include <cstring>
-
 #include "backends/cudnn/cuda_check.h"
 #include "backends/cudnn/cudnn_program.h"
 #include "backends/cudnn/gpu_devices.h"
@@ -36,11 +33,7 @@ DeviceInfo CudnnBackend::info() const {
 }
 
 std::unique_ptr<Program> CudnnBackend::compile(const Graph& graph, const CompileOptions& options) {
-  CompileOptions chosen = options;
-  if (const char* env = std::getenv("RUNNER_CUDA_GRAPH"); env && std::strcmp(env, "0") == 0) {
-    chosen.cuda_graph = false;
-  }
-  return std::make_unique<CudnnProgram>(device_, graph, chosen);
+  return std::make_unique<CudnnProgram>(device_, graph, options);
 }
 
 std::unique_ptr<UtilizationMonitor> CudnnBackend::monitor_utilization() const {

@@ -11,7 +11,6 @@ class CudnnBackend : public Backend {
   // `device` must be a valid index of gpu_inventory(); make_backend checks it.
   explicit CudnnBackend(int device) : device_(device) {}
   DeviceInfo info() const override;
-  // RUNNER_CUDA_GRAPH=0 in the environment turns the CUDA graph off (for debugging).
   std::unique_ptr<Program> compile(const Graph& graph, const CompileOptions& options) override;
   // NVML sampled every 100 ms; nullptr without NVML.
   std::unique_ptr<UtilizationMonitor> monitor_utilization() const override;

@@ -70,7 +70,7 @@ void CapturedGraph::capture(cudaStream_t stream, const std::function<void()>& en
     cudaGetLastError();
     throw LibraryError(std::string("capturing the training step as a CUDA graph failed: ") +
                        cudaGetErrorString(status) +
-                       " (RUNNER_CUDA_GRAPH=0 runs the step without a graph)");
+                       " (--set backend.cuda_graph=false runs the step without a graph)");
   }
   status = cudaGraphInstantiate(&exec_, graph_, 0);
   if (status != cudaSuccess) {

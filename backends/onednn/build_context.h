@@ -32,7 +32,8 @@ struct BuildContext {
   // then reach the primitives as bf16 mirrors of FP32 masters; weight gradients, batch-norm
   // statistics and the loss stay f32).
   dt data = dt::f32;
-  MaskSource masks;  // training nets
+  bool own_kernels = true;  // backend.own_kernels: the runner's kernels where they apply
+  MaskSource masks;         // training nets
   int batch = 1;
   bool training = true;
   ParamStore* params = nullptr;

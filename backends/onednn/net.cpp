@@ -165,13 +165,14 @@ void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
 }  // namespace
 
 std::unique_ptr<Net> build_net(const Graph& graph, const dnnl::engine& engine, int batch,
-                               bool training, ParamStore& params, dt data, MaskSource masks) {
+                               bool training, ParamStore& params, const NetSettings& settings) {
   auto net = std::make_unique<Net>();
   net->batch = batch;
   BuildContext ctx;
   ctx.engine = engine;
-  ctx.data = data;
-  ctx.masks = masks;
+  ctx.data = settings.data;
+  ctx.own_kernels = settings.own_kernels;
+  ctx.masks = settings.masks;
   ctx.batch = batch;
   ctx.training = training;
   ctx.params = &params;
@@ -182,8 +183,9 @@ std::unique_ptr<Net> build_net(const Graph& graph, const dnnl::engine& engine, i
   const auto input_dims = ctx.dims_of(graph.input);
   net->input = ctx.allocate(dnnl::memory::desc(input_dims, dt::f32, tag::abcd));
   // The layers read the images in the data type (the loss and the host see f32 either way).
-  const dnnl::memory images = ctx.in_layout(
-      net->input, dnnl::memory::desc(input_dims, data, tag::abcd), net->forward, "input to bf16");
+  const dnnl::memory images =
+      ctx.in_layout(net->input, dnnl::memory::desc(input_dims, ctx.data, tag::abcd), net->forward,
+                    "input to bf16");
   std::vector<dnnl::memory> outputs;
   const ReluPlan relus = plan_relus(graph);
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {

@@ -18,10 +18,18 @@ struct Net {
   std::vector<std::unique_ptr<OnednnLayer>> layers;  // keep what the steps refer to
 };
 
-// Compiles `graph` for `batch` images, with activations of type `data` (f32, or bf16 for mixed
-// precision: see BuildContext::data). Training nets register their parameters' master layouts
+// How a net is built besides its batch: activations of type `data` (f32, or bf16 for mixed
+// precision: see BuildContext::data), whether the runner's own kernels may replace oneDNN's
+// (backend.own_kernels), and the dropout masks' source (training nets).
+struct NetSettings {
+  dt data = dt::f32;
+  bool own_kernels = true;
+  MaskSource masks;
+};
+
+// Compiles `graph` for `batch` images. Training nets register their parameters' master layouts
 // in `params`; inference nets mirror them.
 std::unique_ptr<Net> build_net(const Graph& graph, const dnnl::engine& engine, int batch,
-                               bool training, ParamStore& params, dt data, MaskSource masks = {});
+                               bool training, ParamStore& params, const NetSettings& settings);
 
 }  // namespace runner::onednn

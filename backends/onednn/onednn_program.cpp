@@ -35,8 +35,8 @@ OnednnProgram::OnednnProgram(const Graph& graph, const CompileOptions& options)
   const int chunk = options.max_chunk > 0 && !batch_statistics_
                         ? std::min(options.max_chunk, options.train_batch)
                         : options.train_batch;
-  train_net_ = build_net(graph_, engine_, chunk, true, params_, data_type(), mask_source());
-  eval_net_ = build_net(graph_, engine_, options.eval_batch, false, params_, data_type());
+  train_net_ = build_net(graph_, engine_, chunk, true, params_, net_settings(true));
+  eval_net_ = build_net(graph_, engine_, options.eval_batch, false, params_, net_settings(false));
   params_.allocate_state(static_cast<int>(optimizer_.state_names().size()));
   state_pointers_.resize(optimizer_.state_names().size());
   if (chunk < options.train_batch) {
@@ -68,18 +68,18 @@ void OnednnProgram::compute_loss(const Net& net, const std::int32_t* labels, int
   loss_.count += count;
 }
 
-dt OnednnProgram::data_type() const {
-  return options_.precision == Precision::bf16 ? dt::bf16 : dt::f32;
-}
-
-MaskSource OnednnProgram::mask_source() const {
-  return {options_.seed, &mask_step_, &mask_first_image_};
+NetSettings OnednnProgram::net_settings(bool training) const {
+  NetSettings settings;
+  settings.data = options_.precision == Precision::bf16 ? dt::bf16 : dt::f32;
+  settings.own_kernels = options_.own_kernels;
+  if (training) settings.masks = {options_.seed, &mask_step_, &mask_first_image_};
+  return settings;
 }
 
 Net& OnednnProgram::training_net(int count) {
   if (!batch_statistics_ || count >= train_net_->batch) return *train_net_;
   std::unique_ptr<Net>& net = short_nets_[count];
-  if (!net) net = build_net(graph_, engine_, count, true, params_, data_type(), mask_source());
+  if (!net) net = build_net(graph_, engine_, count, true, params_, net_settings(true));
   return *net;
 }
 

@@ -40,9 +40,9 @@ class OnednnProgram : public Program {
   // The training net that takes `count` images: train_net_, or for a short batch of a graph
   // with batch statistics (which must not see padding), one compiled for exactly `count`.
   Net& training_net(int count);
-  MaskSource mask_source() const;
-  // The activations' type: bf16 for training.precision bf16, else f32.
-  dt data_type() const;
+  // How its nets are built: activations in bf16 for training.precision bf16, else f32; the own
+  // kernels as the options say; dropout masks for training nets.
+  NetSettings net_settings(bool training) const;
   // Adds the chunk's parameter gradients into summed_gradients_ (copies for the first chunk).
   void sum_gradients(bool first_chunk);
   // This step's gradient of `p`: its own, or the sum over the chunks.

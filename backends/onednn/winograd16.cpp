@@ -302,10 +302,7 @@ bool cpu_has_avx512() {
 }  // namespace
 
 bool available() {
-  static const bool yes = [] {
-    const char* own = std::getenv("RUNNER_OWN_KERNELS");
-    return !(own && std::string_view(own) == "0") && cpu_has_avx512();
-  }();
+  static const bool yes = cpu_has_avx512();
   return yes;
 }
 

@@ -13,7 +13,8 @@ constexpr int kChannels = 16;
 // Floats of transformed weights: 16 tile positions x 16 inputs x 16 outputs.
 constexpr int kTransformedFloats = 16 * kChannels * kChannels;
 
-// Whether this CPU runs the kernels (AVX-512F), and RUNNER_OWN_KERNELS is not 0.
+// Whether this CPU runs the kernels (AVX-512F); the config's backend.own_kernels decides whether
+// they are used.
 bool available();
 
 // `weight` (16 out, 16 in, 3, 3), PyTorch's layout, into `transformed` (kTransformedFloats) for

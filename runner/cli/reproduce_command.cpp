@@ -96,6 +96,21 @@ bool keep_checkpoint_inside(nlohmann::json& config, const ReproduceOptions& opti
   return true;
 }
 
+// The same convolution kernels: the oneDNN backend's own 16-channel Winograd kernels round
+// differently from oneDNN's (backends/onednn/winograd16.h). A report written before
+// backend.own_kernels existed says only in its environment that they were off (then by
+// RUNNER_OWN_KERNELS=0): its rerun's config turns them off. True when it did.
+bool keep_own_kernels_off(const nlohmann::json& original, nlohmann::json& config) {
+  const std::string own_kernels =
+      original.value(nlohmann::json::json_pointer("/environment/own_kernels"), std::string());
+  const nlohmann::json::json_pointer switch_path("/backend/own_kernels");
+  if (own_kernels.rfind("none", 0) != 0 || !config.is_object() || config.contains(switch_path)) {
+    return false;
+  }
+  config[switch_path] = false;
+  return true;
+}
+
 }  // namespace
 
 int reproduce_command(const ReproduceOptions& options) {
@@ -103,6 +118,7 @@ int reproduce_command(const ReproduceOptions& options) {
   nlohmann::json original = read_report(options.report);
   nlohmann::json rerun_config = original["config"];
   const bool moved_checkpoint = keep_checkpoint_inside(rerun_config, options, console);
+  const bool kernels_turned_off = keep_own_kernels_off(original, rerun_config);
   TemporaryConfig config(rerun_config);
 
   ExperimentRequest request;
@@ -124,20 +140,19 @@ int reproduce_command(const ReproduceOptions& options) {
     ::setenv("OMP_NUM_THREADS",
              std::to_string(original["environment"]["threads"].get<int>()).c_str(), 1);
   }
-  // The same convolution kernels: the oneDNN backend's own 16-channel Winograd kernels round
-  // differently from oneDNN's (backends/onednn/winograd16.h); a run made without them reruns
-  // without them.
   const std::string own_kernels =
       original.value(nlohmann::json::json_pointer("/environment/own_kernels"), std::string());
-  if (own_kernels.rfind("none", 0) == 0) ::setenv("RUNNER_OWN_KERNELS", "0", 1);
   console.line(fmt::format("reproducing {} (run {}, seed {}, {} mode)", options.report.string(),
                            original.value("run_id", "?"), original.value("seed", 0),
                            original["mode"].get<std::string>()));
   ExperimentResult rerun = run_experiment(request, console);
 
   auto rows = compare_reports(original, rerun.report);
-  for (auto& row : rows) {  // the moved path changes the config's hash, not what it computes
-    if (moved_checkpoint && row.metric == "/config_sha256") row.exact = false;
+  // The moved path or the added switch changes the config's hash, not what it computes.
+  for (auto& row : rows) {
+    if ((moved_checkpoint || kernels_turned_off) && row.metric == "/config_sha256") {
+      row.exact = false;
+    }
   }
   bool same = reproduces(rows);
   console.result(comparison_table(rows));

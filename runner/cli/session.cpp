@@ -63,6 +63,10 @@ void Session::open(Console& console) {
   threads = resolve_threads(experiment.training.threads);
   check_threads_can_start(threads, experiment.training.threads);
   device = backend->info();
+  // What ran, in the report's environment (reproduce reads it): the config turned them off.
+  if (!experiment.backend.own_kernels && device.details.contains("own_kernels")) {
+    device.details["own_kernels"] = "none (backend.own_kernels: false)";
+  }
   check_backend_layer_support(graph, device.backend);  // auto may have chosen the GPU
   if (std::string warning = check_precision(experiment, device); !warning.empty()) {
     console.warning(warning);
@@ -104,6 +108,7 @@ CompileOptions Session::compile_options() const {
   options.seed = experiment.seed;
   options.deterministic = experiment.backend.deterministic;
   options.cuda_graph = experiment.backend.cuda_graph;
+  options.own_kernels = experiment.backend.own_kernels;
   options.dataset_on_device = experiment.backend.dataset_on_device;
   return options;
 }

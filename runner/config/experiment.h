@@ -1,4 +1,5 @@
 // The resolved experiment: plain structs made from a validated config, free of any backend.
+// Its model and optimizer are headers of their own, which the graph and the backends include.
 #pragma once
 
 #include <array>
@@ -11,101 +12,15 @@
 #include <utility>
 #include <vector>
 
+#include "runner/config/model_spec.h"
 #include "runner/config/monitor_spec.h"
+#include "runner/config/optimizer_spec.h"
 #include "runner/config/precision.h"
 #include "runner/config/schedule_spec.h"
 #include "runner/data/dataset_spec.h"
 #include "runner/util/errors.h"
 
 namespace runner {
-
-// One layer as written in the config; `attributes` holds the kind-specific fields.
-struct LayerSpec {
-  std::string name;
-  std::string type;
-  std::vector<std::string> inputs;  // empty: the previous layer (or the data for the first)
-  nlohmann::json attributes;        // e.g. {"out_channels": 6, "kernel": 5}
-  SourceLocation where;             // file, path (model.layers[3]) and line, for errors
-};
-
-// How conv2d and linear weights start: PyTorch's default (uniform in +-1/sqrt(fan_in)) or
-// N(0, 2/fan_out), torchvision's ResNets' choice. Biases always start as PyTorch's.
-enum class WeightInit { pytorch_default, kaiming_normal };
-
-// The config's names of the weight initialisations (model.init, a layer's init).
-inline constexpr std::array<std::pair<WeightInit, std::string_view>, 2> kWeightInitNames = {
-    {{WeightInit::pytorch_default, "default"}, {WeightInit::kaiming_normal, "kaiming_normal"}}};
-
-inline std::string_view weight_init_name(WeightInit init) {
-  for (const auto& [known, name] : kWeightInitNames) {
-    if (known == init) return name;
-  }
-  return "?";
-}
-
-// The initialisation a config names; nullopt for a name that is none of them.
-inline std::optional<WeightInit> weight_init_named(std::string_view name) {
-  for (const auto& [init, known] : kWeightInitNames) {
-    if (known == name) return init;
-  }
-  return std::nullopt;
-}
-
-struct ModelSpec {
-  double width = 1.0;  // multiplies channels/features of every layer but the classifier
-  WeightInit init = WeightInit::pytorch_default;  // for weights whose layer names no init
-  std::vector<LayerSpec> layers;
-};
-
-enum class OptimizerType { sgd, adam, adamw };
-
-// The config's names of the optimizer types, the only place they are spelled.
-inline constexpr std::array<std::pair<OptimizerType, std::string_view>, 3> kOptimizerTypeNames = {
-    {{OptimizerType::sgd, "sgd"}, {OptimizerType::adam, "adam"}, {OptimizerType::adamw, "adamw"}}};
-
-inline std::string_view optimizer_type_name(OptimizerType type) {
-  for (const auto& [known, name] : kOptimizerTypeNames) {
-    if (known == type) return name;
-  }
-  return "?";
-}
-
-// The type a config names; nullopt for a name that is none of them.
-inline std::optional<OptimizerType> optimizer_type_named(std::string_view name) {
-  for (const auto& [type, known] : kOptimizerTypeNames) {
-    if (known == name) return type;
-  }
-  return std::nullopt;
-}
-
-// PyTorch's default weight decay: 0.01 for torch.optim.AdamW, 0 for SGD and Adam.
-inline double default_weight_decay(OptimizerType type) {
-  return type == OptimizerType::adamw ? 0.01 : 0.0;
-}
-
-struct OptimizerSpec {
-  OptimizerType type = OptimizerType::sgd;
-  double lr = 0.001;
-  double momentum = 0.0;
-  double dampening = 0.0;
-  // sgd, adam: L2 added to the gradient; adamw: decoupled (value *= 1 - lr * weight_decay
-  // before the Adam step); default_weight_decay(type) unless given.
-  double weight_decay = 0.0;
-  // weight_decay_exclude: [bias, norm]: no decay for parameters named *.bias, or for those of
-  // normalisation layers (ParamSpec::normalization).
-  bool decay_exclude_bias = false, decay_exclude_norm = false;
-  bool nesterov = false;
-  double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;  // adam, adamw
-
-  bool adam_family() const { return type == OptimizerType::adam || type == OptimizerType::adamw; }
-  // The per-parameter state buffers, as PyTorch's state_dict names them: what the backends
-  // allocate and checkpoint, and what the memory estimate counts.
-  std::vector<std::string> state_names() const {
-    if (adam_family()) return {"exp_avg", "exp_avg_sq"};
-    if (momentum != 0) return {"momentum_buffer"};
-    return {};
-  }
-};
 
 struct TrainingSpec {
   int epochs = 1;
@@ -130,6 +45,9 @@ struct BackendSpec {
   bool deterministic = false;     // GPU: deterministic algorithms only
   bool cuda_graph = true;         // GPU: replay the training step as a CUDA graph
   bool dataset_on_device = true;  // GPU: hold the training set there when it fits
+  // CPU: the runner's own 16-channel Winograd kernels where they apply (their last bits differ
+  // from oneDNN's); false: oneDNN for every layer.
+  bool own_kernels = true;
 };
 
 struct CheckpointSpec {

@@ -161,6 +161,8 @@ nlohmann::json experiment_to_json(const Experiment& e) {
   add_selection(out, e);
   // Only when given: configs without tags keep the hash they had before tags existed.
   if (!e.tags.empty()) out["tags"] = e.tags;
+  // Only when off, so configs keep the hash they had before the switch was an option.
+  if (!e.backend.own_kernels) out["backend"]["own_kernels"] = false;
   // Likewise only away from the defaults, so FP32 configs keep the hash they had before.
   if (t.precision != Precision::fp32) {
     out["training"]["precision"] = std::string(precision_name(t.precision));

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "runner/config/experiment.h"
+#include "runner/config/model_spec.h"
 #include "runner/util/errors.h"
 
 namespace runner {

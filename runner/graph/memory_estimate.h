@@ -4,7 +4,8 @@
 
 #include <cstdint>
 
-#include "runner/config/experiment.h"
+#include "runner/config/optimizer_spec.h"
+#include "runner/config/precision.h"
 #include "runner/graph/graph.h"
 
 namespace runner {

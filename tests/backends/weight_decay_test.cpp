@@ -33,7 +33,7 @@ TEST(WeightDecay, ExclusionsFollowTheNameAndTheNormalizationMark) {
   const ParamSpec biased_name = param("bias_layer.weight", {6, 3});  // not *.bias
   for (bool exclude_bias : {false, true}) {
     for (bool exclude_norm : {false, true}) {
-      SCOPED_TRACE(testing::Message() << "bias " << exclude_bias << ", norm " << exclude_norm);
+      SCOPED_TRACE(::testing::Message() << "bias " << exclude_bias << ", norm " << exclude_norm);
       const OptimizerSpec spec = decaying(OptimizerType::sgd, exclude_bias, exclude_norm);
       EXPECT_EQ(weight_decay_of(spec, weight), 0.25);
       EXPECT_EQ(weight_decay_of(spec, biased_name), 0.25);

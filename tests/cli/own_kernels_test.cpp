@@ -1,6 +1,7 @@
 // The oneDNN backend's own 16-channel Winograd kernels (backends/onednn/winograd16.h) as a user
-// meets them: the report says whether they were enabled, RUNNER_OWN_KERNELS=0 turns them off,
-// and `runner reproduce` reruns a report with the kernels it was made with.
+// meets them: the report says whether they were enabled, backend.own_kernels: false turns them
+// off, and `runner reproduce` reruns a report with the kernels it was made with (also a report of
+// an older runner, whose environment alone says they were off).
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -40,17 +41,36 @@ TEST(OwnKernels, TheReportSaysWhetherTheyRan) {
 
 TEST(OwnKernels, ARunWithoutThemReproducesWithoutThem) {
   TempDir tmp;
-  auto run = run_command(std::string("RUNNER_OWN_KERNELS=0 ") + RUNNER_BINARY + " " +
-                         sixteen_channel_run(tmp));
+  auto run = run_runner(sixteen_channel_run(tmp) + " --set backend.own_kernels=false");
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const std::string report = report_path_in(run.output);
-  EXPECT_EQ(read_json(report)["environment"]["own_kernels"].get<std::string>().rfind("none", 0),
-            0u);
-  // No RUNNER_OWN_KERNELS here: reproduce reads it from the report.
+  const auto written = read_json(report);
+  EXPECT_EQ(written["environment"]["own_kernels"], "none (backend.own_kernels: false)");
+  EXPECT_EQ(written["config"]["backend"]["own_kernels"], false);
   auto again = run_runner("reproduce " + report + " --output " + (tmp / "again").string());
   EXPECT_EQ(again.exit_code, 0) << again.output;
   EXPECT_NE(again.output.find("reproduced: every exact metric matches"), std::string::npos)
       << again.output;
+
+  // A report of a runner before the option: only its environment says the kernels were off.
+  nlohmann::json older = written;
+  older["config"]["backend"].erase("own_kernels");
+  older["environment"]["own_kernels"] = "none (oneDNN for every layer)";
+  const auto older_path = tmp / "older" / "report.json";
+  std::filesystem::create_directories(older_path.parent_path());
+  std::ofstream(older_path) << older.dump(2);
+  auto older_again = run_runner("reproduce " + older_path.string() + " --output " +
+                                (tmp / "older_again").string());
+  EXPECT_EQ(older_again.exit_code, 0) << older_again.output;
+  EXPECT_NE(older_again.output.find("reproduced: every exact metric matches"), std::string::npos)
+      << older_again.output;
+  const std::string marker = "(rerun report: ";
+  const auto at = older_again.output.find(marker);
+  ASSERT_NE(at, std::string::npos) << older_again.output;
+  const auto start = at + marker.size();
+  const auto rerun =
+      read_json(older_again.output.substr(start, older_again.output.find(')', start) - start));
+  EXPECT_EQ(rerun["config"]["backend"]["own_kernels"], false);
 }
 
 }  // namespace

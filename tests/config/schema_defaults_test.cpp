@@ -231,6 +231,8 @@ std::vector<DefaultCase> cases() {
       {d + "backend/properties/deterministic", plain, resolved("/backend/deterministic")},
       {d + "backend/properties/cuda_graph", plain, resolved("/backend/cuda_graph")},
       {d + "backend/properties/dataset_on_device", plain, resolved("/backend/dataset_on_device")},
+      {d + "backend/properties/own_kernels", plain,
+       [](const Resolved& r) { return json(r.experiment.backend.own_kernels); }},
       {"/properties/logging/properties/tensorboard", plain,
        [](const Resolved& r) { return json(r.experiment.logging.tensorboard); }},
       {"/properties/report/properties/html", plain,

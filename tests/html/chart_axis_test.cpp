@@ -73,7 +73,7 @@ TEST(ChartAxis, ManyRangesStayReadable) {
   for (double scale : {1e-6, 1e-3, 0.37, 1.0, 42.0, 9.9e3, 1.23e6}) {
     for (double spread : {1.01, 1.5, 3.0, 9.0}) {
       const std::vector<double> data = {scale, scale * spread};
-      SCOPED_TRACE(testing::Message() << scale << " x " << spread);
+      SCOPED_TRACE(::testing::Message() << scale << " x " << spread);
       expect_readable(fit_axis(data), data);
     }
   }

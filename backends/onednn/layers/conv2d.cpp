@@ -59,7 +59,8 @@ class Conv2d : public OnednnLayer {
   dnnl::memory forward(BuildContext& ctx, const Node& node,
                        const std::vector<dnnl::memory>& inputs) override {
     // The own kernels compute in FP32; bf16 runs use oneDNN's bf16 convolutions.
-    if (ctx.data == dt::f32 && winograd16_applies(node, inputs[0].get_desc().dims())) {
+    if (ctx.data == dt::f32 && ctx.own_kernels &&
+        winograd16_applies(node, inputs[0].get_desc().dims())) {
       own_ = make_winograd16_conv();
       return own_->forward(ctx, node, inputs);
     }

@@ -8,14 +8,14 @@
 namespace runner {
 namespace {
 
-const CifarFiles& files_of(const DatasetSpec&) {
+const CifarFiles& cifar10_files_of(const DatasetSpec&) {
   return cifar10_files();
 }
 
 }  // namespace
 
 RUNNER_DATASET_FORMAT(cifar10) {
-  DatasetFormat format = cifar_format_base<files_of>();
+  DatasetFormat format = cifar_format_base<cifar10_files_of>();
   format.default_root = "data/cifar-10-batches-bin";
   format.download = download_cifar10;
   return format;

@@ -8,14 +8,14 @@
 namespace runner {
 namespace {
 
-const CifarFiles& files_of(const DatasetSpec& spec) {
+const CifarFiles& cifar100_files_of(const DatasetSpec& spec) {
   return cifar100_files(spec.label);
 }
 
 }  // namespace
 
 RUNNER_DATASET_FORMAT(cifar100) {
-  DatasetFormat format = cifar_format_base<files_of>();
+  DatasetFormat format = cifar_format_base<cifar100_files_of>();
   format.default_root = "data/cifar-100-binary";
   format.keys = {"label", "url"};
   format.read = [](const SettingsReader& settings, DatasetSpec& spec) {
