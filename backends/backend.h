@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "runner/config/device.h"
 #include "runner/config/optimizer_spec.h"
 #include "runner/config/precision.h"
 #include "runner/data/augment_math.h"
@@ -208,9 +209,9 @@ class Backend {
   virtual std::unique_ptr<UtilizationMonitor> monitor_utilization() const { return nullptr; }
 };
 
-// The backend for a config's `device` (auto | cpu | cuda | cuda:N). `auto` falls back to the
-// CPU and says why in `note`; an unusable explicit device is a UserError.
-std::unique_ptr<Backend> make_backend(const std::string& device, std::string* note);
+// The backend for a config's `device`. `auto` falls back to the CPU and says why in `note`; an
+// unusable explicit device is a UserError.
+std::unique_ptr<Backend> make_backend(const Device& device, std::string* note);
 
 // PyTorch's default initialisation (uniform in +-1/sqrt(fan_in)) from a seed, plain layout.
 std::vector<HostTensor> initial_parameters(const Graph& graph, std::uint64_t seed);

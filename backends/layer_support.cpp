@@ -31,8 +31,8 @@ void check_backend_layer_support(const Graph& graph, const std::string& backend)
   check_layer_support(graph, onednn::layer_factories().kinds(), "oneDNN");
 }
 
-void check_layer_support(const Graph& graph, const std::string& device) {
-  check_backend_layer_support(graph, device.rfind("cuda", 0) == 0 ? "cudnn" : "onednn");
+void check_layer_support(const Graph& graph, const Device& device) {
+  check_backend_layer_support(graph, device.is_cuda() ? "cudnn" : "onednn");
 }
 
 }  // namespace runner

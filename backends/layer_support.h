@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "runner/config/device.h"
 #include "runner/graph/graph.h"
 
 namespace runner {
@@ -15,7 +16,7 @@ void check_layer_support(const Graph& graph, const std::vector<std::string>& kin
 
 // For a config's device: the CPU backend's kinds for cpu and auto (auto falls back to it), the
 // GPU backend's for cuda and cuda:N (when its library loads; otherwise the run says why).
-void check_layer_support(const Graph& graph, const std::string& device);
+void check_layer_support(const Graph& graph, const Device& device);
 
 // For a backend already chosen ("onednn" or "cudnn", DeviceInfo::backend).
 void check_backend_layer_support(const Graph& graph, const std::string& backend);

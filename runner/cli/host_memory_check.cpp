@@ -18,10 +18,6 @@ double gib(std::int64_t bytes) {
   return static_cast<double>(bytes) / (1ll << 30);
 }
 
-bool runs_on_gpu(const std::string& device) {
-  return device.rfind("cuda", 0) == 0;
-}
-
 }  // namespace
 
 std::int64_t planned_dataset_bytes(const DatasetSpec& dataset, const Shape& image) {
@@ -58,7 +54,7 @@ std::int64_t planned_host_bytes(const Experiment& experiment, const Graph& graph
   if (__builtin_add_overflow(bytes, loader_bytes(experiment, graph), &bytes)) {
     return std::numeric_limits<std::int64_t>::max();
   }
-  if (!runs_on_gpu(experiment.device)) {  // auto may pick the CPU: plan for it
+  if (!experiment.device.is_cuda()) {  // auto may pick the CPU: plan for it
     const TrainingSpec& t = experiment.training;
     std::int64_t model =
         estimate_training_memory(graph, t.batch_size, t.eval_batch_size, t.optimizer, t.precision)

@@ -10,7 +10,7 @@ std::string device_text(const Experiment& experiment, const DeviceInfo& device) 
   std::string text = fmt::format("{} ({}", device.device, device.name);
   if (device.details.contains("isa")) text += ", oneDNN ISA " + device.details.at("isa");
   text += ")";
-  if (experiment.device == "auto") text += ", the device `device: auto` chose,";
+  if (experiment.device.is_auto()) text += ", the device `device: auto` chose,";
   return text;
 }
 

@@ -221,7 +221,14 @@ int predict_command(const PredictOptions& options) {
   if (run.checkpoint.empty()) {
     run.checkpoint = checkpoint_of(run.report, options.model, session.experiment);
   }
-  if (!options.device.empty()) session.experiment.device = options.device;
+  if (!options.device.empty()) {
+    auto device = Device::parse(options.device);
+    if (!device) {
+      throw UserError(
+          fmt::format("--device: found '{}', expected {}", options.device, kDeviceChoices));
+    }
+    session.experiment.device = *device;
+  }
   const Experiment& experiment = session.experiment;
   std::vector<std::string> class_names = class_names_of(run, experiment.dataset);
   const ImageShape image = format_of(experiment.dataset).image(experiment.dataset);

@@ -72,7 +72,7 @@ int sweep_command(const SweepOptions& options) {
   if (options.jobs > 1) {
     bool gpu_points = false;
     for (std::size_t i : todo)  // auto runs on a GPU where there is one
-      gpu_points = gpu_points || plan[i].device == "auto" || is_gpu_point(plan[i], false);
+      gpu_points = gpu_points || plan[i].device.is_auto() || is_gpu_point(plan[i], false);
     request.arguments = options.arguments;
     request.jobs = options.jobs;
     request.gpus = !options.gpus.empty() ? given_gpus

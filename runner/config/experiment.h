@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "runner/config/device.h"
 #include "runner/config/model_spec.h"
 #include "runner/config/monitor_spec.h"
 #include "runner/config/optimizer_spec.h"
@@ -71,7 +72,7 @@ struct Experiment {
   std::string name;
   std::string source_file;  // the config file it came from
   std::uint64_t seed = 0;
-  std::string device = "auto";  // auto | cpu | cuda | cuda:N
+  Device device;  // auto | cpu | cuda | cuda:N
   DatasetSpec dataset;
   ModelSpec model;
   TrainingSpec training;

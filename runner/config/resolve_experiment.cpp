@@ -494,7 +494,11 @@ Experiment resolve_experiment(const ConfigDocument& doc) {
     if (!usable) top.wrong("seed", "an integer >= 0");
     e.seed = seed.get<std::uint64_t>();
   }
-  e.device = top.text("device", e.device);
+  if (top.has("device")) {
+    auto device = Device::parse(top.text("device", ""));
+    if (!device) top.wrong("device", std::string(kDeviceChoices));
+    e.device = *device;
+  }
   e.dataset = read_dataset(top.child("dataset"));
   e.model = read_model(top.child("model"), doc);
   e.training = read_training(top.child("training"));

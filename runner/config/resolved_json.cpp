@@ -132,7 +132,7 @@ nlohmann::json experiment_to_json(const Experiment& e) {
   nlohmann::json out = {
       {"name", e.name},
       {"seed", e.seed},
-      {"device", e.device},
+      {"device", e.device.name()},
       {"dataset", dataset_json(e.dataset)},
       {"model",
        {{"width", e.model.width},

@@ -88,7 +88,7 @@ class ChildProcesses {
     argv.insert(argv.end(), r_.arguments.begin(), r_.arguments.end());
     argv.insert(argv.end(), {"--point", std::to_string(index + 1)});
     std::vector<std::string> env = {fmt::format("{}={}", kInheritedLockVariable, lock_.fd())};
-    if (*gpu >= 0 && planned.device.rfind("cuda:", 0) != 0)
+    if (*gpu >= 0 && !planned.device.index)
       env.push_back(fmt::format("CUDA_VISIBLE_DEVICES={}", *gpu));
     const auto folder = r_.dir / planned.point.id;
     create_folders(folder, "the sweep point's folder");

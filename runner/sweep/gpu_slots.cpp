@@ -2,31 +2,17 @@
 #include "runner/sweep/gpu_slots.h"
 
 #include <algorithm>
-#include <charconv>
-#include <string>
 
 namespace runner {
-namespace {
-
-std::optional<int> wanted_index(const std::string& device) {  // cuda:N → N
-  if (device.rfind("cuda:", 0) != 0) return std::nullopt;
-  int index = -1;
-  const char* text = device.c_str() + 5;
-  auto [end, error] = std::from_chars(text, device.c_str() + device.size(), index);
-  if (error != std::errc()) return std::nullopt;
-  return index;
-}
-
-}  // namespace
 
 bool is_gpu_point(const PlannedPoint& point, bool have_gpus) {
-  return point.device.rfind("cuda", 0) == 0 || (point.device == "auto" && have_gpus);
+  return point.device.is_cuda() || (point.device.is_auto() && have_gpus);
 }
 
 std::optional<int> GpuSlots::take(const PlannedPoint& point) {
   const bool have_gpus = !free_.empty() || !busy_.empty();
   if (!have_gpus || !is_gpu_point(point, have_gpus)) return -1;
-  std::optional<int> wanted = wanted_index(point.device);
+  const std::optional<int> wanted = point.device.index;  // cuda:N → N
   auto it = wanted ? std::find(free_.begin(), free_.end(), *wanted) : free_.begin();
   if (wanted && it == free_.end() &&
       std::find(busy_.begin(), busy_.end(), *wanted) == busy_.end()) {

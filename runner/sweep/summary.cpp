@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "runner/config/device.h"
 #include "runner/report/environment.h"
 #include "runner/report/read_report.h"
 #include "runner/sweep/summary_context.h"
@@ -128,7 +129,9 @@ void add_load(json& row, const json& report) {
 }
 
 bool is_gpu(const json& device) {
-  return device.is_string() && device.get<std::string>().rfind("cuda", 0) == 0;
+  if (!device.is_string()) return false;
+  const auto parsed = Device::parse(device.get<std::string>());
+  return parsed && parsed->is_cuda();
 }
 
 // What a GPU row and its CPU row share: everything but the device.

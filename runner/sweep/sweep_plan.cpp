@@ -31,9 +31,9 @@ struct DeviceProbe {
 // cache, so that a device that appears or goes away between sweeps (or tests) is seen.
 class DeviceProbes {
  public:
-  DeviceProbe operator()(const std::string& device) {
+  DeviceProbe operator()(const Device& device) {
     std::lock_guard lock(mutex_);  // points are planned on several threads
-    auto it = probed_.find(device);
+    auto it = probed_.find(device.name());
     if (it != probed_.end()) return it->second;
     DeviceProbe probe;
     try {
@@ -41,7 +41,7 @@ class DeviceProbes {
     } catch (const UserError& error) {
       probe.problem = error.what();
     }
-    return probed_[device] = probe;
+    return probed_[device.name()] = probe;
   }
 
  private:
@@ -94,7 +94,11 @@ PlannedPoint plan_point(const SweepSpec& spec, const ConfigDocument& base, Sweep
     if (!c.is_null()) planned.config_json = c.dump();
     if (c.is_object()) {
       planned.name = c.value("name", "");
-      planned.device = c.value("device", "auto");
+      // An unreadable device is this point's error already: auto stands in for it.
+      const auto* device = c.contains("device") && c["device"].is_string()
+                               ? c["device"].get_ptr<const std::string*>()
+                               : nullptr;
+      planned.device = device ? Device::parse(*device).value_or(Device{}) : Device{};
     }
   }
   return planned;
@@ -186,9 +190,9 @@ std::string plan_table(const std::vector<PlannedPoint>& plan,
     const MemoryEstimate& m = p.memory;
     double weights = static_cast<double>(m.parameters + m.gradients + m.optimizer_state);
     double activations = static_cast<double>(m.activations + m.activation_gradients + m.workspaces);
-    out += fmt::format(fmt::runtime(row), i + 1, p.point.id, id_width, p.device, p.batch_size,
-                       p.width, p.parameters, human_bytes(weights), human_bytes(activations),
-                       human_bytes(static_cast<double>(m.total())), note);
+    out += fmt::format(fmt::runtime(row), i + 1, p.point.id, id_width, p.device.name(),
+                       p.batch_size, p.width, p.parameters, human_bytes(weights),
+                       human_bytes(activations), human_bytes(static_cast<double>(m.total())), note);
     if (!p.device_problem.empty()) {
       grouped.add(p.device_problem, i, p.point.id, "will be recorded as failed",
                   "will be recorded as failed");
@@ -217,7 +221,7 @@ nlohmann::json point_json(const PlannedPoint& p) {
           {"index", p.point.index},
           {"values", p.point.values_json()},
           {"overrides", p.point.overrides},
-          {"device", p.device},
+          {"device", p.device.name()},
           {"batch_size", p.valid ? nlohmann::json(p.batch_size) : nlohmann::json()},
           {"width", p.valid ? nlohmann::json(p.width) : nlohmann::json()},
           {"estimated_memory_bytes", p.valid ? nlohmann::json(p.memory.total()) : nlohmann::json()},

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "runner/config/device.h"
 #include "runner/graph/memory_estimate.h"
 #include "runner/sweep/sweep_points.h"
 
@@ -20,8 +21,8 @@ struct PlannedPoint {
   // The config, resolved when valid, else as read with the overrides ("" when unreadable), as
   // compact JSON: a tree per point made a 100,000-point plan take 1.6 GB and most of its time.
   std::string config_json;
-  std::string name;    // the experiment's name ("" when unreadable)
-  std::string device;  // as configured: auto | cpu | cuda | cuda:N
+  std::string name;  // the experiment's name ("" when unreadable)
+  Device device;     // as configured: auto | cpu | cuda | cuda:N
   int batch_size = 0;
   double width = 1;
   std::int64_t parameters = 0;

@@ -11,7 +11,7 @@ namespace runner::testing {
 
 std::unique_ptr<Backend> gpu_backend(std::string& why) {
   try {
-    return make_backend("cuda:0", nullptr);
+    return make_backend(*Device::parse("cuda:0"), nullptr);
   } catch (const UserError& e) {
     why = e.what();
     return nullptr;

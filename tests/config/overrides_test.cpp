@@ -137,7 +137,7 @@ TEST(Overrides, LoadExperimentAppliesThemBeforeValidation) {
       {"training.batch_size=64", "device=cuda:1", "training.optimizer={type: adam, lr: 0.0003}",
        "checkpoint.path=tiny.safetensors", "model.layers[0].out_channels=7"});
   EXPECT_EQ(e.training.batch_size, 64);
-  EXPECT_EQ(e.device, "cuda:1");
+  EXPECT_EQ(e.device.name(), "cuda:1");
   EXPECT_EQ(e.training.optimizer.type, OptimizerType::adam);
   EXPECT_DOUBLE_EQ(e.training.optimizer.lr, 0.0003);
   EXPECT_EQ(e.checkpoint.path, "tiny.safetensors");

@@ -127,7 +127,7 @@ TEST(Schema, EveryKindAndEveryKeyIsAccepted) {
   EXPECT_EQ(e.dataset.train_limit, 100);
   EXPECT_EQ(e.dataset.url, "http://example.com/c.tgz");
   EXPECT_EQ(e.seed, 12345678901234u);
-  EXPECT_EQ(e.device, "cuda:1");
+  EXPECT_EQ(e.device.name(), "cuda:1");
   EXPECT_TRUE(e.training.optimizer.nesterov);
   EXPECT_DOUBLE_EQ(e.training.optimizer.weight_decay, 0.0005);
   EXPECT_EQ(e.training.threads, 4);

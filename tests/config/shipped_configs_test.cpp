@@ -171,7 +171,7 @@ TEST(ShippedConfigs, Resnet8FashionMnistAndTheBenchWorkloadShareTheCifarNetAndRe
 TEST(ShippedConfigs, TinyResnetSyntheticHasEveryPartOfTheRecipe) {
   Experiment e = load_experiment(config_path("tiny_resnet_synthetic.yaml"), {});
   EXPECT_EQ(e.dataset.name, "synthetic");
-  EXPECT_EQ(e.device, "cpu");
+  EXPECT_EQ(e.device.name(), "cpu");
   std::vector<std::string> types;
   for (const LayerSpec& layer : e.model.layers) types.push_back(layer.type);
   for (const char* kind : {"batch_norm2d", "dropout", "add", "global_avg_pool2d"}) {
@@ -207,7 +207,7 @@ TEST(ShippedConfigs, TheAdamVariantIsTheFashionMnistConfigWithAdam) {
 TEST(ShippedConfigs, LenetCifarIsThePyTorchTutorial) {
   Experiment e = load_experiment(config_path("lenet_cifar.yaml"), {});
   EXPECT_EQ(e.name, "lenet_cifar");
-  EXPECT_EQ(e.device, "auto");
+  EXPECT_EQ(e.device.name(), "auto");
   EXPECT_EQ(e.dataset.name, "cifar10");
   EXPECT_TRUE(e.dataset.download);
   EXPECT_EQ(e.dataset.normalize.mean, std::vector<float>({0.5f, 0.5f, 0.5f}));
@@ -263,7 +263,7 @@ TEST(ShippedConfigs, ResnetTinyUsesInputsAndAdd) {
 
 TEST(ShippedConfigs, TinySyntheticFillsDatasetDefaults) {
   Experiment e = load_experiment(config_path("tiny_synthetic.yaml"), {});
-  EXPECT_EQ(e.device, "cpu");
+  EXPECT_EQ(e.device.name(), "cpu");
   EXPECT_EQ(e.dataset.name, "synthetic");
   EXPECT_EQ(e.dataset.synthetic.height, 16);
   EXPECT_EQ(e.dataset.synthetic.train_count, 1024);
@@ -296,7 +296,7 @@ TEST(Defaults, PerDatasetRootAndNormalize) {
     EXPECT_EQ(e.training.eval_batch_size, 1000);
     EXPECT_EQ(e.training.optimizer.type, OptimizerType::sgd);
     EXPECT_EQ(e.seed, 0u);
-    EXPECT_EQ(e.device, "auto");
+    EXPECT_EQ(e.device.name(), "auto");
     EXPECT_TRUE(e.checkpoint.path.empty());
   }
 }

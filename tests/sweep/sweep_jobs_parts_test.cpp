@@ -55,7 +55,7 @@ TEST(JobsProgress, EstimatesTheTimeLeftFromTheMeanPointTime) {
 
 PlannedPoint on(const std::string& device) {
   PlannedPoint p;
-  p.device = device;
+  p.device = *Device::parse(device);
   return p;
 }
 

@@ -20,7 +20,7 @@ struct AdamRun {
   Experiment experiment = load_experiment(testing::source_dir() / "configs" / "tiny_synthetic.yaml",
                                           {"training.optimizer={type: adam, lr: 0.001}"});
   Graph graph;
-  std::unique_ptr<Backend> backend = make_backend("cpu", nullptr);
+  std::unique_ptr<Backend> backend = make_backend(Device::cpu(), nullptr);
 
   AdamRun() {
     DatasetGeometry geometry = dataset_geometry(experiment.dataset);

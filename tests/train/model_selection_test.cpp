@@ -145,7 +145,8 @@ std::unique_ptr<Program> compile_cpu(const Experiment& e) {
   options.optimizer = e.training.optimizer;
   options.normalize = e.dataset.normalize;
   options.threads = 1;
-  static const std::unique_ptr<Backend> cpu = make_backend("cpu", nullptr);  // outlives programs
+  static const std::unique_ptr<Backend> cpu =
+      make_backend(Device::cpu(), nullptr);  // outlives programs
   auto program = cpu->compile(graph, options);
   program->load_parameters(initial_parameters(graph, e.seed));
   return program;

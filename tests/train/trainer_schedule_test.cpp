@@ -36,7 +36,7 @@ struct ScheduledRun {
 
   Experiment experiment;
   DatasetSplits data = load_dataset(experiment.dataset);
-  std::unique_ptr<Backend> backend = make_backend("cpu", nullptr);
+  std::unique_ptr<Backend> backend = make_backend(Device::cpu(), nullptr);
 
   std::unique_ptr<Program> compile() const {
     DatasetGeometry geometry = dataset_geometry(experiment.dataset);

@@ -83,7 +83,7 @@ struct TinyRun {
   Experiment experiment;
   Graph graph;
   DatasetSplits data;
-  std::unique_ptr<Backend> backend = make_backend("cpu", nullptr);
+  std::unique_ptr<Backend> backend = make_backend(Device::cpu(), nullptr);
 
   explicit TinyRun(std::vector<std::string> overrides = {})
       : experiment(tiny_experiment(std::move(overrides))) {
