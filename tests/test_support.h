@@ -6,7 +6,22 @@
 #include <functional>
 #include <string>
 
+// Whether this build runs under AddressSanitizer (GCC defines __SANITIZE_ADDRESS__, clang
+// answers __has_feature): it reserves terabytes of address space, so address-space caps fail.
+#if defined(__SANITIZE_ADDRESS__)
+#define RUNNER_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RUNNER_TEST_ASAN 1
+#endif
+#endif
+#ifndef RUNNER_TEST_ASAN
+#define RUNNER_TEST_ASAN 0
+#endif
+
 namespace runner::testing {
+
+inline constexpr bool kAddressSanitizer = RUNNER_TEST_ASAN;
 
 // A fresh folder under the system temp dir, removed when the object goes away.
 class TempDir {

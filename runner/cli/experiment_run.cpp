@@ -315,10 +315,6 @@ std::filesystem::path write_page_or_warn(const nlohmann::json& report,
 
 }  // namespace
 
-const char* mode_name(RunMode mode) {
-  return mode == RunMode::train ? "train" : "benchmark";
-}
-
 ExperimentResult run_experiment(const ExperimentRequest& request, Console& console) {
   reset_peak_rss();  // each run its own peak, also when a sweep runs many in one process
   const MachineLoad load;

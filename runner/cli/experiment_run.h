@@ -14,9 +14,6 @@
 
 namespace runner {
 
-enum class RunMode { train, benchmark };
-const char* mode_name(RunMode mode);  // "train" | "benchmark", the report's `mode`
-
 struct ExperimentRequest : SessionOptions {
   RunMode mode = RunMode::train;
   BenchmarkSpec benchmark;        // mode benchmark

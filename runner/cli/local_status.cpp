@@ -54,7 +54,7 @@ std::vector<PointRow> point_rows(const fs::path& dir, const json& manifest, bool
     evidence.folder_exists = fs::is_directory(dir / row.id, ignored);
     const json report = read_json_leniently(dir / row.id / "report.json");
     if (report.is_object()) {
-      evidence.report_status = text_at(report, "/status");
+      evidence.report = ReportedStatus::parse(text_at(report, "/status"));
       evidence.report_error = text_at(report, "/error");
       const std::string planned = text_at(point, "/point_sha256");
       evidence.report_of_plan =
@@ -63,7 +63,7 @@ std::vector<PointRow> point_rows(const fs::path& dir, const json& manifest, bool
       auto finished = epoch_seconds(text_at(report, "/finished_at"));
       if (started && finished) row.seconds = *finished - *started;
     } else if (fs::exists(dir / row.id / "report.json", ignored)) {
-      evidence.report_status = "unreadable";
+      evidence.report = ReportedStatus::unreadable();
     }
     row.judgement = judge_local_point(evidence);
     if (row.judgement.status != LocalPointStatus::completed) row.seconds.reset();

@@ -45,7 +45,7 @@ nlohmann::json read_report(const std::filesystem::path& path) {
   refuse_sweep_summary(path);
   nlohmann::json report = read_report_file(path);
   std::string mode = report.value("mode", ""), status = report.value("status", "");
-  if (mode != "train" && mode != "benchmark") {
+  if (!parse_run_mode(mode)) {
     throw UserError(
         fmt::format("{}: mode: found '{}', expected train or benchmark (the modes a rerun "
                     "reproduces)",
@@ -128,7 +128,7 @@ int reproduce_command(const ReproduceOptions& options) {
   request.print_layers = false;
   // A search's trial reruns as it ran: its test set after the last epoch, its ASHA stop.
   request.stop_after_epoch = asha_replay_gate(original);
-  if (original["mode"] == "benchmark") {
+  if (parse_run_mode(original.value("mode", "")) == RunMode::benchmark) {
     const auto& b = original["benchmark"];
     request.mode = RunMode::benchmark;
     request.benchmark = {b["warmup_steps"].get<int>(), b["steps"].get<int>(),

@@ -37,7 +37,7 @@ PointEvidence report_evidence(const fs::path& dir, const RecordedPoint& point) {
   if (!in) return evidence;
   nlohmann::json report = parse_bounded_json(in, /*allow_exceptions=*/false);
   if (!report.is_object()) {
-    evidence.report_status = "unreadable";
+    evidence.report = ReportedStatus::unreadable();
     return evidence;
   }
   auto text = [&](const nlohmann::json& object, const char* key) {
@@ -45,7 +45,7 @@ PointEvidence report_evidence(const fs::path& dir, const RecordedPoint& point) {
                ? object[key].get<std::string>()
                : std::string();
   };
-  evidence.report_status = text(report, "status");
+  evidence.report = ReportedStatus::parse(text(report, "status"));
   evidence.report_error = text(report, "error");
   evidence.report_of_plan =
       !point.point_sha.empty() &&
@@ -60,9 +60,7 @@ std::vector<PointProgress> sweep_progress(const fs::path& dir, const SlurmRecord
     PointEvidence evidence = report_evidence(dir, point);
     if (const RecordedJob* job = record.job_of(point.index)) {
       evidence.job_id = job->job_id;
-      bool complete =
-          (evidence.report_status == "completed" || evidence.report_status == "stopped_early") &&
-          evidence.report_of_plan;
+      bool complete = evidence.report.ended_as_planned() && evidence.report_of_plan;
       if (!complete) {
         if (!states.count(job->job_id)) states[job->job_id] = query_task_states(job->job_id);
         auto state = states[job->job_id].find(point.index);

@@ -28,7 +28,7 @@ PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
   request.overrides = point.overrides;
   request.tags = spec.tags;
   request.quiet = !verbose;
-  request.mode = spec.mode == "train" ? RunMode::train : RunMode::benchmark;
+  request.mode = spec.mode;
   request.benchmark = spec.benchmark;
   request.run_dir = run_dir;
   request.report_extra = {{"sweep_point", sweep_point_json(planned, spec)}};

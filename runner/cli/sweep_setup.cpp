@@ -43,7 +43,9 @@ SweepSpec sweep_spec(const SweepOptions& options) {
   spec.overrides.insert(spec.overrides.end(), options.overrides.begin(), options.overrides.end());
   spec.tags = options.tags;
   parse_tag_options(spec.tags);  // a bad --tag stops the sweep before any point runs
-  if (!options.mode.empty()) spec.mode = options.mode;
+  if (!options.mode.empty()) {   // CLI11 admits only the two names
+    spec.mode = parse_run_mode(options.mode).value_or(spec.mode);
+  }
   if (options.warmup_steps >= 0) spec.benchmark.warmup_steps = options.warmup_steps;
   if (options.steps >= 0) spec.benchmark.steps = options.steps;
   if (options.profile_steps >= 0) spec.benchmark.profile_steps = options.profile_steps;
@@ -129,7 +131,7 @@ std::vector<PointState> point_states(const std::vector<PlannedPoint>& plan,
 }
 
 std::string mode_line(const SweepSpec& spec) {
-  if (spec.mode == "train") return "train (the config's epochs, with evaluation)";
+  if (spec.mode == RunMode::train) return "train (the config's epochs, with evaluation)";
   return fmt::format("benchmark ({} warm-up and {} timed steps per point{})",
                      spec.benchmark.warmup_steps, spec.benchmark.steps,
                      spec.benchmark.profile_steps

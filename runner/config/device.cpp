@@ -18,12 +18,12 @@ std::optional<Device> Device::parse(std::string_view text) {
     return std::nullopt;
   }
   constexpr int kNoSuchGpu = 1 << 30;
-  int index = 0;
+  long long index = 0;  // below kNoSuchGpu * 10 + 9 at every step: no overflow
   for (char c : digits) {
     index = index * 10 + (c - '0');
     if (index >= kNoSuchGpu) return Device{Kind::cuda, kNoSuchGpu};
   }
-  return Device{Kind::cuda, index};
+  return Device{Kind::cuda, static_cast<int>(index)};
 }
 
 std::string Device::name() const {

@@ -12,7 +12,7 @@ const char* status_name(LocalPointStatus status) {
     case LocalPointStatus::completed:
       return "completed";
     case LocalPointStatus::stopped_early:
-      return "stopped early";
+      return "stopped_early";
     case LocalPointStatus::failed:
       return "failed";
     case LocalPointStatus::running:
@@ -20,28 +20,30 @@ const char* status_name(LocalPointStatus status) {
     case LocalPointStatus::waiting:
       return "waiting";
     case LocalPointStatus::not_run:
-      return "not run";
+      return "not_run";
   }
   return "";
 }
 
 LocalJudgement judge_local_point(const LocalPointEvidence& e) {
-  if (e.report_status == "completed" && e.report_of_plan) return {LocalPointStatus::completed, ""};
-  if (e.report_status == "stopped_early" && e.report_of_plan)
+  if (e.report.is(RunStatus::completed) && e.report_of_plan) {
+    return {LocalPointStatus::completed, ""};
+  }
+  if (e.report.is(RunStatus::stopped_early) && e.report_of_plan) {
     return {LocalPointStatus::stopped_early, e.report_error};
-  const bool failed = !e.report_status.empty() && e.report_status != "completed" &&
-                      e.report_status != "stopped_early" && e.report_status != "interrupted";
+  }
+  const bool failed =
+      e.report.exists() && !e.report.ended_as_planned() && !e.report.is(RunStatus::interrupted);
   if (failed) {
     return {LocalPointStatus::failed,
-            e.report_status + (e.report_error.empty() ? "" : ": " + e.report_error)};
+            e.report.text() + (e.report_error.empty() ? "" : ": " + e.report_error)};
   }
-  const std::string detail = e.report_status == "interrupted" ? "was interrupted"
-                             : e.report_status == "completed" || e.report_status == "stopped_early"
-                                 ? "report of another plan"
-                                 : "";
+  const std::string detail = e.report.is(RunStatus::interrupted) ? "was interrupted"
+                             : e.report.ended_as_planned()       ? "report of another plan"
+                                                                 : "";
   if (!e.sweep_running) return {LocalPointStatus::not_run, detail};
   // A report that is there was written before this sweep reached the point again.
-  if (e.folder_exists && e.report_status.empty()) return {LocalPointStatus::running, ""};
+  if (e.folder_exists && !e.report.exists()) return {LocalPointStatus::running, ""};
   return {LocalPointStatus::waiting, detail};
 }
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "runner/train/run_status.h"
+
 namespace runner {
 
 // completed: its report is complete and of the current plan; stopped_early: ASHA stopped it at a
@@ -18,7 +20,7 @@ enum class LocalPointStatus { completed, stopped_early, failed, running, waiting
 const char* status_name(LocalPointStatus status);
 
 struct LocalPointEvidence {
-  std::string report_status;    // "" when there is no report
+  ReportedStatus report;        // what its report says (none when there is no report)
   std::string report_error;     // the report's error, if any
   bool report_of_plan = false;  // its point_sha256 is the plan's
   bool folder_exists = false;   // the point's folder is there

@@ -25,7 +25,7 @@ PointRun record_point(const PlannedPoint& planned, const SweepSpec& spec,
                       const std::filesystem::path& sweep_dir, RunStatus status,
                       const std::string& error, const std::string& started_at) {
   nlohmann::json report = {{"schema_version", 1},
-                           {"mode", spec.mode},
+                           {"mode", mode_name(spec.mode)},
                            {"status", status_name(status)},
                            {"error", error},
                            {"name", planned.name.empty() ? spec.name : planned.name},

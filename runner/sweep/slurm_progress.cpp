@@ -26,12 +26,15 @@ const char* status_name(SlurmPointStatus status) {
 }
 
 PointJudgement judge_point(const PointEvidence& e) {
-  if (e.report_status == "completed" && e.report_of_plan) return {SlurmPointStatus::completed, ""};
-  if (e.report_status == "stopped_early" && e.report_of_plan)
+  if (e.report.is(RunStatus::completed) && e.report_of_plan) {
+    return {SlurmPointStatus::completed, ""};
+  }
+  if (e.report.is(RunStatus::stopped_early) && e.report_of_plan) {
     return {SlurmPointStatus::stopped_early, e.report_error};
-  std::string report = e.report_status.empty() ? "no report"
-                       : e.report_status != "completed"
-                           ? fmt::format("report: {}{}", e.report_status,
+  }
+  std::string report = !e.report.exists() ? "no report"
+                       : !e.report.is(RunStatus::completed)
+                           ? fmt::format("report: {}{}", e.report.text(),
                                          e.report_error.empty() ? "" : ": " + e.report_error)
                            : "report: of another plan";
   if (e.job_id.empty()) return {SlurmPointStatus::not_submitted, report};

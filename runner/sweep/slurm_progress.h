@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "runner/train/run_status.h"
+
 namespace runner {
 
 // not_submitted: in no recorded job and not completed (a later resubmission runs it);
@@ -17,7 +19,7 @@ enum class SlurmPointStatus { not_submitted, pending, running, completed, stoppe
 const char* status_name(SlurmPointStatus status);
 
 struct PointEvidence {
-  std::string report_status;               // the report's status; "" when there is no report
+  ReportedStatus report;                   // what its report says (none when there is none)
   std::string report_error;                // the report's error, if any
   bool report_of_plan = false;             // the report's point_sha256 is the submitted plan's
   std::string job_id;                      // the newest job that ran or runs the point; "" for none

@@ -51,8 +51,8 @@ class DeviceProbes {
 
 std::string run_settings(const SweepSpec& spec) {
   // ASHA's rungs decide how far a trial trains: other rungs, another outcome.
-  if (spec.asha) return spec.mode + " asha " + asha_json(*spec.asha).dump();
-  if (spec.mode != "benchmark") return spec.mode;
+  if (spec.asha) return std::string(mode_name(spec.mode)) + " asha " + asha_json(*spec.asha).dump();
+  if (spec.mode != RunMode::benchmark) return mode_name(spec.mode);
   return fmt::format("benchmark warmup={} steps={} profile={}", spec.benchmark.warmup_steps,
                      spec.benchmark.steps, spec.benchmark.profile_steps);
 }
@@ -233,7 +233,7 @@ nlohmann::json point_json(const PlannedPoint& p) {
 // The manifest with `points` as given.
 nlohmann::json manifest_with(const SweepSpec& spec, nlohmann::json points) {
   nlohmann::json manifest = {{"name", spec.name},
-                             {"mode", spec.mode},
+                             {"mode", mode_name(spec.mode)},
                              {"repeats", spec.repeats},
                              {"base_config", spec.base_config.string()},
                              {"benchmark",

@@ -93,10 +93,10 @@ void agree_on_metric(SweepSpec& spec, const nlohmann::json& sweep, const SourceM
 
 // ASHA stops trials between epochs: it needs training, and the epochs are its own.
 void check_asha(const SweepSpec& spec, const std::string& origin) {
-  if (spec.mode != "train") {
+  if (spec.mode != RunMode::train) {
     throw UserError(fmt::format(
         "{}: sweep.asha stops trials between training epochs; it needs mode: train (found {})",
-        origin, spec.mode));
+        origin, mode_name(spec.mode)));
   }
   if (!spec.asha->max_epochs) return;
   for (const auto* axes : {&spec.grid, &spec.zip}) {
@@ -151,7 +151,13 @@ SweepSpec read_sweep_file(const std::filesystem::path& file) {
     spec.embedded_config = j["config"];
   }
   // ASHA stops trials between training epochs: a search with it trains unless told otherwise.
-  spec.mode = j.value("mode", j["sweep"].contains("asha") ? "train" : spec.mode);
+  const std::string mode = j.value("mode", j["sweep"].contains("asha") ? "train" : "benchmark");
+  if (auto known = parse_run_mode(mode)) {
+    spec.mode = *known;
+  } else {  // the schema allows only these two; a file that got past it is still named
+    throw UserError(
+        fmt::format("{}: mode: found '{}', expected train or benchmark", file.string(), mode));
+  }
   if (j.contains("benchmark")) {
     const auto& b = j["benchmark"];
     spec.benchmark.warmup_steps = b.value("warmup_steps", spec.benchmark.warmup_steps);

@@ -12,6 +12,7 @@
 #include "runner/sweep/asha.h"
 #include "runner/sweep/search_space.h"
 #include "runner/train/benchmark.h"
+#include "runner/train/run_status.h"
 
 namespace runner {
 
@@ -25,7 +26,7 @@ struct SweepSpec {
   std::string name;
   std::filesystem::path base_config;  // the experiment config file
   nlohmann::json embedded_config;     // or the config itself (then base_config is empty)
-  std::string mode = "benchmark";     // benchmark | train
+  RunMode mode = RunMode::benchmark;
   BenchmarkSpec benchmark{5, 30, 0};
   std::optional<std::uint64_t> seed;  // every point's seed; else each point its own
   int repeats = 1;  // > 1: each point runs with seeds base, base+1, ... (a `seed` axis, added last)

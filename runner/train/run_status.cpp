@@ -51,6 +51,38 @@ bool ended_as_planned(RunStatus status) {
   return status == RunStatus::completed || status == RunStatus::stopped_early;
 }
 
+ReportedStatus ReportedStatus::parse(std::string_view text) {
+  auto status = parse_run_status(text);
+  return status ? of(*status) : unreadable();
+}
+
+bool ReportedStatus::ended_as_planned() const {
+  return kind == Kind::read && runner::ended_as_planned(status);
+}
+
+std::string ReportedStatus::text() const {
+  switch (kind) {
+    case Kind::none:
+      return "";
+    case Kind::unreadable:
+      return "unreadable";
+    case Kind::read:
+      return status_name(status);
+  }
+  return "";
+}
+
+const char* mode_name(RunMode mode) {
+  return mode == RunMode::train ? "train" : "benchmark";
+}
+
+std::optional<RunMode> parse_run_mode(std::string_view name) {
+  for (RunMode mode : {RunMode::train, RunMode::benchmark}) {
+    if (name == mode_name(mode)) return mode;
+  }
+  return std::nullopt;
+}
+
 const char* stop_reason_name(StopReason reason) {
   return kStopReasonNames[static_cast<std::size_t>(reason)];
 }

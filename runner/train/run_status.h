@@ -1,5 +1,5 @@
-// How a run ended, as an enum inside the runner; the report's `status` string only at the edges
-// (writing a report, reading one back).
+// How a run ended and what it did, as enums inside the runner; the report's `status` and `mode`
+// strings only at the edges (writing a report, reading one back), spelled in run_status.cpp.
 #pragma once
 
 #include <optional>
@@ -32,6 +32,35 @@ std::string known_status_names();
 
 // Done as planned: completed, or stopped early by a search (nothing to run again).
 bool ended_as_planned(RunStatus status);
+
+// What a sweep point's report.json says of its run, read leniently: no report, one that is not
+// readable as a report of this runner (or names a status it does not know), or its status.
+struct ReportedStatus {
+  enum class Kind { none, unreadable, read };
+  Kind kind = Kind::none;
+  RunStatus status = RunStatus::completed;  // when read
+
+  static ReportedStatus of(RunStatus status) { return {Kind::read, status}; }
+  static ReportedStatus unreadable() { return {Kind::unreadable, RunStatus::completed}; }
+  // A report's `status` text: read when it names a RunStatus, else unreadable.
+  static ReportedStatus parse(std::string_view text);
+  bool is(RunStatus wanted) const { return kind == Kind::read && status == wanted; }
+  bool exists() const { return kind != Kind::none; }
+  // Done as planned (completed or stopped early by a search).
+  bool ended_as_planned() const;
+  // For messages: "" (none), "unreadable", or the status's name.
+  std::string text() const;
+};
+
+// What a run does: train (the config's epochs, evaluated) or benchmark (timed steps only). The
+// report's and the sweep file's `mode`.
+enum class RunMode { train, benchmark };
+
+// "train" | "benchmark".
+const char* mode_name(RunMode mode);
+
+// The mode a name stands for; nullopt for a name that is neither.
+std::optional<RunMode> parse_run_mode(std::string_view name);
 
 // Why training ended, the report's `stop_reason`: every epoch ran, early stopping
 // (training.early_stopping), Ctrl-C, a loss that was no longer finite, or a search's ASHA rung.

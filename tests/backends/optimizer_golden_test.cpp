@@ -77,7 +77,8 @@ std::vector<double> values_of(const HostTensor& t) {
 // Every tensor PyTorch has after a step (parameters, momentum buffers, Adam's moments and step)
 // matches the program's of the same name.
 void expect_matches(const json& expected, const std::vector<HostTensor>& actual) {
-  for (const auto& [name, values] : expected.items()) {
+  for (const auto& [key, values] : expected.items()) {
+    const std::string& name = key;  // clang 14 lambdas cannot capture structured bindings
     auto found = std::find_if(actual.begin(), actual.end(),
                               [&](const HostTensor& t) { return t.name == name; });
     ASSERT_NE(found, actual.end()) << "the program has no " << name;

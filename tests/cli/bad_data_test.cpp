@@ -183,13 +183,8 @@ TEST(BadData, AnIdxFileLinkedToDevZeroIsRefused) {
 // Synthetic data of 2 GB, within the machine's memory (so it validates) but not within the
 // process's 1 GB address space: the failed allocation says what the dataset needs.
 TEST(BadData, DataLargerThanTheProcessMayAllocateSaysHowMuchItNeeds) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "AddressSanitizer reserves more address space than the limit";
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  GTEST_SKIP() << "AddressSanitizer reserves more address space than the limit";
-#endif
-#endif
+  if (kAddressSanitizer)
+    GTEST_SKIP() << "AddressSanitizer reserves more address space than the limit";
   TempDir tmp;
   auto config = tmp.write("config.yaml", R"(name: big_data
 device: cpu

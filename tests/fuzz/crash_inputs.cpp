@@ -49,10 +49,10 @@ std::string outcome_in_child(const std::function<void()>& body, unsigned seconds
   pid_t child = ::fork();
   if (child == 0) {
     ::alarm(seconds);
-#if !defined(__SANITIZE_ADDRESS__)  // AddressSanitizer reserves far more address space
-    rlimit memory{rlim_t{4} << 30, rlim_t{4} << 30};
-    ::setrlimit(RLIMIT_AS, &memory);
-#endif
+    if (!testing::kAddressSanitizer) {  // AddressSanitizer reserves far more address space
+      rlimit memory{rlim_t{4} << 30, rlim_t{4} << 30};
+      ::setrlimit(RLIMIT_AS, &memory);
+    }
     std::string escaped = escaped_exception(body);
     if (!escaped.empty()) std::fprintf(stderr, "%s escaped\n", escaped.c_str());
     ::_exit(escaped.empty() ? 0 : 3);

@@ -2,7 +2,7 @@
 # `make fuzz`: runs one fuzz target for a bounded time from its seed corpus and fails on any
 # crash, sanitizer report, leak, timeout (10 s for one input) or out-of-memory (2 GiB); libFuzzer
 # exits non-zero and leaves the input under WORK_DIR/artifacts.
-# Usage: run_fuzzer.sh FUZZER SECONDS WORK_DIR. FUZZER is build-fuzz/NAME_fuzzer; its seeds are
+# Usage: run_fuzzer.sh FUZZER SECONDS WORK_DIR. FUZZER is build-sanitize/NAME_fuzzer; its seeds are
 # tests/fuzz/corpus-NAME and its dictionary tests/fuzz/NAME.dict. New inputs go to
 # WORK_DIR/corpus (kept between runs); tests/fuzz/corpus-NAME holds the seeds only.
 # FUZZ_RUNS=N stops after N inputs (SECONDS stays a cap). FUZZ_SEED=S (not 0) makes the run the

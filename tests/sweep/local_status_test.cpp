@@ -14,9 +14,10 @@ namespace {
 
 using nlohmann::json;
 
+// `report`: a report's status text, "" for no report.
 LocalPointStatus judged(const std::string& report, bool of_plan, bool folder, bool running) {
   LocalPointEvidence evidence;
-  evidence.report_status = report;
+  if (!report.empty()) evidence.report = ReportedStatus::parse(report);
   evidence.report_of_plan = of_plan;
   evidence.folder_exists = folder;
   evidence.sweep_running = running;
@@ -34,7 +35,7 @@ TEST(LocalProgress, EachPointIsJudgedFromItsReportFolderAndTheSweepsLock) {
   EXPECT_EQ(judged("", false, false, true), LocalPointStatus::waiting);
   EXPECT_EQ(judged("", false, true, true), LocalPointStatus::running);
   LocalPointEvidence failed;
-  failed.report_status = "failed";
+  failed.report = ReportedStatus::of(RunStatus::failed);
   failed.report_error = "out of disk";
   EXPECT_EQ(judge_local_point(failed).detail, "failed: out of disk");
 }
@@ -85,7 +86,7 @@ TEST(LocalStatus, ASweepRunHereIsFollowedFromItsFolder) {
   EXPECT_NE(status.output.find("batch_size=16  failed     diverged: the training loss is nan"),
             std::string::npos)
       << status.output;
-  EXPECT_NE(status.output.find("1 completed, 1 failed, 1 not run"), std::string::npos)
+  EXPECT_NE(status.output.find("1 completed, 1 failed, 1 not_run"), std::string::npos)
       << status.output;
 
   // While a sweep holds the folder: the point without a folder waits, and the time left is the

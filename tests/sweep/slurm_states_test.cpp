@@ -49,7 +49,7 @@ TEST(SlurmStates, EachStateHasItsPhase) {
 TEST(SlurmProgress, APointIsCompletedOnlyByAReportOfThePlan) {
   PointEvidence e;
   e.job_id = "5";
-  e.report_status = "completed";
+  e.report = ReportedStatus::of(RunStatus::completed);
   e.report_of_plan = true;
   EXPECT_EQ(judge_point(e).status, SlurmPointStatus::completed);
   e.report_of_plan = false;  // made from another config: not this plan's point
@@ -62,7 +62,7 @@ TEST(SlurmProgress, APointIsCompletedOnlyByAReportOfThePlan) {
 TEST(SlurmProgress, QueuedAndRunningTasksKeepTheirPointOpen) {
   PointEvidence e;
   e.job_id = "5";
-  e.report_status = "failed";  // of an earlier attempt
+  e.report = ReportedStatus::of(RunStatus::failed);  // of an earlier attempt
   e.slurm_state = "PENDING";
   EXPECT_EQ(judge_point(e).status, SlurmPointStatus::pending);
   e.slurm_state = "RUNNING";
@@ -85,7 +85,7 @@ TEST(SlurmProgress, ATaskThatEndedWithoutACompleteReportFailed) {
   PointEvidence diverged;
   diverged.job_id = "5";
   diverged.slurm_state = "FAILED";
-  diverged.report_status = "diverged";
+  diverged.report = ReportedStatus::of(RunStatus::diverged);
   diverged.report_error = "loss is NaN";
   EXPECT_NE(judge_point(diverged).detail.find("diverged: loss is NaN"), std::string::npos);
 }

@@ -107,7 +107,7 @@ TEST(SlurmSubmit, WithoutSlurmItSaysWhatIsMissing) {
 
   // Without a Slurm job, status follows the folder as a sweep run here: nothing has run.
   auto status = run_runner("sweep status " + quoted(tmp / "out" / "s"));
-  EXPECT_NE(status.output.find("not run; no sweep runs into this folder now"), std::string::npos)
+  EXPECT_NE(status.output.find("not_run; no sweep runs into this folder now"), std::string::npos)
       << status.output;
 }
 
