@@ -4,7 +4,8 @@
 
 #include "runner/cli/bench_table.h"
 #include "runner/cli/commands.h"
-#include "runner/cli/experiment_run.h"
+#include "runner/html/run_page.h"
+#include "runner/run/experiment_run.h"
 
 namespace runner {
 
@@ -14,6 +15,7 @@ int bench_command(const BenchOptions& options) {
   static_cast<SessionOptions&>(request) = options;
   request.mode = RunMode::benchmark;
   request.benchmark = options.benchmark;
+  request.write_page = write_page_of_run;
   ExperimentResult result = run_experiment(request, console);
   if (result.status == RunStatus::completed) console.result(bench_table(result.report));
   console.result(fmt::format("report: {}", result.report_path.string()));

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "runner/cli/layer_table.h"
+#include "runner/run/layer_table.h"
 
 namespace runner {
 namespace {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "runner/cli/launcher_options.h"
-#include "runner/cli/session.h"
+#include "runner/run/session.h"
 #include "runner/train/benchmark.h"
 
 namespace runner {

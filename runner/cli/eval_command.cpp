@@ -4,9 +4,9 @@
 #include <cmath>
 
 #include "runner/cli/commands.h"
-#include "runner/cli/run_output.h"
 #include "runner/report/environment.h"
 #include "runner/report/report.h"
+#include "runner/run/run_output.h"
 #include "runner/train/checkpoint.h"
 #include "runner/train/evaluation.h"
 #include "runner/util/digest.h"

@@ -9,9 +9,9 @@
 #include "backends/onednn/onednn_backend.h"
 #include "backends/onednn/peak_flops.h"
 #include "runner/cli/commands.h"
-#include "runner/cli/layer_table.h"
-#include "runner/cli/precision_check.h"
 #include "runner/data/dataset_format.h"
+#include "runner/run/layer_table.h"
+#include "runner/run/precision_check.h"
 #include "runner/util/process_stats.h"
 #include "runner/util/threads.h"
 

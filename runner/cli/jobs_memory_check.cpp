@@ -1,10 +1,10 @@
 // Each point's host memory from its config and graph, as `runner validate` plans a run's.
 #include "runner/cli/jobs_memory_check.h"
 
-#include "runner/cli/host_memory_check.h"
 #include "runner/config/load_config.h"
 #include "runner/graph/dataset_geometry.h"
 #include "runner/graph/graph.h"
+#include "runner/run/host_memory_check.h"
 #include "runner/sweep/concurrent_memory.h"
 #include "runner/util/process_stats.h"
 

@@ -4,9 +4,9 @@
 #include <fmt/format.h>
 
 #include "runner/cli/report_folder.h"
-#include "runner/cli/run_output.h"
 #include "runner/html/run_page.h"
 #include "runner/report/read_report.h"
+#include "runner/run/run_output.h"
 
 namespace runner {
 namespace {

@@ -6,9 +6,10 @@
 #include <cstdlib>
 
 #include "runner/cli/commands.h"
-#include "runner/cli/experiment_run.h"
 #include "runner/cli/report_comparison.h"
+#include "runner/html/run_page.h"
 #include "runner/report/read_report.h"
+#include "runner/run/experiment_run.h"
 #include "runner/sweep/asha_trial.h"
 #include "runner/util/bounded_json.h"
 #include "runner/util/errors.h"
@@ -126,6 +127,7 @@ int reproduce_command(const ReproduceOptions& options) {
   request.output = options.output;
   request.quiet = options.quiet;
   request.print_layers = false;
+  request.write_page = write_page_of_run;
   // A search's trial reruns as it ran: its test set after the last epoch, its ASHA stop.
   request.stop_after_epoch = asha_replay_gate(original);
   if (parse_run_mode(original.value("mode", "")) == RunMode::benchmark) {

@@ -2,8 +2,9 @@
 #include <fmt/format.h>
 
 #include "runner/cli/commands.h"
-#include "runner/cli/experiment_run.h"
-#include "runner/cli/run_output.h"
+#include "runner/html/run_page.h"
+#include "runner/run/experiment_run.h"
+#include "runner/run/run_output.h"
 
 namespace runner {
 
@@ -12,6 +13,7 @@ int run_command(const RunOptions& options) {
   ExperimentRequest request;
   static_cast<SessionOptions&>(request) = options;
   request.resume = options.resume;
+  request.write_page = write_page_of_run;
   ExperimentResult result = run_experiment(request, console);
   if (auto line = throughput_line(result.report); !line.empty()) console.line(line);
   console.result(fmt::format("report: {}", result.report_path.string()));

@@ -9,13 +9,14 @@
 #include "runner/cli/jobs_memory_check.h"
 #include "runner/cli/report_folder.h"
 #include "runner/cli/sweep_gpus.h"
-#include "runner/cli/sweep_point_run.h"
 #include "runner/cli/sweep_setup.h"
+#include "runner/html/run_page.h"
 #include "runner/report/machine_load.h"
 #include "runner/sweep/asha_trial.h"
 #include "runner/sweep/launcher.h"
 #include "runner/sweep/point_state.h"
 #include "runner/sweep/sweep_plan.h"
+#include "runner/sweep/sweep_point_run.h"
 #include "runner/sweep/sweep_tally.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
@@ -64,7 +65,7 @@ int sweep_command(const SweepOptions& options) {
   if (options.dry_run) return 0;
 
   auto run_point = [&](const PlannedPoint& planned) {
-    return run_sweep_point(planned, spec, base, dir, options.verbose);
+    return run_sweep_point(planned, spec, base, dir, options.verbose, write_page_of_run);
   };
   LaunchRequest request{spec,      plan, todo, dir, base,   options.fail_fast,
                         run_point, {},   1,    {},  nullptr};

@@ -8,9 +8,10 @@
 #include <cstdlib>
 
 #include "runner/cli/commands.h"
-#include "runner/cli/sweep_point_run.h"
 #include "runner/cli/sweep_setup.h"
+#include "runner/html/run_page.h"
 #include "runner/sweep/sweep_folder_lock.h"
+#include "runner/sweep/sweep_point_run.h"
 #include "runner/util/errors.h"
 #include "runner/util/folder_lock.h"
 
@@ -67,7 +68,7 @@ int sweep_point_command(const SweepOptions& options) {
     return 0;
   }
   maybe_kill_for_test(options.point);
-  PointRun run = run_sweep_point(planned, spec, base, dir, options.verbose);
+  PointRun run = run_sweep_point(planned, spec, base, dir, options.verbose, write_page_of_run);
   const std::string line = fmt::format("{}: {}", tag, result_line(run));
   if (ended_as_planned(run.status)) {
     console.result(line);

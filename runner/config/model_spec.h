@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "runner/util/enum_names.h"
 #include "runner/util/errors.h"
 
 namespace runner {
@@ -28,22 +29,16 @@ struct LayerSpec {
 enum class WeightInit { pytorch_default, kaiming_normal };
 
 // The config's names of the weight initialisations (model.init, a layer's init).
-inline constexpr std::array<std::pair<WeightInit, std::string_view>, 2> kWeightInitNames = {
+inline constexpr EnumNames<WeightInit, 2> kWeightInitNames = {
     {{WeightInit::pytorch_default, "default"}, {WeightInit::kaiming_normal, "kaiming_normal"}}};
 
 inline std::string_view weight_init_name(WeightInit init) {
-  for (const auto& [known, name] : kWeightInitNames) {
-    if (known == init) return name;
-  }
-  return "?";
+  return name_in(kWeightInitNames, init);
 }
 
 // The initialisation a config names; nullopt for a name that is none of them.
 inline std::optional<WeightInit> weight_init_named(std::string_view name) {
-  for (const auto& [init, known] : kWeightInitNames) {
-    if (known == name) return init;
-  }
-  return std::nullopt;
+  return value_named(kWeightInitNames, name);
 }
 
 struct ModelSpec {

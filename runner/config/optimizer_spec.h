@@ -9,27 +9,23 @@
 #include <utility>
 #include <vector>
 
+#include "runner/util/enum_names.h"
+
 namespace runner {
 
 enum class OptimizerType { sgd, adam, adamw };
 
 // The config's names of the optimizer types, the only place they are spelled.
-inline constexpr std::array<std::pair<OptimizerType, std::string_view>, 3> kOptimizerTypeNames = {
+inline constexpr EnumNames<OptimizerType, 3> kOptimizerTypeNames = {
     {{OptimizerType::sgd, "sgd"}, {OptimizerType::adam, "adam"}, {OptimizerType::adamw, "adamw"}}};
 
 inline std::string_view optimizer_type_name(OptimizerType type) {
-  for (const auto& [known, name] : kOptimizerTypeNames) {
-    if (known == type) return name;
-  }
-  return "?";
+  return name_in(kOptimizerTypeNames, type);
 }
 
 // The type a config names; nullopt for a name that is none of them.
 inline std::optional<OptimizerType> optimizer_type_named(std::string_view name) {
-  for (const auto& [type, known] : kOptimizerTypeNames) {
-    if (known == name) return type;
-  }
-  return std::nullopt;
+  return value_named(kOptimizerTypeNames, name);
 }
 
 // PyTorch's default weight decay: 0.01 for torch.optim.AdamW, 0 for SGD and Adam.

@@ -201,4 +201,9 @@ std::filesystem::path write_run_page(const json& report, const std::filesystem::
   return path;
 }
 
+std::filesystem::path write_page_of_run(const nlohmann::json& report,
+                                        const std::filesystem::path& report_file) {
+  return write_run_page(report, report_file);
+}
+
 }  // namespace runner

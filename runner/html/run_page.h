@@ -23,4 +23,8 @@ std::filesystem::path write_run_page(const nlohmann::json& report,
                                      const std::filesystem::path& report_file,
                                      const RunPageLinks& links = {});
 
+// write_run_page with no links: what a run hands its caller's PageWriter (a run's own page).
+std::filesystem::path write_page_of_run(const nlohmann::json& report,
+                                        const std::filesystem::path& report_file);
+
 }  // namespace runner

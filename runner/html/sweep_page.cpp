@@ -13,6 +13,7 @@
 #include "runner/html/html_text.h"
 #include "runner/html/json_fields.h"
 #include "runner/html/run_page.h"
+#include "runner/report/read_report.h"
 #include "runner/util/bounded_json.h"
 #include "runner/util/figure_text.h"
 #include "runner/util/files.h"
@@ -52,8 +53,7 @@ std::string url_path(const std::string& relative) {
 }
 
 bool trained(const json& point) {
-  const std::string status = text_field(point, "/status");
-  return status == "completed" || status == "stopped_early";
+  return reported_status(point).ended_as_planned();
 }
 
 // A column of the points table: its header, and each point's cell ("" content when absent).

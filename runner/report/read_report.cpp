@@ -41,12 +41,26 @@ std::string text_at(const nlohmann::json& report, const char* pointer) {
 namespace {
 
 std::optional<RunStatus> status_of(const nlohmann::json& report) {
+  if (!report.is_object()) return std::nullopt;
   auto found = report.find("status");
   if (found == report.end() || !found->is_string()) return std::nullopt;
   return parse_run_status(found->get<std::string>());
 }
 
 }  // namespace
+
+ReportedStatus reported_status(const nlohmann::json& report) {
+  if (!report.is_object() || !report.contains("status")) return {};
+  auto status = status_of(report);
+  return status ? ReportedStatus::of(*status) : ReportedStatus::unreadable();
+}
+
+std::optional<RunMode> reported_mode(const nlohmann::json& report) {
+  if (!report.is_object()) return std::nullopt;
+  auto found = report.find("mode");
+  if (found == report.end() || !found->is_string()) return std::nullopt;
+  return parse_run_mode(found->get<std::string>());
+}
 
 std::string status_problem(const nlohmann::json& report) {
   if (status_of(report)) return "";

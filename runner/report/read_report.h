@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "runner/train/run_status.h"
@@ -29,6 +30,13 @@ std::string text_at(const nlohmann::json& report, const char* pointer);
 // What is wrong with a report's `status` ("status: found 5, expected one of: completed, ..."), or
 // "" when it is one this runner writes.
 std::string status_problem(const nlohmann::json& report);
+
+// A report's (or a summary row's) `status`, read leniently: none when it has none, unreadable
+// when it is not one this runner writes.
+ReportedStatus reported_status(const nlohmann::json& report);
+
+// A report's (or a summary row's, or a sweep plan's) `mode`; nullopt when absent or unknown.
+std::optional<RunMode> reported_mode(const nlohmann::json& report);
 
 // A report's `status` as a RunStatus; a missing, non-string or unknown status is a UserError
 // naming `file` and the status_problem.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "runner/report/read_report.h"
 #include "runner/sweep/rung_records.h"
 
 namespace runner {
@@ -58,7 +59,7 @@ nlohmann::json asha_report_block(const AshaSpec& spec, const PlannedPoint& plann
 
 std::function<std::string(const EpochRecord&)> asha_replay_gate(const nlohmann::json& report) {
   if (!report.is_object() || !report.contains("asha") || !report["asha"].is_object()) return {};
-  const bool stopped = report.value("status", "") == "stopped_early";
+  const bool stopped = reported_status(report).is(RunStatus::stopped_early);
   const nlohmann::json epochs = report.value("epochs", nlohmann::json::array());
   const int last = epochs.is_array() ? static_cast<int>(epochs.size()) : 0;
   return [stopped, last](const EpochRecord& epoch) -> std::string {

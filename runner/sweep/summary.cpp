@@ -221,7 +221,8 @@ json summary_row(const json& report, const std::string& report_path) {
   row["final_loss"] = final_loss(report);
   row["speedup_over_cpu"] = nullptr;
   row["seed"] = seed_of(report);
-  row["epochs"] = row["mode"] == "train" ? at(report, "/config/training/epochs") : json();
+  row["epochs"] =
+      reported_mode(row) == RunMode::train ? at(report, "/config/training/epochs") : json();
   row["machine"] = machine_of(report);
   row["commit"] = commit_of(report);
   row["started_at"] = at(report, "/started_at");
@@ -237,11 +238,11 @@ json summary_row(const json& report, const std::string& report_path) {
 void add_speedups(json& rows) {
   for (json& gpu : rows) {
     gpu["speedup_over_cpu"] = nullptr;
-    if (!is_gpu(gpu["device"]) || gpu["status"] != "completed" ||
+    if (!is_gpu(gpu["device"]) || !reported_status(gpu).is(RunStatus::completed) ||
         !gpu["images_per_second"].is_number())
       continue;
     for (const json& cpu : rows) {
-      if (cpu["device"] != "cpu" || cpu["status"] != "completed" ||
+      if (cpu["device"] != "cpu" || !reported_status(cpu).is(RunStatus::completed) ||
           !cpu["images_per_second"].is_number() || match_key(cpu) != match_key(gpu) ||
           cpu["images_per_second"].get<double>() <= 0) {
         continue;

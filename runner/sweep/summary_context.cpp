@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "runner/report/read_report.h"
+
 namespace runner {
 namespace {
 
@@ -48,9 +50,9 @@ json summary_context(const json& manifest, const json& rows) {
   const bool has_manifest = manifest.is_object();
   json modes = distinct(rows, "mode");
   const json planned_mode = has_manifest && manifest.contains("mode") ? manifest["mode"] : json();
-  json mode = planned_mode == "benchmark" || planned_mode == "train" ? planned_mode
-              : modes.size() == 1                                    ? modes[0]
-                                                                     : json();
+  json mode = has_manifest && reported_mode(manifest) ? planned_mode
+              : modes.size() == 1                     ? modes[0]
+                                                      : json();
   json benchmark;
   if (mode == "benchmark" && has_manifest) benchmark = planned_benchmark(manifest);
   json repeats;

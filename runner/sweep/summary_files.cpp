@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "runner/report/read_report.h"
 #include "runner/sweep/summary_cells.h"
 #include "runner/sweep/summary_groups.h"
 #include "runner/sweep/summary_header.h"
@@ -268,7 +269,7 @@ std::string summary_markdown(const json& summary) {
   std::string notes;
   for (const json& row : summary["points"]) {
     // A trial stopped at a rung ended as its search planned: its rung is in the Best point section.
-    if (row["error"].is_string() && row["status"] != "stopped_early") {
+    if (row["error"].is_string() && !reported_status(row).is(RunStatus::stopped_early)) {
       notes += fmt::format("- `{}`: {}: {}\n", row["id"].get<std::string>(),
                            row["status"].get<std::string>(),
                            markdown_text(row["error"].get<std::string>()));

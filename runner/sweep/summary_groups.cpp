@@ -6,6 +6,7 @@
 #include <map>
 #include <numeric>
 
+#include "runner/report/read_report.h"
 #include "runner/sweep/sweep_points.h"
 
 namespace runner {
@@ -101,7 +102,7 @@ json make_group(const std::vector<const json*>& rows) {
   for (const json* row : rows) {
     points.push_back(row->value("id", json()));
     seeds.push_back(row->value("seed", json()));
-    if (row->value("status", "") == "completed") completed.push_back(row);
+    if (reported_status(*row).is(RunStatus::completed)) completed.push_back(row);
   }
   json stats = json::object();
   for (const char* name : kGroupedFigures) stats[name] = sample_stats(figures(completed, name));

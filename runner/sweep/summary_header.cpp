@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "runner/report/read_report.h"
 #include "runner/sweep/summary_context.h"
 #include "runner/sweep/summary_groups.h"
 
@@ -19,12 +20,13 @@ std::string joined(const json& values, const char* separator) {
 
 std::string mode_text(const json& context) {
   const json& mode = context["mode"];
-  if (mode == "benchmark" && context["benchmark"].is_object()) {
+  const std::optional<RunMode> run_mode = reported_mode(context);
+  if (run_mode == RunMode::benchmark && context["benchmark"].is_object()) {
     const json& b = context["benchmark"];
     return fmt::format("benchmark, {} warm-up and {} timed steps per run",
                        b.value("warmup_steps", 0), b.value("steps", 0));
   }
-  if (mode == "train" && !context["epochs"].empty()) {
+  if (run_mode == RunMode::train && !context["epochs"].empty()) {
     bool one = context["epochs"] == json{1};
     return fmt::format("train, {} epoch{}", joined(context["epochs"], " or "), one ? "" : "s");
   }
@@ -35,8 +37,8 @@ std::string runs_text(const json& summary, const json& groups) {
   const json& rows = summary["points"];
   int completed = 0, stopped = 0, busy = 0;
   for (const json& row : rows) {
-    completed += row["status"] == "completed";
-    stopped += row["status"] == "stopped_early";
+    completed += reported_status(row).is(RunStatus::completed);
+    stopped += reported_status(row).is(RunStatus::stopped_early);
     busy += row.value("busy", json()) == true;
   }
   std::size_t most = 0;

@@ -91,7 +91,7 @@ json asha_summary(const json& manifest, const std::filesystem::path& dir, const 
   int stopped = 0;
   std::int64_t trained = 0, planned = 0;
   for (const json& row : rows) {
-    stopped += text_or(row, "/status", "") == "stopped_early";
+    stopped += reported_status(row).is(RunStatus::stopped_early);
     const json& losses = row.value("epoch_losses", json());
     if (losses.is_array()) trained += static_cast<std::int64_t>(losses.size());
     const json& epochs = row.value("epochs", json());
@@ -109,7 +109,7 @@ json best_point(const json& search, const json& rows) {
   const bool maximize = text_or(search, "/mode", "max") == "max";
   const json* best = nullptr;
   for (const json& row : rows) {
-    if (field.empty() || text_or(row, "/status", "") != "completed") continue;
+    if (field.empty() || !reported_status(row).is(RunStatus::completed)) continue;
     const json& value = row.value(field, json());
     if (!value.is_number()) continue;
     if (!best || (maximize ? value.get<double>() > (*best)[field].get<double>()

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "runner/report/read_report.h"
 #include "runner/sweep/summary_files.h"
 #include "runner/sweep/summary_groups.h"
 #include "runner/sweep/summary_header.h"
@@ -210,8 +211,7 @@ std::string summary_terminal(const json& summary, std::size_t width) {
   if (groups.size() > rows) out += fmt::format("... {} more point groups\n", groups.size() - rows);
   std::size_t not_trained = 0;
   for (const json& row : summary["points"]) {
-    const json status = row.value("status", json());
-    not_trained += status != "completed" && status != "stopped_early";
+    not_trained += !reported_status(row).ended_as_planned();
   }
   if (not_trained > 0) {
     out += fmt::format("{} run{} did not complete: the reasons are in summary.md\n", not_trained,

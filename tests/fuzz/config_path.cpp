@@ -3,7 +3,6 @@
 
 #include <cstdint>
 
-#include "runner/cli/host_memory_check.h"
 #include "runner/config/load_config.h"
 #include "runner/config/yaml_to_json.h"
 #include "runner/data/dataset_size.h"
@@ -11,6 +10,7 @@
 #include "runner/graph/graph.h"
 #include "runner/graph/memory_estimate.h"
 #include "runner/graph/training_batches.h"
+#include "runner/run/host_memory_check.h"
 
 namespace runner::fuzzing {
 

@@ -1,5 +1,6 @@
 // One experiment run in process: load and check the config, train or benchmark it, write its
-// report. `runner run`, `runner bench`, `runner reproduce` and every sweep point go through it.
+// report. `runner run`, `runner bench`, `runner reproduce` and every sweep point go through it;
+// it lives below the sweep and the CLI, which call down into it.
 #pragma once
 
 #include <filesystem>
@@ -7,12 +8,17 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "runner/cli/session.h"
+#include "runner/run/session.h"
 #include "runner/train/benchmark.h"
 #include "runner/train/run_status.h"
 #include "runner/train/trainer.h"
 
 namespace runner {
+
+// Draws the run's page (report.html) beside its report and returns its path: given by the
+// caller that has the pages (runner/html sits above this module).
+using PageWriter = std::function<std::filesystem::path(const nlohmann::json& report,
+                                                       const std::filesystem::path& report_file)>;
 
 struct ExperimentRequest : SessionOptions {
   RunMode mode = RunMode::train;
@@ -26,6 +32,9 @@ struct ExperimentRequest : SessionOptions {
   std::function<std::string(const EpochRecord&)> stop_after_epoch;
   // logging.tensorboard: where the event file goes ("": RUN_DIR/tensorboard).
   std::filesystem::path tensorboard_dir;
+  // report.html: how the page is drawn (unset: the config's report.html is refused with a
+  // warning, the report itself still written).
+  PageWriter write_page;
 };
 
 struct ExperimentResult {

@@ -1,13 +1,9 @@
 // Shared set-up of the commands that run a model.
-#include "runner/cli/session.h"
+#include "runner/run/session.h"
 
 #include <fmt/format.h>
 
 #include "backends/layer_support.h"
-#include "runner/cli/data_fit_check.h"
-#include "runner/cli/host_memory_check.h"
-#include "runner/cli/layer_table.h"
-#include "runner/cli/precision_check.h"
 #include "runner/config/load_config.h"
 #include "runner/data/dataset_size.h"
 #include "runner/data/fingerprint.h"
@@ -15,6 +11,10 @@
 #include "runner/data/validation_split.h"
 #include "runner/graph/dataset_geometry.h"
 #include "runner/graph/training_batches.h"
+#include "runner/run/data_fit_check.h"
+#include "runner/run/host_memory_check.h"
+#include "runner/run/layer_table.h"
+#include "runner/run/precision_check.h"
 #include "runner/util/process_stats.h"
 #include "runner/util/threads.h"
 

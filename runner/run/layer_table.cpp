@@ -1,5 +1,5 @@
 // Formats the layer table.
-#include "runner/cli/layer_table.h"
+#include "runner/run/layer_table.h"
 
 #include <fmt/format.h>
 

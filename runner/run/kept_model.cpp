@@ -1,10 +1,10 @@
 // The kept model's figures, the reload check and the best-epoch block of the report.
-#include "runner/cli/kept_model.h"
+#include "runner/run/kept_model.h"
 
 #include <fmt/format.h>
 
-#include "runner/cli/run_output.h"
 #include "runner/report/report.h"
+#include "runner/run/run_output.h"
 #include "runner/train/checkpoint.h"
 
 namespace runner {

@@ -4,14 +4,16 @@
 
 #include <filesystem>
 
+#include "runner/run/experiment_run.h"
 #include "runner/sweep/point_run.h"
 #include "runner/sweep/sweep_plan.h"
 
 namespace runner {
 
-// Writes <sweep_dir>/<point id>/report.json.
+// Writes <sweep_dir>/<point id>/report.json (and its page with `write_page`, for report.html).
 PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
                          const std::filesystem::path& base_config,
-                         const std::filesystem::path& sweep_dir, bool verbose);
+                         const std::filesystem::path& sweep_dir, bool verbose,
+                         const PageWriter& write_page);
 
 }  // namespace runner

@@ -1,5 +1,5 @@
 // Shapes, class counts and emptiness of the loaded splits against the compiled graph.
-#include "runner/cli/data_fit_check.h"
+#include "runner/run/data_fit_check.h"
 
 #include <fmt/format.h>
 

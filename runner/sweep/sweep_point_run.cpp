@@ -1,11 +1,11 @@
 // Running a sweep point and turning what stopped it into its status.
-#include "runner/cli/sweep_point_run.h"
+#include "runner/sweep/sweep_point_run.h"
 
 #include <new>
 
-#include "runner/cli/experiment_run.h"
 #include "runner/report/environment.h"
 #include "runner/report/event_file.h"
+#include "runner/run/experiment_run.h"
 #include "runner/sweep/asha_trial.h"
 #include "runner/util/errors.h"
 #include "runner/util/interrupt.h"
@@ -14,7 +14,8 @@ namespace runner {
 
 PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
                          const std::filesystem::path& base_config,
-                         const std::filesystem::path& sweep_dir, bool verbose) {
+                         const std::filesystem::path& sweep_dir, bool verbose,
+                         const PageWriter& write_page) {
   const SweepPoint& point = planned.point;
   const auto run_dir = sweep_dir / point.id;
   const std::string started_at = timestamp_now();
@@ -33,6 +34,7 @@ PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
   request.run_dir = run_dir;
   request.report_extra = {{"sweep_point", sweep_point_json(planned, spec)}};
   request.print_layers = verbose;
+  request.write_page = write_page;
   // Beside the other points' (`tensorboard --logdir SWEEP_DIR` compares them), not in the point's
   // own folder.
   request.tensorboard_dir = sweep_dir / "tensorboard" / point.id;

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "runner/cli/session.h"
+#include "runner/run/session.h"
 #include "runner/train/evaluation.h"
 
 namespace runner {

@@ -1,5 +1,5 @@
 // The host-memory plan: dataset bytes from the config, model bytes from the graph's estimate.
-#include "runner/cli/host_memory_check.h"
+#include "runner/run/host_memory_check.h"
 
 #include <fmt/format.h>
 

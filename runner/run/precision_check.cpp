@@ -1,5 +1,5 @@
 // Refusing a precision a device lacks, with what the device has instead.
-#include "runner/cli/precision_check.h"
+#include "runner/run/precision_check.h"
 
 #include <fmt/format.h>
 

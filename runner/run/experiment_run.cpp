@@ -1,15 +1,11 @@
 // The run of one experiment: train (evaluate, checkpoint, reload) or benchmark, then the report.
-#include "runner/cli/experiment_run.h"
+#include "runner/run/experiment_run.h"
 
 #include <fmt/format.h>
 
 #include <optional>
 
-#include "runner/cli/kept_model.h"
-#include "runner/cli/layer_table.h"
-#include "runner/cli/run_output.h"
 #include "runner/graph/memory_estimate.h"
-#include "runner/html/run_page.h"
 #include "runner/report/benchmark_report.h"
 #include "runner/report/curves.h"
 #include "runner/report/environment.h"
@@ -17,6 +13,9 @@
 #include "runner/report/report.h"
 #include "runner/report/run_tags.h"
 #include "runner/report/tensorboard_log.h"
+#include "runner/run/kept_model.h"
+#include "runner/run/layer_table.h"
+#include "runner/run/run_output.h"
 #include "runner/train/checkpoint.h"
 #include "runner/train/epoch_checkpoints.h"
 #include "runner/train/stop_checks.h"
@@ -302,11 +301,15 @@ RunReport benchmark_report(RunContext& c) {
 
 // The run's page; a page that cannot be written is a warning, not a failed run (its report
 // is written by then, and `runner report RUN_DIR --html` writes the page again).
-std::filesystem::path write_page_or_warn(const nlohmann::json& report,
+std::filesystem::path write_page_or_warn(const PageWriter& write_page, const nlohmann::json& report,
                                          const std::filesystem::path& report_path,
                                          Console& console) {
+  if (!write_page) {
+    console.warning("report.html not written: this command draws no pages");
+    return {};
+  }
   try {
-    return write_run_page(report, report_path);
+    return write_page(report, report_path);
   } catch (const std::exception& e) {
     console.warning(fmt::format("report.html not written: {}", e.what()));
     return {};
@@ -365,7 +368,7 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
   }
   result.report_path = write_report(context.run_dir, report);
   if (experiment.report.html)
-    result.page_path = write_page_or_warn(report, result.report_path, console);
+    result.page_path = write_page_or_warn(request.write_page, report, result.report_path, console);
   result.report = std::move(report);
   return result;
 }

@@ -1,5 +1,5 @@
 // Accuracy lines and the common report head.
-#include "runner/cli/run_output.h"
+#include "runner/run/run_output.h"
 
 #include <fmt/format.h>
 

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "runner/cli/session.h"
+#include "runner/run/session.h"
 #include "runner/train/epoch_checkpoints.h"
 #include "runner/train/trainer.h"
 
