@@ -4,6 +4,8 @@
 #include <array>
 #include <utility>
 
+#include "runner/util/enum_names.h"
+
 namespace runner {
 namespace {
 
@@ -24,6 +26,9 @@ constexpr std::array<const char*, 5> kStopReasonNames = {"epochs", "early_stoppi
                                                          "diverged", "asha"};
 static_assert(kStopReasonNames.size() == static_cast<std::size_t>(StopReason::asha) + 1,
               "every StopReason has a name");
+
+constexpr EnumNames<RunMode, 2> kModeNames = {
+    {{RunMode::train, "train"}, {RunMode::benchmark, "benchmark"}}};
 
 }  // namespace
 
@@ -73,14 +78,11 @@ std::string ReportedStatus::text() const {
 }
 
 const char* mode_name(RunMode mode) {
-  return mode == RunMode::train ? "train" : "benchmark";
+  return name_in(kModeNames, mode).data();  // the table's literals end in '\0'
 }
 
 std::optional<RunMode> parse_run_mode(std::string_view name) {
-  for (RunMode mode : {RunMode::train, RunMode::benchmark}) {
-    if (name == mode_name(mode)) return mode;
-  }
-  return std::nullopt;
+  return value_named(kModeNames, name);
 }
 
 const char* stop_reason_name(StopReason reason) {

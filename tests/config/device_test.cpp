@@ -39,7 +39,6 @@ TEST(Device, AnIndexTooLongForAnIntNamesNoGpu) {
 }
 
 TEST(Device, AConfigWithAnUnknownDeviceNamesTheFieldAndTheChoices) {
-  testing::TempDir tmp;
   const auto config = (testing::source_dir() / "configs" / "tiny_synthetic.yaml").string();
   try {
     load_experiment(config, {"device=tpu"});
