@@ -21,14 +21,15 @@ constexpr std::array<std::pair<RunStatus, const char*>, 7> kNames = {{
 static_assert(kNames.size() == static_cast<std::size_t>(RunStatus::invalid) + 1,
               "every RunStatus has a name");
 
-// Indexed by StopReason.
-constexpr std::array<const char*, 5> kStopReasonNames = {"epochs", "early_stopping", "interrupted",
-                                                         "diverged", "asha"};
-static_assert(kStopReasonNames.size() == static_cast<std::size_t>(StopReason::asha) + 1,
-              "every StopReason has a name");
+constexpr EnumNames<StopReason, 5> kStopReasonNames = {
+    {{StopReason::epochs, "epochs"},
+     {StopReason::early_stopping, "early_stopping"},
+     {StopReason::interrupted, "interrupted"},
+     {StopReason::diverged, "diverged"},
+     {StopReason::asha, "asha"}}};
 
-constexpr EnumNames<RunMode, 2> kModeNames = {
-    {{RunMode::train, "train"}, {RunMode::benchmark, "benchmark"}}};
+constexpr EnumNames<RunMode, 3> kModeNames = {
+    {{RunMode::train, "train"}, {RunMode::benchmark, "benchmark"}, {RunMode::eval, "eval"}}};
 
 }  // namespace
 
@@ -86,7 +87,11 @@ std::optional<RunMode> parse_run_mode(std::string_view name) {
 }
 
 const char* stop_reason_name(StopReason reason) {
-  return kStopReasonNames[static_cast<std::size_t>(reason)];
+  return name_in(kStopReasonNames, reason).data();
+}
+
+std::optional<StopReason> parse_stop_reason(std::string_view name) {
+  return value_named(kStopReasonNames, name);
 }
 
 int exit_code_for(RunStatus status) {

@@ -52,11 +52,11 @@ struct ReportedStatus {
   std::string text() const;
 };
 
-// What a run does: train (the config's epochs, evaluated) or benchmark (timed steps only). The
-// report's and the sweep file's `mode`.
-enum class RunMode { train, benchmark };
+// What a run does: train (the config's epochs, evaluated), benchmark (timed steps only) or eval
+// (`runner eval`: a checkpoint tested). The report's `mode`; a sweep's is train or benchmark.
+enum class RunMode { train, benchmark, eval };
 
-// "train" | "benchmark".
+// "train" | "benchmark" | "eval".
 const char* mode_name(RunMode mode);
 
 // The mode a name stands for; nullopt for a name that is neither.
@@ -68,6 +68,9 @@ enum class StopReason { epochs, early_stopping, interrupted, diverged, asha };
 
 // "epochs", "early_stopping", "interrupted", "diverged", "asha".
 const char* stop_reason_name(StopReason reason);
+
+// The stop reason a name stands for; nullopt for any other.
+std::optional<StopReason> parse_stop_reason(std::string_view name);
 
 // The process exit code of a run that ended so: 0 completed or stopped_early, 130 interrupted,
 // 1 otherwise.

@@ -1,0 +1,315 @@
+// A report.json as values (schemas/report.schema.json): what a run records, typed. Its JSON
+// mapping lives in run_record_json.cpp alone; every reader of reports (summaries, status,
+// compare, the pages, reproduce, predict, ASHA) takes a RunRecord instead of reading keys.
+//
+// Reading is lenient, as reports are kept for years and runs killed midway leave them short: a
+// field that is absent, or of a type this runner does not write there, is absent here
+// (std::nullopt), and what the record does not model (a newer runner's fields, a damaged
+// value) is kept in the section's `unmodelled`, so a record written back is the JSON it was
+// read from.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runner/config/device.h"
+#include "runner/config/monitor_spec.h"
+#include "runner/config/precision.h"
+#include "runner/train/run_status.h"
+
+namespace runner {
+
+// The keys of a section the record does not model, with their values as read.
+using Unmodelled = nlohmann::json;
+
+// What built and ran the program (`environment`): the facts `reproduce` compares.
+struct RecordEnvironment {
+  std::optional<std::string> runner_version, git_commit;
+  std::optional<bool> git_dirty;
+  std::optional<std::string> compiler, compiler_flags, os, hostname, cpu_model;
+  std::optional<std::string> onednn_version, onednn_isa, own_kernels;
+  std::optional<int> threads;
+  std::optional<Precision> precision;
+  std::optional<std::string> omp_wait_policy, gomp_spincount;
+  // The device's own facts (backends' DeviceInfo::details): the CPU's ...
+  std::optional<std::string> cores, isa, max_threads;
+  // ... and a GPU's.
+  std::optional<std::string> gpu_name, memory, compute_capability, multiprocessors, driver;
+  std::optional<std::string> cuda_runtime, cudnn_version, cublas_version;
+  Unmodelled unmodelled;
+};
+
+struct RecordDataFile {
+  std::optional<std::string> path, sha256;
+  std::optional<std::int64_t> bytes;
+  Unmodelled unmodelled;
+};
+
+// The data the run read (`data`).
+struct RecordData {
+  std::optional<std::string> name, root, sha256;
+  std::optional<std::int64_t> train_images, validation_images, test_images;
+  std::optional<std::vector<std::string>> class_names;
+  std::optional<std::vector<RecordDataFile>> files;
+  Unmodelled unmodelled;
+};
+
+struct RecordLayer {
+  std::optional<std::string> name, type, output_shape;
+  std::optional<std::int64_t> parameters, flops_per_image;
+  Unmodelled unmodelled;
+};
+
+struct RecordModel {
+  std::optional<std::string> input_shape;
+  std::optional<int> classes;
+  std::optional<std::int64_t> parameters, flops_per_image;
+  std::optional<std::vector<RecordLayer>> layers;
+  Unmodelled unmodelled;
+};
+
+// One epoch's row (`epochs[]`).
+struct RecordEpoch {
+  std::optional<int> epoch;
+  std::optional<double> train_loss, test_loss, test_accuracy, val_loss, val_accuracy;
+  std::optional<double> seconds, images_per_second, learning_rate, grad_norm_mean, momentum;
+  Unmodelled unmodelled;
+};
+
+// A point of the training-loss curve (`curves.train[]`).
+struct RecordLossPoint {
+  std::optional<std::int64_t> step;
+  std::optional<int> epoch;
+  std::optional<double> loss, lr;
+  Unmodelled unmodelled;
+};
+
+// A point of an evaluated set's curve (`curves.test[]`, `curves.validation[]`).
+struct RecordEvalPoint {
+  std::optional<std::int64_t> step;
+  std::optional<int> epoch;
+  std::optional<double> loss, accuracy;
+  Unmodelled unmodelled;
+};
+
+struct RecordCurves {
+  std::optional<std::vector<RecordLossPoint>> train;
+  std::optional<std::vector<RecordEvalPoint>> test, validation;
+  Unmodelled unmodelled;
+};
+
+// A class's accuracy in the test set; nullopt for a class the set has no images of.
+struct RecordClassAccuracy {
+  std::string name;
+  std::optional<double> accuracy;
+};
+
+// The kept model's figures on the test set, and the validation set's (`metrics`).
+struct RecordMetrics {
+  std::optional<double> test_accuracy, test_loss;
+  std::optional<std::int64_t> test_images;
+  // In the report's order (sorted by name, as JSON objects are written).
+  std::optional<std::vector<RecordClassAccuracy>> per_class_accuracy;
+  std::optional<std::vector<std::string>> classes;
+  std::optional<std::vector<std::vector<std::int64_t>>> confusion_matrix;  // [true][predicted]
+  std::optional<double> val_accuracy, val_loss;
+  std::optional<std::int64_t> val_images;
+  std::optional<int> best_epoch;
+  Unmodelled unmodelled;
+};
+
+struct RecordThroughput {
+  std::optional<double> train_images_per_second, whole_run_images_per_second;
+  std::optional<std::int64_t> steps, warmup_steps;
+  std::optional<double> train_seconds, data_wait_seconds, compute_seconds, data_wait_fraction;
+  std::optional<int> loader_workers;
+  std::optional<double> achieved_flops_per_second;
+  Unmodelled unmodelled;
+};
+
+struct RecordStepTime {
+  std::optional<std::int64_t> steps;
+  std::optional<double> median_seconds, p10_seconds, p90_seconds, mean_seconds;
+  std::optional<double> images_per_second, median_step_images_per_second;
+  Unmodelled unmodelled;
+};
+
+struct RecordCpu {
+  std::optional<double> process_cpu_seconds, wall_seconds, cpu_time_over_wall, utilisation;
+  std::optional<int> threads;
+  Unmodelled unmodelled;
+};
+
+struct RecordLossScaling {
+  std::optional<double> final_scale;
+  std::optional<std::int64_t> skipped_steps;
+  Unmodelled unmodelled;
+};
+
+struct RecordGpuUtilisation {
+  std::optional<std::int64_t> samples;
+  std::optional<double> mean_gpu_percent, peak_gpu_percent, peak_memory_used_bytes;
+  std::optional<double> mean_sm_clock_mhz, mean_power_watts, peak_power_watts;
+  Unmodelled unmodelled;
+};
+
+struct RecordGpu {
+  std::optional<std::vector<std::string>> algorithms;
+  std::optional<std::int64_t> device_memory_bytes;
+  std::optional<std::string> cuda_graph_fallback;
+  std::optional<RecordLossScaling> loss_scaling;
+  std::optional<bool> training_set_on_device;
+  std::optional<RecordGpuUtilisation> utilisation;
+  Unmodelled unmodelled;
+};
+
+struct RecordBenchmark {
+  std::optional<std::int64_t> warmup_steps, steps, profile_steps;
+  std::optional<double> mean_loss;
+  Unmodelled unmodelled;
+};
+
+struct RecordTiming {
+  std::optional<std::string> label;
+  std::optional<double> seconds;
+  Unmodelled unmodelled;
+};
+
+struct RecordLayerTime {
+  std::optional<std::string> name, type;
+  std::optional<double> forward_seconds, backward_seconds;
+  Unmodelled unmodelled;
+};
+
+// `runner bench --profile`: per-step medians grouped by layer (`profile`).
+struct RecordProfile {
+  std::optional<std::int64_t> steps;
+  std::optional<std::vector<RecordTiming>> timings, other;
+  std::optional<std::vector<RecordLayerTime>> layers;
+  std::optional<double> sum_seconds, measured_step_seconds, sum_over_measured;
+  Unmodelled unmodelled;
+};
+
+// The sweep point a run was (`sweep_point`).
+struct RecordSweepPoint {
+  std::optional<std::string> sweep, id;
+  std::optional<int> index;
+  // config path -> value ("training.batch_size": 16): values of any type, as the axes hold.
+  std::optional<nlohmann::json> values;
+  std::optional<std::vector<std::string>> overrides;
+  std::optional<std::string> point_sha256;
+  Unmodelled unmodelled;
+};
+
+struct RecordTensorboard {
+  std::optional<std::string> path, error;
+  Unmodelled unmodelled;
+};
+
+// A search trial's ASHA settings (`asha`).
+struct RecordAsha {
+  std::optional<std::string> metric;  // val_accuracy | val_loss | train_loss
+  std::optional<MonitorMode> mode;
+  std::optional<std::vector<int>> rungs;
+  std::optional<int> reduction_factor;
+  Unmodelled unmodelled;
+};
+
+struct RecordCheckpoint {
+  std::optional<std::string> path, best_path, last_path, error;
+  std::optional<double> reloaded_test_accuracy;
+  std::optional<bool> reload_matches;
+  std::optional<int> epochs_done;
+  std::optional<Monitor> monitor;
+  std::optional<MonitorMode> mode;
+  // Written as null before an epoch was best: that null is kept in `unmodelled`.
+  std::optional<int> best_epoch;
+  std::optional<double> best_value;
+  Unmodelled unmodelled;
+};
+
+struct RecordResumedFrom {
+  std::optional<std::string> path, sha256, config_sha256;
+  std::optional<int> epochs_done;
+  Unmodelled unmodelled;
+};
+
+struct RecordMachineLoad {
+  std::optional<int> cores;
+  std::optional<double> load_average_start, load_average_end;
+  Unmodelled unmodelled;
+};
+
+struct RecordMemory {
+  std::optional<std::int64_t> peak_rss_bytes, dataset_bytes;
+  // Bytes by part (parameters, activations, ..., total).
+  std::optional<std::map<std::string, std::int64_t>> estimate;
+  Unmodelled unmodelled;
+};
+
+// What the run's resolved config said, read from `config` for the summaries and pages (the
+// config itself stays as written: reproduce reruns it).
+struct RecordConfigFacts {
+  std::optional<std::string> name, dataset_root;
+  std::optional<Device> device;
+  std::optional<int> batch_size, epochs;
+  std::optional<double> width;
+  std::optional<Precision> precision;
+};
+
+struct RunRecord {
+  std::optional<int> schema_version;
+  std::optional<RunMode> mode;
+  std::optional<RunStatus> status;
+  std::optional<std::string> error;
+  std::optional<StopReason> stop_reason;
+  std::optional<std::string> name, run_id, config_file, config_sha256;
+  std::optional<nlohmann::json> config;  // the resolved config, as the run read it
+  std::optional<std::int64_t> seed;
+  std::optional<Device> device;
+  std::optional<std::string> backend;  // onednn | cudnn
+  std::optional<RecordEnvironment> environment;
+  std::optional<RecordData> data;
+  std::optional<RecordModel> model;
+  std::optional<std::vector<RecordEpoch>> epochs;
+  std::optional<RecordCurves> curves;
+  std::optional<RecordMetrics> metrics;
+  std::optional<RecordThroughput> throughput;
+  std::optional<RecordStepTime> step_time;
+  std::optional<RecordCpu> cpu;
+  std::optional<RecordGpu> gpu;
+  std::optional<RecordBenchmark> benchmark;
+  std::optional<RecordProfile> profile;
+  std::optional<RecordSweepPoint> sweep_point;
+  std::optional<RecordTensorboard> tensorboard;
+  std::optional<RecordAsha> asha;
+  std::optional<RecordCheckpoint> checkpoint;
+  std::optional<RecordResumedFrom> resumed_from;
+  std::optional<RecordMachineLoad> machine_load;
+  std::optional<RecordMemory> memory;
+  std::optional<std::vector<std::string>> argv;
+  // key -> string, number or boolean (the config's tags with --tag on top).
+  std::optional<nlohmann::json> tags;
+  std::optional<std::string> started_at, finished_at;
+  Unmodelled unmodelled;
+
+  // The status as a sweep point's evidence: none without one, unreadable when it is not one
+  // this runner writes.
+  ReportedStatus reported_status() const;
+  // What the config said (empty without a config).
+  RecordConfigFacts config_facts() const;
+};
+
+// The record of a parsed report (any JSON value: one that is not an object reads as an empty
+// record with the value nowhere, which callers refuse before).
+RunRecord run_record_from_json(const nlohmann::json& report);
+
+// The report's JSON: what was read, written back the same (numbers as numbers: an integer read
+// into a double writes as that double).
+nlohmann::json run_record_json(const RunRecord& record);
+
+}  // namespace runner
