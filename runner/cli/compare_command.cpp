@@ -43,7 +43,7 @@ int compare_command(const CompareOptions& options) {
   if (!options.html.empty()) check_replaceable_file(options.html, "--html");
   std::vector<LoadedReport> reports;
   for (const auto& path : options.paths) {
-    for (const auto& file : report_files(path)) reports.push_back({file, read_report_file(file)});
+    for (const auto& file : report_files(path)) reports.push_back({file, read_run_record(file)});
   }
   if (reports.size() < 2) {
     throw UserError(

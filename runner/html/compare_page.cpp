@@ -111,16 +111,18 @@ std::string curves_section(const json& comparison, const std::vector<LoadedRepor
       if (r.is_string()) labels[r.get<std::string>()] = text_field(g, "/label");
   }
   for (const auto& [path, report] : reports) {
-    const std::string name =
-        fmt::format("{} seed {}", labels[path.string()], text_field(report, "/seed"));
+    const std::string seed = report.seed ? std::to_string(*report.seed) : "";
+    const std::string name = fmt::format("{} seed {}", labels[path.string()], seed);
+    const RecordCurves curves = report.curves.value_or(RecordCurves{});
     ChartSeries train{name, {}, false, false};
-    for (const json& p : list_field(report, "/curves/train"))
-      train.points.emplace_back(number_field(p, "/step"), number_field(p, "/loss"));
+    for (const RecordLossPoint& p : curves.train.value_or(std::vector<RecordLossPoint>{}))
+      train.points.emplace_back(value_or_nan(p.step), value_or_nan(p.loss));
     if (!train.points.empty()) loss.series.push_back(std::move(train));
-    const bool validation = !list_field(report, "/curves/validation").empty();
+    const bool validation = curves.validation && !curves.validation->empty();
     ChartSeries acc{name + (validation ? " (validation)" : " (test)"), {}, true, false};
-    for (const json& p : list_field(report, validation ? "/curves/validation" : "/curves/test"))
-      acc.points.emplace_back(number_field(p, "/epoch"), number_field(p, "/accuracy"));
+    for (const RecordEvalPoint& p :
+         (validation ? curves.validation : curves.test).value_or(std::vector<RecordEvalPoint>{}))
+      acc.points.emplace_back(value_or_nan(p.epoch), value_or_nan(p.accuracy));
     if (!acc.points.empty()) accuracy.series.push_back(std::move(acc));
   }
   const std::string body = svg_line_chart(loss) + svg_line_chart(accuracy);

@@ -23,46 +23,67 @@ using nlohmann::json;
 // memory, with the machine's load): only the first are judged against the seed noise.
 struct Metric {
   const char* name;
-  const char* pointer;
+  std::optional<double> (*value)(const RunRecord&);
   const char* unit;  // share | loss | count | rate | seconds | bytes
   bool seeded;
 };
+
+// A figure of a section, when the record has the section.
+template <class Section, class Field>
+std::optional<double> figure(const std::optional<Section>& section, Field Section::*field) {
+  if (!section || !((*section).*field)) return std::nullopt;
+  return static_cast<double>(*((*section).*field));
+}
+
+// The last epoch's training loss, or a benchmark's mean loss.
+std::optional<double> final_train_loss(const RunRecord& r) {
+  if (r.epochs && !r.epochs->empty() && r.epochs->back().train_loss)
+    return r.epochs->back().train_loss;
+  return figure(r.benchmark, &RecordBenchmark::mean_loss);
+}
+
 constexpr Metric kMetrics[] = {
-    {"test_accuracy", "/metrics/test_accuracy", "share", true},
-    {"test_loss", "/metrics/test_loss", "loss", true},
-    {"val_accuracy", "/metrics/val_accuracy", "share", true},  // left out when no report has it
-    {"val_loss", "/metrics/val_loss", "loss", true},
-    {"best_epoch", "/metrics/best_epoch", "count", true},
-    {"final_train_loss", "", "loss", true},  // the last epoch's, or a benchmark's mean loss
-    {"median_step_images_per_second", "/step_time/images_per_second", "rate", false},
-    {"whole_run_images_per_second", "/throughput/train_images_per_second", "rate", false},
-    {"step_time_median_seconds", "/step_time/median_seconds", "seconds", false},
-    {"train_seconds", "/throughput/train_seconds", "seconds", false},
-    {"peak_rss_bytes", "/memory/peak_rss_bytes", "bytes", false},
+    {"test_accuracy",
+     [](const RunRecord& r) { return figure(r.metrics, &RecordMetrics::test_accuracy); }, "share",
+     true},
+    {"test_loss", [](const RunRecord& r) { return figure(r.metrics, &RecordMetrics::test_loss); },
+     "loss", true},
+    // left out when no report has it
+    {"val_accuracy",
+     [](const RunRecord& r) { return figure(r.metrics, &RecordMetrics::val_accuracy); }, "share",
+     true},
+    {"val_loss", [](const RunRecord& r) { return figure(r.metrics, &RecordMetrics::val_loss); },
+     "loss", true},
+    {"best_epoch", [](const RunRecord& r) { return figure(r.metrics, &RecordMetrics::best_epoch); },
+     "count", true},
+    {"final_train_loss", final_train_loss, "loss", true},
+    {"median_step_images_per_second",
+     [](const RunRecord& r) { return figure(r.step_time, &RecordStepTime::images_per_second); },
+     "rate", false},
+    {"whole_run_images_per_second",
+     [](const RunRecord& r) {
+       return figure(r.throughput, &RecordThroughput::train_images_per_second);
+     },
+     "rate", false},
+    {"step_time_median_seconds",
+     [](const RunRecord& r) { return figure(r.step_time, &RecordStepTime::median_seconds); },
+     "seconds", false},
+    {"train_seconds",
+     [](const RunRecord& r) { return figure(r.throughput, &RecordThroughput::train_seconds); },
+     "seconds", false},
+    {"peak_rss_bytes",
+     [](const RunRecord& r) { return figure(r.memory, &RecordMemory::peak_rss_bytes); }, "bytes",
+     false},
 };
 
-std::optional<double> number_at(const json& report, const std::string& pointer) {
-  json::json_pointer p(pointer);
-  if (!report.contains(p) || !report[p].is_number()) return std::nullopt;
-  return report[p].get<double>();
-}
-
-std::optional<double> metric_value(const json& report, const Metric& metric) {
-  if (*metric.pointer) return number_at(report, metric.pointer);
-  const json& epochs = report.value("epochs", json::array());
-  if (!epochs.empty() && epochs.back().contains("train_loss"))
-    return number_at(epochs.back(), "/train_loss");
-  return number_at(report, "/benchmark/mean_loss");
-}
-
 // What repeats share: the mode and the config without its seed and tags.
-std::string repeat_key(const json& report) {
-  json config = report.value("config", json::object());
+std::string repeat_key(const RunRecord& report) {
+  json config = report.config.value_or(json::object());
   if (config.is_object()) {
     config.erase("seed");
     config.erase("tags");
   }
-  return report.value("mode", "") + "\n" + config.dump();
+  return (report.mode ? mode_name(*report.mode) : "") + std::string("\n") + config.dump();
 }
 
 // "A" ... "Z", then "G27", ...
@@ -74,19 +95,19 @@ json make_groups(const std::vector<LoadedReport>& reports) {
   json groups = json::array();
   std::map<std::string, std::size_t> by_key;
   for (std::size_t r = 0; r < reports.size(); ++r) {
-    const json& report = reports[r].report;
+    const RunRecord& report = reports[r].record;
     auto [it, added] = by_key.emplace(repeat_key(report), groups.size());
     if (added) {
       groups.push_back({{"label", group_label(groups.size())},
-                        {"name", report.value("name", "")},
-                        {"mode", report.value("mode", "")},
+                        {"name", report.name.value_or("")},
+                        {"mode", report.mode ? mode_name(*report.mode) : ""},
                         {"runs", 0},
                         {"seeds", json::array()},
                         {"reports", json::array()}});
     }
     json& group = groups[it->second];
     group["runs"] = group["runs"].get<int>() + 1;
-    group["seeds"].push_back(report.value("seed", json()));
+    group["seeds"].push_back(report.seed ? json(*report.seed) : json());
     group["reports"].push_back(reports[r].path.string());
     group["members"].push_back(r);  // removed before returning
   }
@@ -96,11 +117,11 @@ json make_groups(const std::vector<LoadedReport>& reports) {
 // The paths where the groups' flattened `what` differ; a group whose runs differ there shows
 // the distinct values joined by " | ".
 json differences(const std::vector<LoadedReport>& reports, const json& groups,
-                 const std::function<json(const json&)>& what) {
+                 const std::function<json(const RunRecord&)>& what) {
   std::vector<std::map<std::string, std::string>> flat;
   std::set<std::string> paths;
   for (const auto& loaded : reports) {
-    flat.push_back(flatten_json(what(loaded.report)));
+    flat.push_back(flatten_json(what(loaded.record)));
     for (const auto& [path, value] : flat.back()) paths.insert(path);
   }
   json out = json::array();
@@ -159,17 +180,22 @@ json ordered_groups(json groups, const json& config_differences) {
   return out;
 }
 
-json config_of(const json& report) {
-  json config = report.value("config", json::object());
+json config_of(const RunRecord& report) {
+  json config = report.config.value_or(json::object());
   if (config.is_object()) config.erase("seed");  // repeats differ there by design: see `seeds`
   return config;
 }
 
-json environment_of(const json& report) {
-  json env = report.value("environment", json::object());
-  if (!env.is_object()) env = json::object();
+json environment_of(const RunRecord& report) {
+  // The environment and where it ran, as the report spells them.
+  RunRecord where;
+  where.environment = report.environment;
+  where.device = report.device;
+  where.backend = report.backend;
+  json written = run_record_json(where);
+  json env = written.value("environment", json::object());
   for (const char* key : {"device", "backend"}) {
-    if (report.contains(key)) env[key] = report[key];
+    if (written.contains(key)) env[key] = written[key];
   }
   return env;
 }
@@ -178,7 +204,7 @@ json environment_of(const json& report) {
 json statistics(const std::vector<LoadedReport>& reports, const json& group, const Metric& m) {
   std::vector<double> values;
   for (std::size_t r : group["members"]) {
-    if (auto v = metric_value(reports[r].report, m)) values.push_back(*v);
+    if (auto v = m.value(reports[r].record)) values.push_back(*v);
   }
   if (values.empty()) return {{"n", 0}, {"mean", nullptr}, {"std", nullptr}};
   double mean = 0;

@@ -33,6 +33,10 @@ nlohmann::json read_report_file(const std::filesystem::path& path) {
   return std::move(doc.json);
 }
 
+RunRecord read_run_record(const std::filesystem::path& path) {
+  return run_record_from_json(read_report_file(path));
+}
+
 std::string text_at(const nlohmann::json& report, const char* pointer) {
   const nlohmann::json::json_pointer at(pointer);
   return report.contains(at) && report.at(at).is_string() ? report.at(at).get<std::string>() : "";

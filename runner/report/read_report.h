@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "runner/report/run_record.h"
 #include "runner/train/run_status.h"
 
 namespace runner {
@@ -17,11 +18,14 @@ inline constexpr std::size_t kMaxReportBytes = 64u << 20;
 // A report and the file it was read from.
 struct LoadedReport {
   std::filesystem::path path;
-  nlohmann::json report;
+  RunRecord record;
 };
 
 // Reads and parses `path` and checks it against schemas/report.schema.json.
 nlohmann::json read_report_file(const std::filesystem::path& path);
+
+// read_report_file's report as a record.
+RunRecord read_run_record(const std::filesystem::path& path);
 
 // The string at a JSON pointer ("/sweep_point/point_sha256") of a report read leniently, or ""
 // when it is missing or not a string.

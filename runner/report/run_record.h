@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -303,6 +304,12 @@ struct RunRecord {
   // What the config said (empty without a config).
   RecordConfigFacts config_facts() const;
 };
+
+// A figure for a chart or a table: the value, or NaN when the record lacks it.
+template <class Number>
+double value_or_nan(const std::optional<Number>& value) {
+  return value ? static_cast<double>(*value) : std::numeric_limits<double>::quiet_NaN();
+}
 
 // The record of a parsed report (any JSON value: one that is not an object reads as an empty
 // record with the value nowhere, which callers refuse before).
