@@ -46,7 +46,10 @@ int report_run(const std::filesystem::path& report_file, Console& console, bool 
   console.line(run_summary(report));
   if (auto line = throughput_line(report); !line.empty()) console.line(line);
   const PlotOutcome plots = run_plot_script("plot_run.py", report_file, console);
-  if (html) console.result(fmt::format("page: {}", write_run_page(report, report_file).string()));
+  if (html) {
+    const auto page = write_run_page(run_record_from_json(report), report_file);
+    console.result(fmt::format("page: {}", page.string()));
+  }
   throw_if_plots_failed(plots, "plot_run.py");
   // A benchmark's report has no curves: the script draws nothing for it.
   const auto folder = report_file.parent_path() / "plots";

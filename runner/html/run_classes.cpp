@@ -6,14 +6,12 @@
 
 #include "runner/html/html_table.h"
 #include "runner/html/html_text.h"
-#include "runner/html/json_fields.h"
+#include "runner/html/record_text.h"
 #include "runner/html/run_sections.h"
 #include "runner/util/figure_text.h"
 
 namespace runner {
 namespace {
-
-using nlohmann::json;
 
 // Shaded by the share of the true class's images in the cell: the diagonal is the recall.
 TableCell heat_cell(double count, double row_total) {
@@ -26,29 +24,27 @@ TableCell heat_cell(double count, double row_total) {
   return cell;
 }
 
-std::vector<std::string> class_names(const json& metrics, std::size_t count) {
+using ConfusionMatrix = std::vector<std::vector<std::int64_t>>;
+
+// The metrics' class names, "class K" where they have none for class K.
+std::vector<std::string> class_names(const RecordMetrics& metrics, std::size_t count) {
+  const std::vector<std::string>& listed = or_empty(metrics.classes);
   std::vector<std::string> names;
-  const json& listed = field(metrics, "/classes");
-  for (std::size_t k = 0; k < count; ++k) {
-    names.push_back(listed.is_array() && k < listed.size() && listed[k].is_string()
-                        ? listed[k].get<std::string>()
-                        : fmt::format("class {}", k));
-  }
+  for (std::size_t k = 0; k < count; ++k)
+    names.push_back(k < listed.size() ? listed[k] : fmt::format("class {}", k));
   return names;
 }
 
 // The largest off-diagonal cells: which classes are taken for which.
-std::string most_confused(const json& matrix, const std::vector<std::string>& names) {
+std::string most_confused(const ConfusionMatrix& matrix, const std::vector<std::string>& names) {
   struct Pair {
     double count;
     std::size_t truth, predicted;
   };
   std::vector<Pair> pairs;
   for (std::size_t t = 0; t < matrix.size() && t < names.size(); ++t) {
-    if (!matrix[t].is_array()) continue;
     for (std::size_t p = 0; p < matrix[t].size() && p < names.size(); ++p) {
-      if (t != p && matrix[t][p].is_number() && matrix[t][p].get<double>() > 0)
-        pairs.push_back({matrix[t][p].get<double>(), t, p});
+      if (t != p && matrix[t][p] > 0) pairs.push_back({static_cast<double>(matrix[t][p]), t, p});
     }
   }
   std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) {
@@ -63,57 +59,58 @@ std::string most_confused(const json& matrix, const std::vector<std::string>& na
   return out + ".</p>\n";
 }
 
-std::string confusion_table(const json& matrix, const std::vector<std::string>& names) {
+std::string confusion_table(const ConfusionMatrix& matrix, const std::vector<std::string>& names) {
   HtmlTable table{"confusion-table", {"true \\ predicted"}, {}, false};
   for (const auto& name : names) table.headers.push_back(name);
   table.headers.push_back("images");
   for (std::size_t t = 0; t < matrix.size() && t < names.size(); ++t) {
-    const json& row = matrix[t];
-    if (!row.is_array()) continue;
+    const std::vector<std::int64_t>& row = matrix[t];
     double total = 0;
-    for (const json& v : row) total += v.is_number() ? v.get<double>() : 0;
+    for (std::int64_t v : row) total += static_cast<double>(v);
     std::vector<TableCell> cells{text_cell(names[t])};
     for (std::size_t p = 0; p < names.size(); ++p)
-      cells.push_back(
-          heat_cell(p < row.size() && row[p].is_number() ? row[p].get<double>() : 0, total));
+      cells.push_back(heat_cell(p < row.size() ? static_cast<double>(row[p]) : 0, total));
     cells.push_back(number_cell(total, grouped_digits(total)));
     table.rows.push_back(std::move(cells));
   }
   return "<div class=\"wide heat\">" + render_table(table) + "</div>\n";
 }
 
+std::string per_class_table(const std::vector<RecordClassAccuracy>& per_class,
+                            const std::vector<std::string>& names) {
+  HtmlTable table{"per-class-table", {"class", "accuracy"}, {}, true};
+  for (const auto& name : names) {
+    auto found = std::find_if(per_class.begin(), per_class.end(),
+                              [&](const RecordClassAccuracy& c) { return c.name == name; });
+    const std::optional<double> accuracy =
+        found != per_class.end() ? found->accuracy : std::nullopt;
+    table.rows.push_back(
+        {text_cell(name), number_cell(value_or_nan(accuracy), figure_of(accuracy, "share"))});
+  }
+  return "<h3>Accuracy per class</h3>\n" + render_table(table);
+}
+
 }  // namespace
 
-std::string classes_section(const json& report) {
-  const json& metrics = field(report, "/metrics");
-  const json& per_class = field(metrics, "/per_class_accuracy");
-  const json& matrix = field(metrics, "/confusion_matrix");
-  if (!per_class.is_object() && !matrix.is_array()) return "";
+std::string classes_section(const RunRecord& record) {
+  const RecordMetrics& metrics = or_empty(record.metrics);
+  const auto& per_class = metrics.per_class_accuracy;
+  const auto& matrix = metrics.confusion_matrix;
+  if (!per_class && !matrix) return "";
   const std::vector<std::string> names =
-      class_names(metrics, matrix.is_array() ? matrix.size() : per_class.size());
+      class_names(metrics, matrix ? matrix->size() : per_class->size());
   std::string body;
-  if (const double images = number_field(metrics, "/test_images"); std::isfinite(images)) {
-    body = fmt::format("<p>On the {} test images{}.</p>\n", grouped_digits(images),
-                       report.contains("checkpoint") ? ", with the weights kept" : "");
+  if (metrics.test_images) {
+    body = fmt::format("<p>On the {} test images{}.</p>\n", grouped_digits(*metrics.test_images),
+                       record.checkpoint ? ", with the weights kept" : "");
   }
-  if (per_class.is_object()) {
-    HtmlTable table{"per-class-table", {"class", "accuracy"}, {}, true};
-    for (const auto& name : names) {
-      const double accuracy = per_class.contains(name) && per_class[name].is_number()
-                                  ? per_class[name].get<double>()
-                                  : NAN;
-      table.rows.push_back(
-          {text_cell(name),
-           number_cell(accuracy, std::isfinite(accuracy) ? figure_text(accuracy, "share") : "")});
-    }
-    body += "<h3>Accuracy per class</h3>\n" + render_table(table);
-  }
-  if (matrix.is_array() && !matrix.empty()) {
+  if (per_class) body += per_class_table(*per_class, names);
+  if (matrix && !matrix->empty()) {
     body +=
         "<h3>Confusion matrix</h3>\n<p class=\"note\">Rows: the true class; columns: the "
         "predicted one; shaded by the share of the row's images.</p>\n" +
-        most_confused(matrix, names);
-    const std::string heat = confusion_table(matrix, names);
+        most_confused(*matrix, names);
+    const std::string heat = confusion_table(*matrix, names);
     body += names.size() > 20
                 ? collapsible(fmt::format("all {} x {} cells", names.size(), names.size()), heat)
                 : heat;

@@ -1,39 +1,38 @@
 // A run's page: the loss and learning-rate curves, and the figures of every epoch.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
 #include "runner/html/html_table.h"
 #include "runner/html/html_text.h"
-#include "runner/html/json_fields.h"
 #include "runner/html/line_chart.h"
+#include "runner/html/record_text.h"
 #include "runner/html/run_sections.h"
 #include "runner/util/figure_text.h"
 
 namespace runner {
 namespace {
 
-using nlohmann::json;
-
-// (step, figure) of every entry of a curve that has both.
-ChartSeries curve_series(const json& curve, const char* figure, std::string name) {
+// (step, figure) of every point of a curve that has a step.
+template <class Point>
+ChartSeries curve_series(const std::optional<std::vector<Point>>& curve,
+                         std::optional<double> Point::*figure, std::string name) {
   ChartSeries s{std::move(name), {}, false, false};
-  for (const json& point : curve) {
-    const double step = number_field(point, "/step"),
-                 y = number_field(point, ("/" + std::string(figure)).c_str());
-    if (std::isfinite(step)) s.points.emplace_back(step, y);
+  for (const Point& point : or_empty(curve)) {
+    if (point.step)
+      s.points.emplace_back(static_cast<double>(*point.step), value_or_nan(point.*figure));
   }
   return s;
 }
 
 // The step at which each epoch ended, from the evaluation curves (each entry has both).
-std::map<double, double> epoch_end_steps(const json& report) {
-  std::map<double, double> steps;  // by epoch number, as the report writes it
-  for (const char* curve : {"/curves/validation", "/curves/test"}) {
-    for (const json& point : list_field(report, curve)) {
-      const double epoch = number_field(point, "/epoch"), step = number_field(point, "/step");
-      if (std::isfinite(epoch) && std::isfinite(step)) steps[epoch] = step;
+std::map<int, double> epoch_end_steps(const RecordCurves& curves) {
+  std::map<int, double> steps;  // by epoch number
+  for (const auto* curve : {&curves.validation, &curves.test}) {
+    for (const RecordEvalPoint& point : or_empty(*curve)) {
+      if (point.epoch && point.step) steps[*point.epoch] = static_cast<double>(*point.step);
     }
   }
   return steps;
@@ -41,18 +40,19 @@ std::map<double, double> epoch_end_steps(const json& report) {
 
 // Runs whose epochs are shorter than log_every have no logged training loss: their per-epoch
 // means stand in, at the step each epoch ended.
-ChartSeries epoch_train_loss(const json& report) {
+ChartSeries epoch_train_loss(const RunRecord& record) {
   ChartSeries s{"training loss (per-epoch mean)", {}, true, false};
-  const auto steps = epoch_end_steps(report);
-  for (const json& e : list_field(report, "/epochs")) {
-    auto it = steps.find(number_field(e, "/epoch"));  // NaN finds nothing
-    if (it != steps.end()) s.points.emplace_back(it->second, number_field(e, "/train_loss"));
+  const auto steps = epoch_end_steps(or_empty(record.curves));
+  for (const RecordEpoch& e : or_empty(record.epochs)) {
+    if (!e.epoch) continue;
+    auto it = steps.find(*e.epoch);
+    if (it != steps.end()) s.points.emplace_back(it->second, value_or_nan(e.train_loss));
   }
   return s;
 }
 
-std::string learning_rate_part(const json& train) {
-  ChartSeries lr = curve_series(train, "lr", "learning rate");
+std::string learning_rate_part(const std::optional<std::vector<RecordLossPoint>>& train) {
+  ChartSeries lr = curve_series(train, &RecordLossPoint::lr, "learning rate");
   double low = INFINITY, high = -INFINITY;
   for (const auto& [x, y] : lr.points) {
     if (!std::isfinite(y)) continue;
@@ -68,21 +68,73 @@ std::string learning_rate_part(const json& train) {
   return svg_line_chart(chart);
 }
 
-std::string column_cell(const json& epoch, const std::string& key, const std::string& unit) {
-  const double v = number_field(epoch, ("/" + key).c_str());
-  return std::isfinite(v) ? figure_text(v, unit) : "";
+// A figure of every epoch: a column of the table, shown when any epoch has the figure.
+struct EpochColumn {
+  std::optional<double> RecordEpoch::*figure;
+  const char* header;
+  const char* unit;
+};
+
+constexpr EpochColumn kEpochColumns[] = {
+    {&RecordEpoch::train_loss, "training loss", "loss"},
+    {&RecordEpoch::val_loss, "validation loss", "loss"},
+    {&RecordEpoch::val_accuracy, "validation accuracy", "share"},
+    {&RecordEpoch::test_loss, "test loss", "loss"},
+    {&RecordEpoch::test_accuracy, "test accuracy", "share"},
+    {&RecordEpoch::learning_rate, "learning rate", ""},
+    {&RecordEpoch::seconds, "time", "seconds"},
+    {&RecordEpoch::images_per_second, "images/s", "rate"}};
+
+std::vector<EpochColumn> shown_columns(const std::vector<RecordEpoch>& epochs) {
+  std::vector<EpochColumn> shown;
+  for (const EpochColumn& c : kEpochColumns) {
+    if (std::any_of(epochs.begin(), epochs.end(),
+                    [&](const RecordEpoch& e) { return (e.*c.figure).has_value(); }))
+      shown.push_back(c);
+  }
+  return shown;
+}
+
+HtmlTable epochs_table(const std::vector<RecordEpoch>& epochs) {
+  const std::vector<EpochColumn> shown = shown_columns(epochs);
+  HtmlTable table{"epochs-table", {"epoch"}, {}, false};
+  for (const EpochColumn& c : shown) table.headers.push_back(c.header);
+  for (const RecordEpoch& e : epochs) {
+    std::vector<TableCell> row{number_cell(value_or_nan(e.epoch), text_of(e.epoch))};
+    for (const EpochColumn& c : shown)
+      row.push_back(number_cell(value_or_nan(e.*c.figure), figure_of(e.*c.figure, c.unit)));
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
+// The accuracies per epoch, the sets' that have any.
+LineChart accuracy_chart(const std::vector<RecordEpoch>& epochs) {
+  LineChart chart{"Accuracy per epoch", "epoch", "accuracy", {}, false, false, "share"};
+  for (const auto& [figure, name] : {std::pair{&RecordEpoch::val_accuracy, "validation accuracy"},
+                                     std::pair{&RecordEpoch::test_accuracy, "test accuracy"}}) {
+    ChartSeries series{name, {}, true, false};
+    bool any = false;
+    for (const RecordEpoch& e : epochs) {
+      series.points.emplace_back(value_or_nan(e.epoch), value_or_nan(e.*figure));
+      any = any || (e.*figure).has_value();
+    }
+    if (any) chart.series.push_back(std::move(series));
+  }
+  return chart;
 }
 
 }  // namespace
 
-std::string curves_section(const json& report) {
-  const json& train = list_field(report, "/curves/train");
+std::string curves_section(const RunRecord& record) {
+  const RecordCurves& curves = or_empty(record.curves);
   LineChart loss{"Loss", "step", "loss", {}, false, true, "loss"};
-  ChartSeries logged = curve_series(train, "loss", "training loss (mean since the last log)");
-  loss.series.push_back(logged.points.empty() ? epoch_train_loss(report) : logged);
+  ChartSeries logged =
+      curve_series(curves.train, &RecordLossPoint::loss, "training loss (mean since the last log)");
+  loss.series.push_back(logged.points.empty() ? epoch_train_loss(record) : logged);
   ChartSeries validation =
-      curve_series(list_field(report, "/curves/validation"), "loss", "validation loss");
-  ChartSeries test = curve_series(list_field(report, "/curves/test"), "loss", "test loss");
+      curve_series(curves.validation, &RecordEvalPoint::loss, "validation loss");
+  ChartSeries test = curve_series(curves.test, &RecordEvalPoint::loss, "test loss");
   for (ChartSeries* s : {&validation, &test}) {
     s->markers = true;
     if (!s->points.empty()) loss.series.push_back(*s);
@@ -94,59 +146,16 @@ std::string curves_section(const json& report) {
         "<p class=\"note\">No training loss was logged within an epoch (an epoch has fewer "
         "steps than training.log_every): each epoch's mean is drawn at its last step.</p>\n";
   }
-  body += learning_rate_part(train);
+  body += learning_rate_part(curves.train);
   return section("curves", "Loss and learning rate", body);
 }
 
-std::string epochs_section(const json& report) {
-  const json& epochs = list_field(report, "/epochs");
-  if (epochs.empty()) return "";
-  struct Column {
-    const char* key;
-    const char* header;
-    const char* unit;
-  };
-  const Column all[] = {{"train_loss", "training loss", "loss"},
-                        {"val_loss", "validation loss", "loss"},
-                        {"val_accuracy", "validation accuracy", "share"},
-                        {"test_loss", "test loss", "loss"},
-                        {"test_accuracy", "test accuracy", "share"},
-                        {"learning_rate", "learning rate", ""},
-                        {"seconds", "time", "seconds"},
-                        {"images_per_second", "images/s", "rate"}};
-  std::vector<Column> shown;
-  for (const Column& c : all) {
-    for (const json& e : epochs) {
-      if (e.is_object() && e.contains(c.key) && e[c.key].is_number()) {
-        shown.push_back(c);
-        break;
-      }
-    }
-  }
-  HtmlTable table{"epochs-table", {"epoch"}, {}, false};
-  for (const Column& c : shown) table.headers.push_back(c.header);
-  LineChart accuracy{"Accuracy per epoch", "epoch", "accuracy", {}, false, false, "share"};
-  ChartSeries validation{"validation accuracy", {}, true, false};
-  ChartSeries test{"test accuracy", {}, true, false};
-  for (const json& e : epochs) {
-    const double epoch = number_field(e, "/epoch");
-    std::vector<TableCell> row{number_cell(epoch, text_field(e, "/epoch"))};
-    for (const Column& c : shown) {
-      row.push_back(number_cell(number_field(e, (std::string("/") + c.key).c_str()),
-                                column_cell(e, c.key, c.unit)));
-    }
-    table.rows.push_back(std::move(row));
-    validation.points.emplace_back(epoch, number_field(e, "/val_accuracy"));
-    test.points.emplace_back(epoch, number_field(e, "/test_accuracy"));
-  }
-  for (ChartSeries* s : {&validation, &test}) {
-    bool any = false;
-    for (const auto& [x, y] : s->points) any = any || std::isfinite(y);
-    if (any) accuracy.series.push_back(*s);
-  }
-  return section(
-      "epochs", "Epochs",
-      "<div class=\"wide\">" + render_table(table) + "</div>" + svg_line_chart(accuracy));
+std::string epochs_section(const RunRecord& record) {
+  if (!record.epochs || record.epochs->empty()) return "";
+  const std::vector<RecordEpoch>& epochs = *record.epochs;
+  return section("epochs", "Epochs",
+                 "<div class=\"wide\">" + render_table(epochs_table(epochs)) + "</div>" +
+                     svg_line_chart(accuracy_chart(epochs)));
 }
 
 }  // namespace runner

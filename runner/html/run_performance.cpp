@@ -2,143 +2,141 @@
 // machine's load), its memory, and a benchmark's per-layer profile.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "runner/html/html_table.h"
 #include "runner/html/html_text.h"
-#include "runner/html/json_fields.h"
+#include "runner/html/record_text.h"
 #include "runner/html/run_sections.h"
 #include "runner/util/figure_text.h"
 
 namespace runner {
 namespace {
 
-using nlohmann::json;
-
-// "" when the report lacks the figure, so facts_list leaves the line out.
-std::string figure_at(const json& report, const char* pointer, const char* unit) {
-  const double v = number_field(report, pointer);
-  return std::isfinite(v) ? escape_html(figure_text(v, unit)) : "";
+// "" when the record lacks the figure, so facts_list leaves the line out.
+template <class Number>
+std::string figure_html(const std::optional<Number>& value, const char* unit) {
+  return escape_html(figure_of(value, unit));
 }
 
-std::string load_text(const json& report) {
-  const double start = number_field(report, "/machine_load/load_average_start");
-  const double end = number_field(report, "/machine_load/load_average_end");
-  const double cores = number_field(report, "/machine_load/cores");
-  if (!std::isfinite(start) || !std::isfinite(end) || !std::isfinite(cores)) return "";
-  const bool busy = std::max(start, end) > cores;
+std::string load_text(const RecordMachineLoad& load) {
+  if (!load.load_average_start || !load.load_average_end || !load.cores) return "";
+  const double start = *load.load_average_start, end = *load.load_average_end;
+  const bool busy = std::max(start, end) > *load.cores;
   return fmt::format("load average {:.2f} at the start, {:.2f} at the end, {} cores{}", start, end,
-                     cores,
+                     *load.cores,
                      busy ? " <span class=\"bad\">(busy: the timings are noisy)</span>" : "");
 }
 
-std::string step_times(const json& report) {
-  const double median = number_field(report, "/step_time/median_seconds");
-  if (!std::isfinite(median)) return "";
-  return fmt::format("{} median (p10 {}, p90 {}) over {} steps", figure_text(median, "seconds"),
-                     figure_text(number_field(report, "/step_time/p10_seconds"), "seconds"),
-                     figure_text(number_field(report, "/step_time/p90_seconds"), "seconds"),
-                     text_field(report, "/step_time/steps"));
+std::string step_times(const RecordStepTime& times) {
+  if (!times.median_seconds) return "";
+  return fmt::format("{} median (p10 {}, p90 {}) over {} steps",
+                     figure_text(*times.median_seconds, "seconds"),
+                     figure_text(value_or_nan(times.p10_seconds), "seconds"),
+                     figure_text(value_or_nan(times.p90_seconds), "seconds"), text_of(times.steps));
 }
 
 // 3 x forward FLOPs x images/s, as the sweep tables count it.
-std::string gflops_text(const json& report) {
-  const double flops = number_field(report, "/throughput/achieved_flops_per_second");
-  return std::isfinite(flops) ? fmt::format("{:.4g} GFLOP/s", flops / 1e9) : "";
+std::string gflops_text(const RecordThroughput& throughput) {
+  const auto& flops = throughput.achieved_flops_per_second;
+  return flops ? fmt::format("{:.4g} GFLOP/s", *flops / 1e9) : "";
 }
 
 // nvidia-smi's sampled utilisation, as the seed's "watch -n 1 nvidia-smi".
-std::string gpu_utilisation(const json& report) {
-  const double mean = number_field(report, "/gpu/utilisation/mean_gpu_percent");
-  if (!std::isfinite(mean)) return "";
-  return fmt::format("{:.0f} % mean, {:.0f} % peak ({} samples)", mean,
-                     number_field(report, "/gpu/utilisation/peak_gpu_percent"),
-                     text_field(report, "/gpu/utilisation/samples"));
+std::string gpu_utilisation(const RecordGpuUtilisation& utilisation) {
+  if (!utilisation.mean_gpu_percent) return "";
+  return fmt::format("{:.0f} % mean, {:.0f} % peak ({} samples)", *utilisation.mean_gpu_percent,
+                     value_or_nan(utilisation.peak_gpu_percent), text_of(utilisation.samples));
 }
 
-std::string estimate_table(const json& estimate) {
-  if (!estimate.is_object()) return "";
+std::string estimate_table(const std::optional<std::map<std::string, std::int64_t>>& estimate) {
+  if (!estimate) return "";
   HtmlTable table{"memory-table", {"part", "bytes"}, {}, false};
-  for (const auto& [part, bytes] : estimate.items()) {
-    if (!bytes.is_number()) continue;
-    table.rows.push_back({text_cell(part), number_cell(bytes.get<double>(),
-                                                       figure_text(bytes.get<double>(), "bytes"))});
+  for (const auto& [part, bytes] : *estimate) {
+    const auto value = static_cast<double>(bytes);
+    table.rows.push_back({text_cell(part), number_cell(value, figure_text(value, "bytes"))});
   }
   return "<h3>Estimated from the graph</h3>\n" + render_table(table);
 }
 
+// A count of a layer's, in digits; "" when the record lacks it.
+std::string count_text(const std::optional<std::int64_t>& count) {
+  return count ? grouped_digits(static_cast<double>(*count)) : "";
+}
+
 }  // namespace
 
-std::string layers_section(const json& report) {
-  const json& layers = field(report, "/model/layers");
-  if (!layers.is_array() || layers.empty()) return "";
+std::string layers_section(const RunRecord& record) {
+  const RecordModel& model = or_empty(record.model);
+  if (!model.layers || model.layers->empty()) return "";
   HtmlTable table{
       "layers", {"layer", "type", "output", "parameters", "FLOPs per image"}, {}, false};
-  for (const json& layer : layers) {
-    const double parameters = number_field(layer, "/parameters");
-    const double flops = number_field(layer, "/flops_per_image");
+  for (const RecordLayer& layer : *model.layers) {
     table.rows.push_back(
-        {text_cell(text_field(layer, "/name")), text_cell(text_field(layer, "/type")),
-         text_cell(text_field(layer, "/output_shape")),
-         number_cell(parameters, std::isfinite(parameters) ? grouped_digits(parameters) : ""),
-         number_cell(flops, std::isfinite(flops) ? grouped_digits(flops) : "")});
+        {text_cell(text_of(layer.name)), text_cell(text_of(layer.type)),
+         text_cell(text_of(layer.output_shape)),
+         number_cell(value_or_nan(layer.parameters), count_text(layer.parameters)),
+         number_cell(value_or_nan(layer.flops_per_image), count_text(layer.flops_per_image))});
   }
-  const double total = number_field(report, "/model/parameters");
+  const std::string parameters = count_text(model.parameters);
   const std::string totals = fmt::format(
       "<p>Input {}, {} classes, {} parameters, {} FLOPs per image (forward).</p>\n",
-      escape_html(text_field(report, "/model/input_shape")), text_field(report, "/model/classes"),
-      std::isfinite(total) ? grouped_digits(total) : "?",
-      figure_at(report, "/model/flops_per_image", "count"));
+      escape_html(text_of(model.input_shape)), text_of(model.classes),
+      parameters.empty() ? "?" : parameters, figure_html(model.flops_per_image, "count"));
   return section("model", "Model",
                  totals + "<div class=\"wide\">" + render_table(table) + "</div>");
 }
 
-std::string performance_section(const json& report) {
+std::string performance_section(const RunRecord& record) {
+  const RecordThroughput& throughput = or_empty(record.throughput);
+  const RecordStepTime& step_time = or_empty(record.step_time);
+  const RecordCpu& cpu = or_empty(record.cpu);
+  const RecordGpu& gpu = or_empty(record.gpu);
+  const RecordGpuUtilisation& gpu_use = or_empty(gpu.utilisation);
+  const RecordMemory& memory_use = or_empty(record.memory);
   std::string speed = facts_list({
-      {"images/s (median step)",
-       figure_at(report, "/step_time/median_step_images_per_second", "rate")},
-      {"images/s (whole run)",
-       figure_at(report, "/throughput/whole_run_images_per_second", "rate")},
-      {"step time", escape_html(step_times(report))},
-      {"waiting for data", figure_at(report, "/throughput/data_wait_fraction", "share")},
-      {"compute", gflops_text(report)},
-      {"CPU utilisation", figure_at(report, "/cpu/utilisation", "share")},
-      {"threads", escape_html(text_field(report, "/cpu/threads"))},
-      {"loader threads", escape_html(text_field(report, "/throughput/loader_workers"))},
-      {"GPU utilisation", gpu_utilisation(report)},
-      {"machine", load_text(report)},
+      {"images/s (median step)", figure_html(step_time.median_step_images_per_second, "rate")},
+      {"images/s (whole run)", figure_html(throughput.whole_run_images_per_second, "rate")},
+      {"step time", escape_html(step_times(step_time))},
+      {"waiting for data", figure_html(throughput.data_wait_fraction, "share")},
+      {"compute", gflops_text(throughput)},
+      {"CPU utilisation", figure_html(cpu.utilisation, "share")},
+      {"threads", escape_html(text_of(cpu.threads))},
+      {"loader threads", escape_html(text_of(throughput.loader_workers))},
+      {"GPU utilisation", gpu_utilisation(gpu_use)},
+      {"machine", load_text(or_empty(record.machine_load))},
   });
   std::string memory = facts_list({
-      {"peak resident memory", figure_at(report, "/memory/peak_rss_bytes", "bytes")},
-      {"GPU memory used (peak)",
-       figure_at(report, "/gpu/utilisation/peak_memory_used_bytes", "bytes")},
-      {"GPU memory of the program", figure_at(report, "/gpu/device_memory_bytes", "bytes")},
-      {"dataset in memory", figure_at(report, "/memory/dataset_bytes", "bytes")},
+      {"peak resident memory", figure_html(memory_use.peak_rss_bytes, "bytes")},
+      {"GPU memory used (peak)", figure_html(gpu_use.peak_memory_used_bytes, "bytes")},
+      {"GPU memory of the program", figure_html(gpu.device_memory_bytes, "bytes")},
+      {"dataset in memory", figure_html(memory_use.dataset_bytes, "bytes")},
   });
   if (speed == facts_list({}) && memory == facts_list({})) return "";
   return section("performance", "Throughput and memory",
                  "<h3>Throughput</h3>\n" + speed + "<h3>Memory</h3>\n" + memory +
-                     estimate_table(field(report, "/memory/estimate")));
+                     estimate_table(memory_use.estimate));
 }
 
-std::string profile_section(const json& report) {
-  const json& layers = field(report, "/profile/layers");
-  if (!layers.is_array() || layers.empty()) return "";
+std::string profile_section(const RunRecord& record) {
+  const RecordProfile& profile = or_empty(record.profile);
+  if (!profile.layers || profile.layers->empty()) return "";
   HtmlTable table{"profile-table", {"layer", "type", "forward", "backward"}, {}, true};
-  for (const json& layer : layers) {
-    const double forward = number_field(layer, "/forward_seconds");
-    const double backward = number_field(layer, "/backward_seconds");
-    table.rows.push_back({text_cell(text_field(layer, "/name")),
-                          text_cell(text_field(layer, "/type")),
+  for (const RecordLayerTime& layer : *profile.layers) {
+    const double forward = value_or_nan(layer.forward_seconds);
+    const double backward = value_or_nan(layer.backward_seconds);
+    table.rows.push_back({text_cell(text_of(layer.name)), text_cell(text_of(layer.type)),
                           number_cell(forward, figure_text(forward, "seconds")),
                           number_cell(backward, figure_text(backward, "seconds"))});
   }
-  return section("profile", "Profile (time per step)",
-                 fmt::format("<p>Over {} profiled steps; the parts add up to {} of the measured "
-                             "step.</p>\n",
-                             text_field(report, "/profile/steps"),
-                             figure_at(report, "/profile/sum_over_measured", "share")) +
-                     render_table(table));
+  return section(
+      "profile", "Profile (time per step)",
+      fmt::format("<p>Over {} profiled steps; the parts add up to {} of the measured "
+                  "step.</p>\n",
+                  text_of(profile.steps), figure_html(profile.sum_over_measured, "share")) +
+          render_table(table));
 }
 
 }  // namespace runner

@@ -339,7 +339,8 @@ std::filesystem::path write_sweep_pages(const json& summary, const std::filesyst
     std::string up;
     for ([[maybe_unused]] const auto& part : std::filesystem::path(folder)) up += "../";
     if (report.is_object())
-      write_run_page(report, report_file, {up + "report.html", page_title(summary, dir)});
+      write_run_page(run_record_from_json(report), report_file,
+                     {up + "report.html", page_title(summary, dir)});
   }
   const auto path = dir / "report.html";
   write_file_atomically(path, sweep_page(summary, dir));

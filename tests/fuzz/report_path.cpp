@@ -43,7 +43,7 @@ void check_report_text(const std::string& text, const std::filesystem::path& fol
   allowing_user_errors([&] { summary_markdown(summarize_folder(folder)); });
   // The pages: a run's from the text read leniently (as a sweep's page reads its points'), the
   // sweep's and the terminal summary from the summary.
-  run_page(read_json_leniently(report), report);
+  run_page(run_record_from_json(read_json_leniently(report)), report);
   allowing_user_errors([&] {
     const nlohmann::json summary = summarize_folder(folder);
     summary_terminal(summary);

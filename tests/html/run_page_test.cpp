@@ -2,10 +2,17 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
+#include "runner/report/run_record.h"
+#include "test_support.h"
+
 namespace runner {
 namespace {
 
 using nlohmann::json;
+using testing::TempDir;
 
 // A report as `runner run` writes it, with the parts the page reads.
 json sample_report() {
@@ -75,8 +82,13 @@ bool has(const std::string& page, const std::string& text) {
   return page.find(text) != std::string::npos;
 }
 
+// The page of a report as its JSON reads (leniently) into a record.
+std::string page_of(const json& report, const std::filesystem::path& file = "r.json") {
+  return run_page(run_record_from_json(report), file);
+}
+
 TEST(RunPage, HoldsEveryPartOfTheRun) {
-  const std::string page = run_page(sample_report(), "/runs/x/report.json");
+  const std::string page = page_of(sample_report(), "/runs/x/report.json");
   EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_TRUE(has(page, "Content-Security-Policy")) << "nothing may be fetched";
   EXPECT_TRUE(has(page, "<h1>lenet &lt;cifar&gt;</h1>"));
@@ -99,13 +111,16 @@ TEST(RunPage, HoldsEveryPartOfTheRun) {
   EXPECT_TRUE(has(page, "/runs/x/model.safetensors"));
   EXPECT_TRUE(has(page, "runner reproduce /runs/x/report.json"));
   EXPECT_TRUE(has(page, "&quot;epochs&quot;: 2")) << "the resolved config";
+  EXPECT_TRUE(has(page, "<dt>seed</dt><dd>3</dd>")) << "integers as the report writes them";
+  EXPECT_TRUE(has(page, "<dt>epochs saved</dt><dd>2</dd>"));
+  EXPECT_TRUE(has(page, "aa  10  /data/x.bin")) << "the files read";
   EXPECT_FALSE(has(page, "src=")) << "no image or script from anywhere";
 }
 
 TEST(RunPage, AChangingLearningRateIsDrawn) {
   json report = sample_report();
   for (auto& point : report["curves"]["train"]) point["lr"] = 0.1 / point["step"].get<double>();
-  const std::string page = run_page(report, "r.json");
+  const std::string page = page_of(report);
   EXPECT_FALSE(has(page, "throughout (constant)"));
   EXPECT_TRUE(has(page, "<title>Learning rate</title>"));
 }
@@ -113,14 +128,14 @@ TEST(RunPage, AChangingLearningRateIsDrawn) {
 TEST(RunPage, EpochsShorterThanTheLogIntervalStillHaveALossCurve) {
   json report = sample_report();
   report["curves"]["train"] = json::array();
-  const std::string page = run_page(report, "r.json");
+  const std::string page = page_of(report);
   EXPECT_TRUE(has(page, "training loss (per-epoch mean)"));
   EXPECT_TRUE(has(page, "fewer steps than training.log_every"));
 }
 
 TEST(RunPage, AShortOrForgedReportLeavesPartsOutInsteadOfFailing) {
-  EXPECT_NO_THROW(run_page(json::object(), "r.json"));
-  EXPECT_NO_THROW(run_page(json::array(), "r.json"));
+  EXPECT_NO_THROW(page_of(json::object()));
+  EXPECT_NO_THROW(page_of(json::array()));
   json forged = sample_report();
   forged["curves"]["train"] = "not a list";
   forged["metrics"]["confusion_matrix"] = {{"x", nullptr}, 5};
@@ -129,11 +144,57 @@ TEST(RunPage, AShortOrForgedReportLeavesPartsOutInsteadOfFailing) {
   forged["argv"] = {1, {{"a", 2}}};
   forged["name"] = "\xff\xfe";
   std::string page;
-  ASSERT_NO_THROW(page = run_page(forged, "r.json"));
+  ASSERT_NO_THROW(page = page_of(forged));
   EXPECT_TRUE(has(page, "\xEF\xBF\xBD")) << "bytes that are not UTF-8 replaced";
-  const std::string empty = run_page(json::object(), "r.json");
+  const std::string empty = page_of(json::object());
   EXPECT_FALSE(has(empty, "Confusion matrix"));
   EXPECT_FALSE(has(empty, "<svg"));
+}
+
+TEST(RunPage, NamesTheGpuAndCudaRuntimeTheEnvironmentHolds) {
+  json report = sample_report();
+  report["device"] = "cuda";
+  report["backend"] = "cudnn";
+  report["environment"] = {{"gpu_name", "NVIDIA H100 80GB HBM3"},
+                           {"cuda_runtime", "12.4"},
+                           {"cudnn_version", "9.1.0"},
+                           {"precision", "fp16"}};
+  const std::string page = page_of(report);
+  EXPECT_TRUE(
+      has(page, "cudnn, cuDNN 9.1.0, CUDA 12.4, GPU NVIDIA H100 80GB HBM3, precision fp16"));
+}
+
+TEST(RunPage, FiguresOfTheWrongTypeAreLeftOut) {
+  json report = sample_report();
+  report["seed"] = "three";
+  report["metrics"]["test_accuracy"] = "0.9";
+  report["metrics"]["per_class_accuracy"]["dog"] = "high";
+  report["step_time"]["median_step_images_per_second"] = "fast";
+  report["data"]["train_images"] = "many";
+  report["machine_load"]["cores"] = "two";
+  report["checkpoint"]["epochs_done"] = 2.5;
+  report["epochs"].push_back(7);  // an epoch that is not an object: no epoch is read
+  std::string page;
+  ASSERT_NO_THROW(page = page_of(report));
+  EXPECT_FALSE(has(page, "<dt>seed</dt>"));
+  EXPECT_FALSE(has(page, "test accuracy 90.00 %"));
+  EXPECT_FALSE(has(page, "images (median step)"));
+  EXPECT_TRUE(has(page, "5,000 validation, 10,000 test") && !has(page, "training, 5,000"));
+  EXPECT_FALSE(has(page, "busy")) << "no load without the cores";
+  EXPECT_FALSE(has(page, "epochs saved"));
+  EXPECT_FALSE(has(page, "<section id=\"epochs\">"));
+  EXPECT_FALSE(has(page, "Accuracy per class")) << "the accuracies are read together";
+  EXPECT_TRUE(has(page, "dog → cat (3)")) << "the confusion matrix is whole";
+  EXPECT_TRUE(has(page, "<section id=\"curves\">")) << "the logged curve needs no epochs";
+}
+
+TEST(RunPage, ARunsPageWriterTakesItsReportAsJson) {
+  TempDir tmp;
+  const auto page = write_page_of_run(sample_report(), tmp / "report.json");
+  EXPECT_EQ(page, tmp / "report.html");
+  std::stringstream text;
+  text << std::ifstream(page).rdbuf();
+  EXPECT_TRUE(has(text.str(), "<h1>lenet &lt;cifar&gt;</h1>"));
 }
 
 }  // namespace
