@@ -18,6 +18,7 @@
 #include "runner/cli/slurm_sweep.h"
 #include "runner/report/environment.h"
 #include "runner/sweep/sweep_spec.h"
+#include "runner/train/run_status.h"
 #include "runner/util/command_line.h"
 #include "runner/util/errors.h"
 #include "runner/util/interrupt.h"
@@ -97,7 +98,7 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& o) {
   command->add_option("--set", o.overrides, "override a config value at every point (repeatable)")
       ->take_all();
   command->add_option("--mode", o.mode, "benchmark (timed steps only) or train (full training)")
-      ->check(CLI::IsMember({"benchmark", "train"}));
+      ->check(CLI::IsMember({mode_name(RunMode::benchmark), mode_name(RunMode::train)}));
   add_benchmark_options(*command, o.warmup_steps, o.steps, o.profile_steps);
   command->add_option("--seed", o.seed, "one seed for every point (else each point its own)")
       ->check(whole_number(0, std::numeric_limits<std::int64_t>::max()));

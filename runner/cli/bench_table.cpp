@@ -8,8 +8,9 @@
 namespace runner {
 namespace {
 
-double ms(const nlohmann::json& seconds) {
-  return 1e3 * seconds.get<double>();
+template <class Number>
+double ms(const std::optional<Number>& seconds) {
+  return 1e3 * value_or_nan(seconds);
 }
 
 std::string row(const std::string& name, const std::string& type, const std::string& forward,
@@ -20,47 +21,47 @@ std::string row(const std::string& name, const std::string& type, const std::str
 
 }  // namespace
 
-std::string bench_table(const nlohmann::json& report) {
-  const auto& step = report["step_time"];
+std::string bench_table(const RunRecord& report) {
+  const RecordStepTime step = report.step_time.value_or(RecordStepTime{});
+  const auto threads = field_of(report.cpu, &RecordCpu::threads);
   std::string out;
-  if (report.contains("profile")) {
-    const auto& profile = report["profile"];
-    double sum = ms(profile["sum_seconds"]);
+  if (report.profile) {
+    const RecordProfile& profile = *report.profile;
+    const double sum = ms(profile.sum_seconds);
     out += fmt::format("per step, median of {} profiled steps (batch {}, {} threads):\n",
-                       profile["steps"].get<int>(),
-                       report["config"]["training"]["batch_size"].get<int>(),
-                       report["cpu"]["threads"].get<int>());
+                       profile.steps.value_or(0), report.config_facts().batch_size.value_or(0),
+                       threads.value_or(0));
     out += fmt::format("{:<18} {:<11} {:>11} {:>12} {:>10} {:>9}\n", "layer", "type", "forward ms",
                        "backward ms", "total ms", "share");
-    for (const auto& layer : profile["layers"]) {
-      double forward = ms(layer["forward_seconds"]), backward = ms(layer["backward_seconds"]);
-      out += row(layer["name"], layer["type"], fmt::format("{:.3f}", forward),
+    for (const RecordLayerTime& layer : profile.layers.value_or(std::vector<RecordLayerTime>{})) {
+      const double forward = ms(layer.forward_seconds), backward = ms(layer.backward_seconds);
+      out += row(layer.name.value_or(""), layer.type.value_or(""), fmt::format("{:.3f}", forward),
                  fmt::format("{:.3f}", backward), forward + backward, sum);
     }
-    for (const auto& part : profile["other"])
-      out += row(part["label"], "", "", "", ms(part["seconds"]), sum);
+    for (const RecordTiming& part : profile.other.value_or(std::vector<RecordTiming>{}))
+      out += row(part.label.value_or(""), "", "", "", ms(part.seconds), sum);
     out += row("sum of the parts", "", "", "", sum, sum);
     out += fmt::format(
         "measured step (un-profiled, median of {}; p10 {:.3f}, p90 {:.3f} ms): {:.3f} ms; "
         "the parts sum to {:.1f} % of it\n",
-        step["steps"].get<int>(), ms(step["p10_seconds"]), ms(step["p90_seconds"]),
-        ms(step["median_seconds"]), 100 * profile["sum_over_measured"].get<double>());
+        step.steps.value_or(0), ms(step.p10_seconds), ms(step.p90_seconds), ms(step.median_seconds),
+        100 * value_or_nan(profile.sum_over_measured));
   } else {
     out += fmt::format("step time (median of {}): {:.3f} ms (p10 {:.3f}, p90 {:.3f})\n",
-                       step["steps"].get<int>(), ms(step["median_seconds"]),
-                       ms(step["p10_seconds"]), ms(step["p90_seconds"]));
+                       step.steps.value_or(0), ms(step.median_seconds), ms(step.p10_seconds),
+                       ms(step.p90_seconds));
   }
-  const auto& throughput = report["throughput"];
+  const RecordThroughput throughput = report.throughput.value_or(RecordThroughput{});
   out += fmt::format("data wait: {:.1f} % of the timed steps\n",
-                     100 * throughput["data_wait_fraction"].get<double>());
-  double images_per_second = step["images_per_second"].get<double>();
-  double flops = report["model"]["flops_per_image"].get<double>();
+                     100 * value_or_nan(throughput.data_wait_fraction));
+  const double images_per_second = value_or_nan(step.images_per_second);
+  const double flops = value_or_nan(field_of(report.model, &RecordModel::flops_per_image));
   out += fmt::format(
       "throughput: {:.0f} images/s (median step), {:.0f} images/s (whole run), {}FLOP/s "
       "achieved (3 x {}FLOP forward per image), CPU utilisation {:.0f} % of {} threads",
-      images_per_second, throughput["train_images_per_second"].get<double>(),
+      images_per_second, value_or_nan(throughput.train_images_per_second),
       human_count(3 * flops * images_per_second), human_count(flops),
-      100 * report["cpu"]["utilisation"].get<double>(), report["cpu"]["threads"].get<int>());
+      100 * value_or_nan(field_of(report.cpu, &RecordCpu::utilisation)), threads.value_or(0));
   return out;
 }
 

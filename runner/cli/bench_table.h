@@ -2,11 +2,12 @@
 // other parts of a step, their sum against the measured step, the data wait and the throughput.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
+
+#include "runner/report/run_record.h"
 
 namespace runner {
 
-std::string bench_table(const nlohmann::json& report);
+std::string bench_table(const RunRecord& report);
 
 }  // namespace runner

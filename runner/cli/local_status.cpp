@@ -10,6 +10,7 @@
 
 #include "runner/cli/report_folder.h"
 #include "runner/report/read_report.h"
+#include "runner/report/run_record.h"
 #include "runner/sweep/local_progress.h"
 #include "runner/sweep/rung_records.h"
 #include "runner/sweep/sweep_plan.h"
@@ -52,15 +53,18 @@ std::vector<PointRow> point_rows(const fs::path& dir, const json& manifest, bool
     evidence.sweep_running = running;
     std::error_code ignored;
     evidence.folder_exists = fs::is_directory(dir / row.id, ignored);
-    const json report = read_json_leniently(dir / row.id / "report.json");
-    if (report.is_object()) {
-      evidence.report = ReportedStatus::parse(text_at(report, "/status"));
-      evidence.report_error = text_at(report, "/error");
+    const json report_json = read_json_leniently(dir / row.id / "report.json");
+    if (report_json.is_object()) {
+      const RunRecord report = run_record_from_json(report_json);
+      evidence.report =
+          report.status ? ReportedStatus::of(*report.status) : ReportedStatus::unreadable();
+      evidence.report_error = report.error.value_or("");
       const std::string planned = text_at(point, "/point_sha256");
       evidence.report_of_plan =
-          planned.empty() || text_at(report, "/sweep_point/point_sha256") == planned;
-      auto started = epoch_seconds(text_at(report, "/started_at"));
-      auto finished = epoch_seconds(text_at(report, "/finished_at"));
+          planned.empty() ||
+          field_of(report.sweep_point, &RecordSweepPoint::point_sha256) == planned;
+      auto started = epoch_seconds(report.started_at.value_or(""));
+      auto finished = epoch_seconds(report.finished_at.value_or(""));
       if (started && finished) row.seconds = *finished - *started;
     } else if (fs::exists(dir / row.id / "report.json", ignored)) {
       evidence.report = ReportedStatus::unreadable();
@@ -99,7 +103,7 @@ std::string counts_line(const std::vector<PointRow>& rows, bool running) {
 }
 
 std::string table(const std::vector<PointRow>& rows) {
-  std::size_t width = 5, status_width = 9;  // "completed"
+  std::size_t width = 5, status_width = 9;  // the longest status, completed
   for (const PointRow& row : rows) {
     width = std::max(width, row.id.size());
     status_width = std::max(status_width, std::string(status_name(row.judgement.status)).size());

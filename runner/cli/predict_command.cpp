@@ -29,14 +29,14 @@ namespace fs = std::filesystem;
 // or a checkpoint file and the report.json beside it.
 struct TrainedRun {
   fs::path report_path, checkpoint;
-  nlohmann::json report;
+  RunRecord report;
 };
 
 // The report's checkpoint.path, written relative to where the run was started; else the
 // config's checkpoint.path inside the run folder (the folder was moved or is read from elsewhere).
-fs::path checkpoint_of(const nlohmann::json& report, const fs::path& run_dir,
+fs::path checkpoint_of(const RunRecord& report, const fs::path& run_dir,
                        const Experiment& experiment) {
-  const auto path = report.value(nlohmann::json::json_pointer("/checkpoint/path"), std::string());
+  const std::string path = field_of(report.checkpoint, &RecordCheckpoint::path).value_or("");
   if (path.empty()) {
     throw UserError(fmt::format(
         "{}: the run kept no checkpoint (its config has no checkpoint.path), so there are no "
@@ -77,8 +77,8 @@ TrainedRun find_trained_run(const fs::path& model) {
         "the run's folder, or keep its report.json beside the checkpoint",
         model.string()));
   }
-  run.report = read_report_file(run.report_path);
-  if (!run.report.contains("config")) {
+  run.report = read_run_record(run.report_path);
+  if (!run.report.config) {
     throw UserError(fmt::format("{}: the report holds no config (the run never started)",
                                 run.report_path.string()));
   }
@@ -89,7 +89,7 @@ TrainedRun find_trained_run(const fs::path& model) {
 Experiment experiment_of(const TrainedRun& run) {
   ConfigDocument doc;
   doc.file = run.report_path.string();
-  doc.json = run.report["config"];
+  doc.json = *run.report.config;
   validate_config(doc);
   return resolve_experiment(doc);
 }
@@ -97,9 +97,8 @@ Experiment experiment_of(const TrainedRun& run) {
 // In label order: the report's (so a moved dataset does not matter), else from the dataset's
 // format (reports written before they held them).
 std::vector<std::string> class_names_of(const TrainedRun& run, const DatasetSpec& spec) {
-  const auto names =
-      run.report.value(nlohmann::json::json_pointer("/data/class_names"), nlohmann::json());
-  if (names.is_array() && !names.empty()) return names.get<std::vector<std::string>>();
+  const auto names = field_of(run.report.data, &RecordData::class_names);
+  if (names && !names->empty()) return *names;
   try {
     return dataset_geometry(spec).class_names;
   } catch (const UserError& e) {

@@ -11,25 +11,19 @@
 namespace runner {
 namespace {
 
-using nlohmann::json;
-
-double number_at(const json& report, const std::string& pointer) {
-  json::json_pointer p(pointer);
-  return report.contains(p) && report[p].is_number() ? report[p].get<double>() : -1.0;
-}
-
 // "tiny_synthetic 20261123-...: train, completed; test accuracy 91.41 %, ..."
-std::string run_summary(const json& report) {
+std::string run_summary(const RunRecord& report) {
   std::string text =
-      fmt::format("{} {}: {}, {}", report.value("name", "?"), report.value("run_id", "?"),
-                  report.value("mode", "?"), report.value("status", "?"));
-  if (double accuracy = number_at(report, "/metrics/test_accuracy"); accuracy >= 0)
-    text += fmt::format("; test accuracy {:.2f} %", 100 * accuracy);
-  if (double loss = number_at(report, "/metrics/test_loss"); loss >= 0)
-    text += fmt::format(", test loss {:.4f}", loss);
-  std::size_t points = report.contains("curves") ? report["curves"]["train"].size() : 0;
-  text += fmt::format("; {} epoch(s), {} loss point(s)",
-                      report.value("epochs", json::array()).size(), points);
+      fmt::format("{} {}: {}, {}", report.name.value_or("?"), report.run_id.value_or("?"),
+                  report.mode ? mode_name(*report.mode) : "?",
+                  report.status ? status_name(*report.status) : "?");
+  if (auto accuracy = field_of(report.metrics, &RecordMetrics::test_accuracy))
+    text += fmt::format("; test accuracy {:.2f} %", 100 * *accuracy);
+  if (auto loss = field_of(report.metrics, &RecordMetrics::test_loss))
+    text += fmt::format(", test loss {:.4f}", *loss);
+  const auto points = field_of(report.curves, &RecordCurves::train);
+  text += fmt::format("; {} epoch(s), {} loss point(s)", report.epochs ? report.epochs->size() : 0,
+                      points ? points->size() : 0);
   return text;
 }
 
@@ -42,14 +36,11 @@ std::optional<std::filesystem::path> single_run_report(const std::filesystem::pa
 }
 
 int report_run(const std::filesystem::path& report_file, Console& console, bool html) {
-  json report = read_report_file(report_file);
+  const RunRecord report = read_run_record(report_file);
   console.line(run_summary(report));
   if (auto line = throughput_line(report); !line.empty()) console.line(line);
   const PlotOutcome plots = run_plot_script("plot_run.py", report_file, console);
-  if (html) {
-    const auto page = write_run_page(run_record_from_json(report), report_file);
-    console.result(fmt::format("page: {}", page.string()));
-  }
+  if (html) console.result(fmt::format("page: {}", write_run_page(report, report_file).string()));
   throw_if_plots_failed(plots, "plot_run.py");
   // A benchmark's report has no curves: the script draws nothing for it.
   const auto folder = report_file.parent_path() / "plots";

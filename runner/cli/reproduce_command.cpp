@@ -6,9 +6,9 @@
 #include <cstdlib>
 
 #include "runner/cli/commands.h"
-#include "runner/cli/report_comparison.h"
 #include "runner/html/run_page.h"
 #include "runner/report/read_report.h"
+#include "runner/report/rerun_comparison.h"
 #include "runner/run/experiment_run.h"
 #include "runner/sweep/asha_trial.h"
 #include "runner/util/bounded_json.h"
@@ -42,20 +42,19 @@ void refuse_sweep_summary(const std::filesystem::path& path) {
       json["points"].size(), example));
 }
 
-nlohmann::json read_report(const std::filesystem::path& path) {
+RunRecord read_report(const std::filesystem::path& path) {
   refuse_sweep_summary(path);
-  nlohmann::json report = read_report_file(path);
-  std::string mode = report.value("mode", ""), status = report.value("status", "");
-  if (!parse_run_mode(mode)) {
+  RunRecord report = read_run_record(path);  // valid against the report schema: a mode it knows
+  if (report.mode != RunMode::train && report.mode != RunMode::benchmark) {
     throw UserError(
         fmt::format("{}: mode: found '{}', expected train or benchmark (the modes a rerun "
                     "reproduces)",
-                    path.string(), mode));
+                    path.string(), report.mode ? mode_name(*report.mode) : ""));
   }
-  if (!report.contains("config") || !report.contains("config_sha256")) {
+  if (!report.config || !report.config_sha256) {
     throw UserError(fmt::format(
         "{}: status {}: the run never started, so there is nothing to reproduce{}", path.string(),
-        status, report.contains("error") ? " (" + report["error"].get<std::string>() + ")" : ""));
+        report.reported_status().text(), report.error ? " (" + *report.error + ")" : ""));
   }
   return report;
 }
@@ -101,9 +100,9 @@ bool keep_checkpoint_inside(nlohmann::json& config, const ReproduceOptions& opti
 // differently from oneDNN's (backends/onednn/winograd16.h). A report written before
 // backend.own_kernels existed says only in its environment that they were off (then by
 // RUNNER_OWN_KERNELS=0): its rerun's config turns them off. True when it did.
-bool keep_own_kernels_off(const nlohmann::json& original, nlohmann::json& config) {
+bool keep_own_kernels_off(const RunRecord& original, nlohmann::json& config) {
   const std::string own_kernels =
-      original.value(nlohmann::json::json_pointer("/environment/own_kernels"), std::string());
+      field_of(original.environment, &RecordEnvironment::own_kernels).value_or("");
   const nlohmann::json::json_pointer switch_path("/backend/own_kernels");
   if (own_kernels.rfind("none", 0) != 0 || !config.is_object() || config.contains(switch_path)) {
     return false;
@@ -116,8 +115,8 @@ bool keep_own_kernels_off(const nlohmann::json& original, nlohmann::json& config
 
 int reproduce_command(const ReproduceOptions& options) {
   Console console(options.quiet);
-  nlohmann::json original = read_report(options.report);
-  nlohmann::json rerun_config = original["config"];
+  const RunRecord original = read_report(options.report);
+  nlohmann::json rerun_config = *original.config;
   const bool moved_checkpoint = keep_checkpoint_inside(rerun_config, options, console);
   const bool kernels_turned_off = keep_own_kernels_off(original, rerun_config);
   TemporaryConfig config(rerun_config);
@@ -130,23 +129,23 @@ int reproduce_command(const ReproduceOptions& options) {
   request.write_page = write_page_of_run;
   // A search's trial reruns as it ran: its test set after the last epoch, its ASHA stop.
   request.stop_after_epoch = asha_replay_gate(original);
-  if (parse_run_mode(original.value("mode", "")) == RunMode::benchmark) {
-    const auto& b = original["benchmark"];
+  if (original.mode == RunMode::benchmark) {
+    const RecordBenchmark b = original.benchmark.value_or(RecordBenchmark{});
     request.mode = RunMode::benchmark;
-    request.benchmark = {b["warmup_steps"].get<int>(), b["steps"].get<int>(),
-                         b["profile_steps"].get<int>()};
+    request.benchmark = {static_cast<int>(b.warmup_steps.value_or(0)),
+                         static_cast<int>(b.steps.value_or(0)),
+                         static_cast<int>(b.profile_steps.value_or(0))};
   }
   // The same thread count without changing the config (threads: 0 reads OMP_NUM_THREADS), so the
   // config's hash stays comparable: summation order, and so the last bits, depend on it.
-  if (original.contains(nlohmann::json::json_pointer("/environment/threads"))) {
-    ::setenv("OMP_NUM_THREADS",
-             std::to_string(original["environment"]["threads"].get<int>()).c_str(), 1);
+  if (auto threads = field_of(original.environment, &RecordEnvironment::threads)) {
+    ::setenv("OMP_NUM_THREADS", std::to_string(*threads).c_str(), 1);
   }
   const std::string own_kernels =
-      original.value(nlohmann::json::json_pointer("/environment/own_kernels"), std::string());
+      field_of(original.environment, &RecordEnvironment::own_kernels).value_or("");
   console.line(fmt::format("reproducing {} (run {}, seed {}, {} mode)", options.report.string(),
-                           original.value("run_id", "?"), original.value("seed", 0),
-                           original["mode"].get<std::string>()));
+                           original.run_id.value_or("?"), original.seed.value_or(0),
+                           mode_name(*original.mode)));
   ExperimentResult rerun = run_experiment(request, console);
 
   auto rows = compare_reports(original, rerun.report);
@@ -164,19 +163,19 @@ int reproduce_command(const ReproduceOptions& options) {
     for (const auto& line : changed_files) console.result("  " + line);
   }
   const std::string rerun_kernels =
-      rerun.report.value(nlohmann::json::json_pointer("/environment/own_kernels"), std::string());
+      field_of(rerun.report.environment, &RecordEnvironment::own_kernels).value_or("");
   if (!own_kernels.empty() && rerun_kernels != own_kernels) {
     console.result(
         fmt::format("the original ran the own kernels '{}', this machine '{}': the last "
                     "bits may differ",
                     own_kernels, rerun_kernels));
   }
-  std::string device = original.value("device", "");
+  const bool on_cpu = original.device && original.device->is_cpu();
   console.result(fmt::format("{}: {} (rerun report: {})", same ? "reproduced" : "NOT reproduced",
                              same                     ? "every exact metric matches"
                              : !changed_files.empty() ? "the rerun read other data"
-                             : device == "cpu" ? "a deterministic CPU rerun should match exactly"
-                                               : "GPU runs need not match to the last bit",
+                             : on_cpu ? "a deterministic CPU rerun should match exactly"
+                                      : "GPU runs need not match to the last bit",
                              rerun.report_path.string()));
   return same ? 0 : 1;
 }

@@ -12,6 +12,7 @@
 
 #include "runner/cli/local_status.h"
 #include "runner/cli/report_folder.h"
+#include "runner/report/run_record.h"
 #include "runner/sweep/rung_records.h"
 #include "runner/sweep/slurm_commands.h"
 #include "runner/sweep/slurm_progress.h"
@@ -40,16 +41,13 @@ PointEvidence report_evidence(const fs::path& dir, const RecordedPoint& point) {
     evidence.report = ReportedStatus::unreadable();
     return evidence;
   }
-  auto text = [&](const nlohmann::json& object, const char* key) {
-    return object.is_object() && object.contains(key) && object[key].is_string()
-               ? object[key].get<std::string>()
-               : std::string();
-  };
-  evidence.report = ReportedStatus::parse(text(report, "status"));
-  evidence.report_error = text(report, "error");
+  const RunRecord record = run_record_from_json(report);
+  evidence.report =
+      record.status ? ReportedStatus::of(*record.status) : ReportedStatus::unreadable();
+  evidence.report_error = record.error.value_or("");
   evidence.report_of_plan =
       !point.point_sha.empty() &&
-      text(report.value("sweep_point", nlohmann::json()), "point_sha256") == point.point_sha;
+      field_of(record.sweep_point, &RecordSweepPoint::point_sha256) == point.point_sha;
   return evidence;
 }
 

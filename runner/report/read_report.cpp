@@ -73,6 +73,29 @@ std::string status_problem(const nlohmann::json& report) {
                      found == report.end() ? "nothing" : found->dump(), known_status_names());
 }
 
+std::string record_problem(const RunRecord& record) {
+  if (record.reported_status().kind == ReportedStatus::Kind::unreadable) {
+    return fmt::format("status: found {}, expected one of: {}", record.unmodelled["status"].dump(),
+                       known_status_names());
+  }
+  const nlohmann::json& raw_epochs =
+      record.unmodelled.is_object() ? record.unmodelled.value("epochs", nlohmann::json()) : nullptr;
+  if (raw_epochs.is_array()) {  // a list holding something other than epochs
+    return fmt::format("epochs: found {}, expected a list of epochs",
+                       raw_epochs.dump().substr(0, 80));
+  }
+  for (const RecordEpoch& epoch : record.epochs.value_or(std::vector<RecordEpoch>{})) {
+    if (epoch.epoch && *epoch.epoch >= 1) continue;
+    const nlohmann::json number =
+        epoch.epoch
+            ? nlohmann::json(*epoch.epoch)
+            : (epoch.unmodelled.is_object() ? epoch.unmodelled.value("epoch", nlohmann::json())
+                                            : nlohmann::json());
+    return fmt::format("epochs: epoch {}, expected a whole number from 1", number.dump());
+  }
+  return "";
+}
+
 RunStatus report_status(const nlohmann::json& report, const std::string& file) {
   if (auto status = status_of(report)) return *status;
   throw UserError(fmt::format("{}: {}", file, status_problem(report)));

@@ -42,6 +42,11 @@ ReportedStatus reported_status(const nlohmann::json& report);
 // A report's (or a summary row's, or a sweep plan's) `mode`; nullopt when absent or unknown.
 std::optional<RunMode> reported_mode(const nlohmann::json& report);
 
+// What makes a record unusable for a summary, as "field: found X, expected Y": a status this
+// runner does not write, or an epoch whose number is not a whole number from 1 (the summaries
+// key epochs on it). "" when there is nothing.
+std::string record_problem(const RunRecord& record);
+
 // A report's `status` as a RunStatus; a missing, non-string or unknown status is a UserError
 // naming `file` and the status_problem.
 RunStatus report_status(const nlohmann::json& report, const std::string& file);

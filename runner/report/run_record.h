@@ -305,6 +305,13 @@ struct RunRecord {
   RecordConfigFacts config_facts() const;
 };
 
+// A field of a section the record may lack: nullopt when either is absent.
+template <class Section, class Field>
+std::optional<Field> field_of(const std::optional<Section>& section,
+                              std::optional<Field> Section::*field) {
+  return section ? (*section).*field : std::nullopt;
+}
+
 // A figure for a chart or a table: the value, or NaN when the record lacks it.
 template <class Number>
 double value_or_nan(const std::optional<Number>& value) {

@@ -369,7 +369,7 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
   result.report_path = write_report(context.run_dir, report);
   if (experiment.report.html)
     result.page_path = write_page_or_warn(request.write_page, report, result.report_path, console);
-  result.report = std::move(report);
+  result.report = run_record_from_json(report);
   return result;
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "runner/report/run_record.h"
 #include "runner/run/session.h"
 #include "runner/train/benchmark.h"
 #include "runner/train/run_status.h"
@@ -38,7 +39,7 @@ struct ExperimentRequest : SessionOptions {
 };
 
 struct ExperimentResult {
-  nlohmann::json report;
+  RunRecord report;                         // as written
   RunStatus status = RunStatus::completed;  // the report's `status`
   std::filesystem::path report_path;
   std::filesystem::path page_path;  // report.html, when report.html is set

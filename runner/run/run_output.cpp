@@ -24,13 +24,13 @@ void print_validation(Console& console, const Evaluation& validation) {
                   validation.count, 100 * validation.accuracy(), validation.loss));
 }
 
-std::string throughput_line(const nlohmann::json& report) {
-  const auto median = nlohmann::json::json_pointer("/step_time/images_per_second");
-  const auto whole = nlohmann::json::json_pointer("/throughput/train_images_per_second");
-  if (!report.contains(median) || !report.contains(whole)) return "";
-  if (report.value(nlohmann::json::json_pointer("/step_time/steps"), 0) == 0) return "";
+std::string throughput_line(const RunRecord& report) {
+  const auto median = field_of(report.step_time, &RecordStepTime::images_per_second);
+  const auto whole = field_of(report.throughput, &RecordThroughput::train_images_per_second);
+  if (!median || !whole || field_of(report.step_time, &RecordStepTime::steps).value_or(0) == 0)
+    return "";
   return fmt::format("throughput: {:.0f} images/s (median step), {:.0f} images/s (whole run)",
-                     report[median].get<double>(), report[whole].get<double>());
+                     *median, *whole);
 }
 
 nlohmann::json report_head(const Session& session, const std::string& mode,

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "runner/report/run_record.h"
 #include "runner/run/session.h"
 #include "runner/train/evaluation.h"
 
@@ -21,7 +22,7 @@ void print_validation(Console& console, const Evaluation& validation);
 
 // "throughput: 21992 images/s (median step), 20517 images/s (whole run)": the figure summaries
 // use and the one that counts every stall, side by side; "" for a report without timed steps.
-std::string throughput_line(const nlohmann::json& report);
+std::string throughput_line(const RunRecord& report);
 
 // The fields every report starts with: mode, name, run id, resolved config and its hash, seed,
 // device, backend, environment, model, start time.

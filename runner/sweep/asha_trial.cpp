@@ -57,11 +57,10 @@ nlohmann::json asha_report_block(const AshaSpec& spec, const PlannedPoint& plann
           {"reduction_factor", spec.reduction_factor}};
 }
 
-std::function<std::string(const EpochRecord&)> asha_replay_gate(const nlohmann::json& report) {
-  if (!report.is_object() || !report.contains("asha") || !report["asha"].is_object()) return {};
-  const bool stopped = reported_status(report).is(RunStatus::stopped_early);
-  const nlohmann::json epochs = report.value("epochs", nlohmann::json::array());
-  const int last = epochs.is_array() ? static_cast<int>(epochs.size()) : 0;
+std::function<std::string(const EpochRecord&)> asha_replay_gate(const RunRecord& report) {
+  if (!report.asha) return {};
+  const bool stopped = report.status == RunStatus::stopped_early;
+  const int last = report.epochs ? static_cast<int>(report.epochs->size()) : 0;
   return [stopped, last](const EpochRecord& epoch) -> std::string {
     if (!stopped || epoch.epoch != last) return "";
     return fmt::format("asha: stopped after epoch {}, as the original trial was", last);

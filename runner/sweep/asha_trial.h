@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "runner/report/run_record.h"
 #include "runner/sweep/asha.h"
 #include "runner/sweep/sweep_plan.h"
 #include "runner/train/trainer.h"
@@ -32,6 +33,6 @@ nlohmann::json asha_report_block(const AshaSpec& spec, const PlannedPoint& plann
 // For `runner reproduce` of a trial's report: a gate that runs the rerun as the trial ran (the test
 // set after the last epoch only; a trial ASHA stopped stops after the same epoch), or an empty
 // function for a report of no trial.
-std::function<std::string(const EpochRecord&)> asha_replay_gate(const nlohmann::json& report);
+std::function<std::string(const EpochRecord&)> asha_replay_gate(const RunRecord& report);
 
 }  // namespace runner

@@ -126,11 +126,11 @@ class ChildProcesses {
     auto written = std::filesystem::last_write_time(report_path, error);
     if (!error && written >= p.launched &&
         point_state(report_path, planned) != PointState::missing) {
-      nlohmann::json report = parse_bounded_json(read_file_or_empty(report_path), false);
-      auto status =
-          report.is_object() ? parse_run_status(report.value("status", "")) : std::nullopt;
-      if (status && report["sweep_point"].value("point_sha256", "") == planned.point_sha)
-        return {*status, report};
+      RunRecord report =
+          run_record_from_json(parse_bounded_json(read_file_or_empty(report_path), false));
+      if (report.status &&
+          field_of(report.sweep_point, &RecordSweepPoint::point_sha256) == planned.point_sha)
+        return {*report.status, std::move(report)};
     }
     // Stopped by Ctrl-C before its run began (while planning): interrupted, to run again.
     const bool interrupted =

@@ -9,12 +9,12 @@ namespace runner {
 
 const char* status_name(LocalPointStatus status) {
   switch (status) {
-    case LocalPointStatus::completed:
-      return "completed";
+    case LocalPointStatus::completed:  // the run's own words for the two ends as planned
+      return status_name(RunStatus::completed);
     case LocalPointStatus::stopped_early:
-      return "stopped_early";
+      return status_name(RunStatus::stopped_early);
     case LocalPointStatus::failed:
-      return "failed";
+      return status_name(RunStatus::failed);
     case LocalPointStatus::running:
       return "running";
     case LocalPointStatus::waiting:

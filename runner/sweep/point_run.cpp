@@ -41,7 +41,7 @@ PointRun record_point(const PlannedPoint& planned, const SweepSpec& spec,
       config.is_object() && config.contains("tags") ? config["tags"] : nlohmann::json::object();
   report["tags"] = merge_tags(config_tags, parse_tag_options(spec.tags));
   write_report(sweep_dir / planned.point.id, report);
-  return PointRun{status, report};
+  return PointRun{status, run_record_from_json(report)};
 }
 
 int point_exit_code(RunStatus status) {
@@ -49,22 +49,19 @@ int point_exit_code(RunStatus status) {
 }
 
 std::string result_line(const PointRun& run) {
-  const nlohmann::json& r = run.report;
+  const RunRecord& r = run.report;
   if (run.status != RunStatus::completed) {
-    return fmt::format("{}: {}", status_name(run.status), r.value("error", ""));
+    return fmt::format("{}: {}", status_name(run.status), r.error.value_or(""));
   }
-  const auto& step = r["step_time"];
-  std::string line = fmt::format(
-      "completed: {:.0f} images/s, step {:.3f} ms (p10 {:.3f}, p90 {:.3f})",
-      step["images_per_second"].get<double>(), 1e3 * step["median_seconds"].get<double>(),
-      1e3 * step["p10_seconds"].get<double>(), 1e3 * step["p90_seconds"].get<double>());
-  const nlohmann::json metrics = r.value("metrics", nlohmann::json::object());
-  for (const auto& [field, name] :
-       {std::pair{"val_accuracy", "validation"}, {"test_accuracy", "test"}}) {
-    const nlohmann::json value =
-        metrics.is_object() ? metrics.value(field, nlohmann::json()) : nlohmann::json();
-    if (value.is_number())
-      line += fmt::format(", {} accuracy {:.2f} %", name, 100 * value.get<double>());
+  const RecordStepTime step = r.step_time.value_or(RecordStepTime{});
+  std::string line =
+      fmt::format("completed: {:.0f} images/s, step {:.3f} ms (p10 {:.3f}, p90 {:.3f})",
+                  value_or_nan(step.images_per_second), 1e3 * value_or_nan(step.median_seconds),
+                  1e3 * value_or_nan(step.p10_seconds), 1e3 * value_or_nan(step.p90_seconds));
+  for (const auto& [value, name] :
+       {std::pair{field_of(r.metrics, &RecordMetrics::val_accuracy), "validation"},
+        {field_of(r.metrics, &RecordMetrics::test_accuracy), "test"}}) {
+    if (value) line += fmt::format(", {} accuracy {:.2f} %", name, 100 * *value);
   }
   return line;
 }

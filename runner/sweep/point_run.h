@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "runner/report/run_record.h"
 #include "runner/sweep/sweep_plan.h"
 #include "runner/train/run_status.h"
 
@@ -13,7 +14,7 @@ namespace runner {
 
 struct PointRun {
   RunStatus status = RunStatus::completed;  // the report's `status`
-  nlohmann::json report;
+  RunRecord report;
 };
 
 // The report's `sweep_point` block: the sweep, the point's id, index, values, overrides and hash.

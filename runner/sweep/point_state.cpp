@@ -3,31 +3,31 @@
 
 #include <nlohmann/json.hpp>
 
-#include "runner/report/read_report.h"
+#include "runner/report/run_record.h"
 #include "runner/train/run_status.h"
 #include "runner/util/bounded_json.h"
 
 namespace runner {
 namespace {
 
-nlohmann::json read_report(const std::filesystem::path& path) {
+// The point's report, read leniently; nullopt when there is none (or it is not a JSON object).
+std::optional<RunRecord> read_record(const std::filesystem::path& path) {
   nlohmann::json report = read_json_leniently(path);
-  return report.is_object() ? report : nlohmann::json();
+  if (!report.is_object()) return std::nullopt;
+  return run_record_from_json(report);
 }
 
 }  // namespace
 
 PointState point_state(const std::filesystem::path& report_path, const PlannedPoint& planned) {
-  nlohmann::json report = read_report(report_path);
-  if (report.is_null()) return PointState::missing;
+  const std::optional<RunRecord> report = read_record(report_path);
+  if (!report) return PointState::missing;
   // Fields of another type are read as missing, never as a raw nlohmann::json type_error.
-  const std::optional<RunStatus> status = parse_run_status(text_at(report, "/status"));
-  if (!status || !ended_as_planned(*status)) {
-    return PointState::unfinished;
-  }
-  std::string sha = text_at(report, "/sweep_point/point_sha256");
+  if (!report->status || !ended_as_planned(*report->status)) return PointState::unfinished;
+  const auto sha = field_of(report->sweep_point, &RecordSweepPoint::point_sha256);
   if (!planned.valid || sha != planned.point_sha) return PointState::changed;
-  return *status == RunStatus::stopped_early ? PointState::stopped_early : PointState::complete;
+  return *report->status == RunStatus::stopped_early ? PointState::stopped_early
+                                                     : PointState::complete;
 }
 
 std::string describe_state(PointState state, const std::filesystem::path& report_path, bool force) {
@@ -39,8 +39,10 @@ std::string describe_state(PointState state, const std::filesystem::path& report
     case PointState::stopped_early:
       return force ? "rerun: --force" : "done: stopped early at a rung (asha)";
     case PointState::unfinished: {
-      std::string status = text_at(read_report(report_path), "/status");
-      return "rerun: was " + (status.empty() ? "unreadable" : status);
+      const std::optional<RunRecord> report = read_record(report_path);
+      const bool has_status = report && report->status;
+      return "rerun: was " +
+             (has_status ? status_name(*report->status) : std::string("unreadable"));
     }
     case PointState::changed:
       return "rerun: config or settings changed";

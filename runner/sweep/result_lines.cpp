@@ -16,7 +16,7 @@ SweepResultLines::SweepResultLines(const std::vector<PlannedPoint>& plan) : plan
 std::string SweepResultLines::line(std::size_t index, const PointRun& run) {
   const std::string head =
       fmt::format("[{}/{}] {}: ", index + 1, plan_.size(), plan_[index].point.id);
-  const std::string error = run.report.value("error", "");
+  const std::string error = run.report.error.value_or("");
   if (ended_as_planned(run.status) || error.empty()) return head + result_line(run);
   auto [it, first] = shown_.emplace(error, fmt::format("as point {}", index + 1));
   if (first) return head + result_line(run);

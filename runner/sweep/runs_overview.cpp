@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runner/sweep/summary_cells.h"
+#include "runner/train/run_status.h"
 
 namespace runner {
 namespace {
@@ -71,14 +72,15 @@ std::vector<std::string> no_cells(const json&) {
   return {};
 }
 
-Columns columns_for(const std::string& mode) {
-  if (mode == "train")
+Columns columns_for(const std::string& mode_text) {
+  const std::optional<RunMode> mode = parse_run_mode(mode_text);
+  if (mode == RunMode::train)
     return {" batch | epochs | test acc. | test loss | loss | images/s | images/s (whole run) |",
             "---:|---:|---:|---:|---:|---:|---:|", train_cells};
-  if (mode == "benchmark")
+  if (mode == RunMode::benchmark)
     return {" batch | images/s | images/s (whole run) | step ms (p10–p90) | CPU util. | GFLOP/s |",
             "---:|---:|---:|---:|---:|---:|", benchmark_cells};
-  if (mode == "eval") return {" test acc. | test loss |", "---:|---:|", eval_cells};
+  if (mode == RunMode::eval) return {" test acc. | test loss |", "---:|---:|", eval_cells};
   return {"", "", no_cells};
 }
 

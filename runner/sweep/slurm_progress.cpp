@@ -15,12 +15,12 @@ const char* status_name(SlurmPointStatus status) {
       return "pending";
     case SlurmPointStatus::running:
       return "running";
-    case SlurmPointStatus::completed:
-      return "completed";
+    case SlurmPointStatus::completed:  // the run's own words for the two ends as planned
+      return status_name(RunStatus::completed);
     case SlurmPointStatus::stopped_early:
-      return "stopped_early";
+      return status_name(RunStatus::stopped_early);
     case SlurmPointStatus::failed:
-      return "failed";
+      return status_name(RunStatus::failed);
   }
   return "";
 }

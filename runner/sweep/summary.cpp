@@ -23,12 +23,6 @@ namespace {
 
 using nlohmann::json;
 
-// The value at a JSON pointer ("/step_time/median_seconds"), or null.
-json at(const json& value, const char* pointer) {
-  json::json_pointer p(pointer);
-  return value.contains(p) ? value[p] : json();
-}
-
 // A report's summary row; a file that is not a report (corrupt, edited, another tool's JSON) is
 // recorded in `unreadable` with the reason and left out, so one bad file does not hide the rest.
 // Reports are read leniently (not against the whole schema): older runners wrote fewer fields.
@@ -37,95 +31,89 @@ json row_or_note(const std::filesystem::path& path, json& unreadable) {
     unreadable.push_back({{"report", path.string()}, {"error", path.string() + ": " + why}});
     return json();
   };
-  auto listed = [&](const UserError& error) {  // its message names the file
-    unreadable.push_back({{"report", path.string()}, {"error", error.what()}});
-    return json();
-  };
   std::string text;
   try {
     text = read_regular_file(path, kMaxReportBytes, "a JSON report");
-  } catch (const UserError& error) {
-    return listed(error);
+  } catch (const UserError& error) {  // its message names the file
+    unreadable.push_back({{"report", path.string()}, {"error", error.what()}});
+    return json();
   }
-  json report = parse_bounded_json(text, /*allow_exceptions=*/false);
+  const json report = parse_bounded_json(text, /*allow_exceptions=*/false);
   if (report.is_discarded() || !report.is_object()) return note("not a JSON report");
-  if (report.contains("status")) {
-    if (std::string why = status_problem(report); !why.empty()) {
-      return note("not a report of this runner (" + why + ")");
-    }
+  const RunRecord record = run_record_from_json(report);
+  if (std::string why = record_problem(record); !why.empty()) {
+    return note("not a report of this runner (" + why + ")");
   }
-  try {
-    return summary_row(report, path.string());
-  } catch (const json::exception& error) {  // a field of the wrong type
-    std::string what = error.what();
-    return note("not a report of this runner (" + what.substr(what.find("] ") + 2) + ")");
-  } catch (const UserError& error) {  // a value summary_row checks itself
-    return listed(error);
-  }
+  return summary_row(record, path.string());
 }
 
-// The last epoch's training loss. No const operator[] on a key that may be missing: nlohmann
-// does not check it (report_fuzzer read past a map's end with an epoch without train_loss).
-json final_loss(const json& report) {
-  if (report.contains("benchmark")) return at(report, "/benchmark/mean_loss");
-  const json epochs = at(report, "/epochs");
-  if (!epochs.is_array() || epochs.empty() || !epochs.back().is_object()) return nullptr;
-  return epochs.back().value("train_loss", json());
+template <class T>
+json or_null(const std::optional<T>& value) {
+  return value ? json(*value) : json();
 }
 
-// Each epoch's training and test loss (train mode), for the loss-versus-epoch plot. The groups
-// key their statistics on the epoch as an int: any other number (a string, 1.5, 1e300 once
-// escaped group_rows as a type_error or a float-to-int overflow) is a UserError naming the file.
-json epoch_losses(const json& report, const std::string& report_path) {
+// The last epoch's training loss, or a benchmark's mean loss.
+json final_loss(const RunRecord& report) {
+  if (report.benchmark) return or_null(report.benchmark->mean_loss);
+  if (!report.epochs || report.epochs->empty()) return nullptr;
+  return or_null(report.epochs->back().train_loss);
+}
+
+// Each epoch's training and test loss (train mode), for the loss-versus-epoch plot; the groups
+// key their statistics on the epoch (record_problem has checked it is a whole number from 1).
+json epoch_losses(const RunRecord& report) {
   json out = json::array();
-  if (!report.contains("epochs") || !report["epochs"].is_array()) return out;
-  for (const json& epoch : report["epochs"]) {
-    const json& number = epoch.at("epoch");
-    if (!number.is_number_integer() || number < 1 || number > std::numeric_limits<int>::max()) {
-      throw UserError(fmt::format(
-          "{}: not a report of this runner (epochs: epoch {}, expected a whole number from 1)",
-          report_path, number.dump()));
-    }
-    out.push_back({{"epoch", number},
-                   {"train_loss", epoch.value("train_loss", json())},
-                   {"test_loss", epoch.value("test_loss", json())}});
+  for (const RecordEpoch& epoch : report.epochs.value_or(std::vector<RecordEpoch>{})) {
+    out.push_back({{"epoch", or_null(epoch.epoch)},
+                   {"train_loss", or_null(epoch.train_loss)},
+                   {"test_loss", or_null(epoch.test_loss)}});
   }
   return out;
 }
 
 // The seed of the point's values (repeats, a seed axis), else the one the run used.
-json seed_of(const json& report) {
-  json from_values = at(report, "/sweep_point/values/seed");
-  return from_values.is_null() ? at(report, "/seed") : from_values;
+json seed_of(const RunRecord& report) {
+  const auto values = field_of(report.sweep_point, &RecordSweepPoint::values);
+  if (values && values->is_object() && values->contains("seed")) return (*values)["seed"];
+  return or_null(report.seed);
 }
 
-json machine_of(const json& report) {
-  std::string host = text_at(report, "/environment/hostname");
-  std::string cpu = text_at(report, "/environment/cpu_model");
+json machine_of(const RunRecord& report) {
+  const std::string host = field_of(report.environment, &RecordEnvironment::hostname).value_or("");
+  const std::string cpu = field_of(report.environment, &RecordEnvironment::cpu_model).value_or("");
   if (host.empty() && cpu.empty()) return nullptr;
   return cpu.empty() ? host : fmt::format("{} ({})", host, cpu);
 }
 
-json commit_of(const json& report) {
-  std::string commit = text_at(report, "/environment/git_commit");
+json commit_of(const RunRecord& report) {
+  const std::string commit =
+      field_of(report.environment, &RecordEnvironment::git_commit).value_or("");
   if (commit.empty()) return nullptr;
-  return at(report, "/environment/git_dirty") == true ? commit + " (dirty)" : commit;
+  const bool dirty = field_of(report.environment, &RecordEnvironment::git_dirty).value_or(false);
+  return dirty ? commit + " (dirty)" : commit;
 }
 
 // The machine's load while the point ran (`machine_load`): the higher of the load averages at
 // its start and end, and whether that was above the cores (a busy machine: noisy timings).
-void add_load(json& row, const json& report) {
-  json cores = at(report, "/machine_load/cores");
-  json start = at(report, "/machine_load/load_average_start");
-  json end = at(report, "/machine_load/load_average_end");
-  row["cores"] = cores;
+void add_load(json& row, const RunRecord& report) {
+  const RecordMachineLoad load = report.machine_load.value_or(RecordMachineLoad{});
+  row["cores"] = or_null(load.cores);
   row["load_average"] = nullptr;
   row["busy"] = nullptr;
-  if (!start.is_number() && !end.is_number()) return;
-  double load = std::max(start.is_number() ? start.get<double>() : 0.0,
-                         end.is_number() ? end.get<double>() : 0.0);
-  row["load_average"] = load;
-  if (cores.is_number()) row["busy"] = load > cores.get<double>();
+  if (!load.load_average_start && !load.load_average_end) return;
+  const double average =
+      std::max(load.load_average_start.value_or(0.0), load.load_average_end.value_or(0.0));
+  row["load_average"] = average;
+  if (load.cores) row["busy"] = average > *load.cores;
+}
+
+// The loss per step and accuracy per epoch as the report holds them, for the sweep's curve
+// plots (train mode only).
+json curves_of(const RunRecord& report) {
+  if (!report.curves) return nullptr;
+  RunRecord curves_only;
+  curves_only.curves = report.curves;
+  return run_record_json(curves_only)["curves"];
 }
 
 bool is_gpu(const json& device) {
@@ -148,7 +136,7 @@ json planned(const json& point, const char* key, bool (json::*fits)() const noex
 }
 
 json missing_row(const json& point) {
-  json row = summary_row(json::object(), "");
+  json row = summary_row(RunRecord{}, "");
   row["id"] = point["id"];
   row["index"] = planned(point, "index", &json::is_number_integer);
   row["status"] = "missing";
@@ -173,64 +161,73 @@ std::string planned_id(const json& point) {
 
 }  // namespace
 
-json summary_row(const json& report, const std::string& report_path) {
+json summary_row(const RunRecord& report, const std::string& report_path) {
+  if (std::string why = record_problem(report); !why.empty()) {
+    throw UserError(fmt::format("{}: {}", report_path, why));
+  }
+  const RecordConfigFacts config = report.config_facts();
   json row;
-  row["id"] =
-      report.contains("sweep_point") ? at(report, "/sweep_point/id") : at(report, "/run_id");
-  row["index"] = at(report, "/sweep_point/index");
-  // A report without a status is shown as missing; one with a status this runner does not know
-  // is a UserError (its folder's summary lists it as unreadable).
-  row["status"] =
-      report.contains("status") ? status_name(report_status(report, report_path)) : "missing";
-  row["error"] = at(report, "/error");
-  row["mode"] = at(report, "/mode");
-  row["experiment"] = report.contains("name") ? report["name"] : at(report, "/config/name");
-  row["device"] = report.contains("device") ? report["device"] : at(report, "/config/device");
-  row["batch_size"] = at(report, "/config/training/batch_size");
-  row["width"] = at(report, "/config/model/width");
+  row["id"] = report.sweep_point ? or_null(report.sweep_point->id) : or_null(report.run_id);
+  row["index"] = or_null(field_of(report.sweep_point, &RecordSweepPoint::index));
+  // A report without a status is shown as missing.
+  row["status"] = report.status ? status_name(*report.status) : "missing";
+  row["error"] = or_null(report.error);
+  row["mode"] = report.mode ? json(mode_name(*report.mode)) : json();
+  row["experiment"] = report.name ? json(*report.name) : or_null(config.name);
+  const std::optional<Device> device = report.device ? report.device : config.device;
+  row["device"] = device ? json(device->name()) : json();
+  row["batch_size"] = or_null(config.batch_size);
+  row["width"] = or_null(config.width);
   // Reports from before training.precision ran FP32.
-  json precision = at(report, "/config/training/precision");
-  row["precision"] = precision.is_null() && report.contains("config") ? json("fp32") : precision;
-  json values = at(report, "/sweep_point/values");  // a mapping, as swept_axes and groups expect
-  row["values"] = values.is_object() ? values : json::object();
-  row["images_per_second"] = at(report, "/step_time/images_per_second");
-  row["whole_run_images_per_second"] = at(report, "/throughput/train_images_per_second");
-  row["step_time_median_seconds"] = at(report, "/step_time/median_seconds");
-  row["step_time_p10_seconds"] = at(report, "/step_time/p10_seconds");
-  row["step_time_p90_seconds"] = at(report, "/step_time/p90_seconds");
-  row["cpu_utilisation"] = at(report, "/cpu/utilisation");
-  json gpu_percent = at(report, "/gpu/utilisation/mean_gpu_percent");
-  row["gpu_utilisation"] = gpu_percent.is_number() ? json(gpu_percent.get<double>() / 100) : json();
-  row["gpu_memory_bytes"] = at(report, "/gpu/device_memory_bytes");
-  row["threads"] = at(report, "/environment/threads");
-  row["peak_memory_bytes"] = at(report, "/memory/peak_rss_bytes");
-  row["estimated_memory_bytes"] = at(report, "/memory/estimate/total");
-  row["flops_per_image"] = at(report, "/model/flops_per_image");
-  json ips = row["images_per_second"], flops = row["flops_per_image"];
+  const std::optional<Precision> precision =
+      config.precision ? config.precision
+                       : (report.config ? std::optional(Precision::fp32) : std::nullopt);
+  row["precision"] = precision ? json(precision_name(*precision)) : json();
+  // A mapping, as swept_axes and groups expect.
+  const auto values = field_of(report.sweep_point, &RecordSweepPoint::values);
+  row["values"] = values && values->is_object() ? *values : json::object();
+  const auto step_time = [&](auto field) { return or_null(field_of(report.step_time, field)); };
+  row["images_per_second"] = step_time(&RecordStepTime::images_per_second);
+  row["whole_run_images_per_second"] =
+      or_null(field_of(report.throughput, &RecordThroughput::train_images_per_second));
+  row["step_time_median_seconds"] = step_time(&RecordStepTime::median_seconds);
+  row["step_time_p10_seconds"] = step_time(&RecordStepTime::p10_seconds);
+  row["step_time_p90_seconds"] = step_time(&RecordStepTime::p90_seconds);
+  row["cpu_utilisation"] = or_null(field_of(report.cpu, &RecordCpu::utilisation));
+  const auto gpu_percent = field_of(field_of(report.gpu, &RecordGpu::utilisation),
+                                    &RecordGpuUtilisation::mean_gpu_percent);
+  row["gpu_utilisation"] = gpu_percent ? json(*gpu_percent / 100) : json();
+  row["gpu_memory_bytes"] = or_null(field_of(report.gpu, &RecordGpu::device_memory_bytes));
+  row["threads"] = or_null(field_of(report.environment, &RecordEnvironment::threads));
+  row["peak_memory_bytes"] = or_null(field_of(report.memory, &RecordMemory::peak_rss_bytes));
+  const auto estimate = field_of(report.memory, &RecordMemory::estimate);
+  row["estimated_memory_bytes"] =
+      estimate && estimate->count("total") ? json(estimate->at("total")) : json();
+  const auto flops = field_of(report.model, &RecordModel::flops_per_image);
+  row["flops_per_image"] = or_null(flops);
+  const auto ips = field_of(report.step_time, &RecordStepTime::images_per_second);
   // Training runs forward and backward: about three times the forward FLOPs.
-  row["achieved_flops_per_second"] = ips.is_number() && flops.is_number()
-                                         ? json(3.0 * flops.get<double>() * ips.get<double>())
-                                         : json();
-  row["test_accuracy"] = at(report, "/metrics/test_accuracy");
-  row["test_loss"] = at(report, "/metrics/test_loss");
+  row["achieved_flops_per_second"] =
+      ips && flops ? json(3.0 * static_cast<double>(*flops) * *ips) : json();
+  const auto metric = [&](auto field) { return or_null(field_of(report.metrics, field)); };
+  row["test_accuracy"] = metric(&RecordMetrics::test_accuracy);
+  row["test_loss"] = metric(&RecordMetrics::test_loss);
   // Validation figures (dataset.validation_split): null for runs without a validation set.
-  row["val_accuracy"] = at(report, "/metrics/val_accuracy");
-  row["val_loss"] = at(report, "/metrics/val_loss");
-  row["best_epoch"] = at(report, "/metrics/best_epoch");
-  row["stop_reason"] = at(report, "/stop_reason");
+  row["val_accuracy"] = metric(&RecordMetrics::val_accuracy);
+  row["val_loss"] = metric(&RecordMetrics::val_loss);
+  row["best_epoch"] = metric(&RecordMetrics::best_epoch);
+  row["stop_reason"] = report.stop_reason ? json(stop_reason_name(*report.stop_reason)) : json();
   row["final_loss"] = final_loss(report);
   row["speedup_over_cpu"] = nullptr;
   row["seed"] = seed_of(report);
-  row["epochs"] =
-      reported_mode(row) == RunMode::train ? at(report, "/config/training/epochs") : json();
+  row["epochs"] = report.mode == RunMode::train ? or_null(config.epochs) : json();
   row["machine"] = machine_of(report);
   row["commit"] = commit_of(report);
-  row["started_at"] = at(report, "/started_at");
-  row["finished_at"] = at(report, "/finished_at");
+  row["started_at"] = or_null(report.started_at);
+  row["finished_at"] = or_null(report.finished_at);
   add_load(row, report);
-  row["epoch_losses"] = epoch_losses(report, report_path);
-  // The loss per step and accuracy per epoch, for the sweep's curve plots (train mode only).
-  if (report.contains("curves") && report["curves"].is_object()) row["curves"] = report["curves"];
+  row["epoch_losses"] = epoch_losses(report);
+  if (report.curves) row["curves"] = curves_of(report);
   row["report"] = report_path;
   return row;
 }

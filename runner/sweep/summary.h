@@ -7,12 +7,14 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "runner/report/run_record.h"
+
 namespace runner {
 
 // The row of one report (a missing figure is null); `report_path` is recorded as given. A
 // status this runner does not know, or an epoch that is not a whole number from 1, is a
 // UserError naming `report_path`.
-nlohmann::json summary_row(const nlohmann::json& report, const std::string& report_path);
+nlohmann::json summary_row(const RunRecord& report, const std::string& report_path);
 
 // Sets speedup_over_cpu of every completed GPU row that has a completed CPU row with the same
 // values but the device (batch size, width, ...): GPU images/s over CPU images/s; else null.

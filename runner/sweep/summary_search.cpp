@@ -95,7 +95,8 @@ json asha_summary(const json& manifest, const std::filesystem::path& dir, const 
     const json& losses = row.value("epoch_losses", json());
     if (losses.is_array()) trained += static_cast<std::int64_t>(losses.size());
     const json& epochs = row.value("epochs", json());
-    if (epochs.is_number_unsigned()) planned += epochs.get<std::int64_t>();
+    if (epochs.is_number_integer() && epochs.get<std::int64_t>() > 0)
+      planned += epochs.get<std::int64_t>();
   }
   block["stopped_early"] = stopped;
   block["epochs_trained"] = trained;

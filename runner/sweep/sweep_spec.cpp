@@ -151,7 +151,8 @@ SweepSpec read_sweep_file(const std::filesystem::path& file) {
     spec.embedded_config = j["config"];
   }
   // ASHA stops trials between training epochs: a search with it trains unless told otherwise.
-  const std::string mode = j.value("mode", j["sweep"].contains("asha") ? "train" : "benchmark");
+  const RunMode fallback = j["sweep"].contains("asha") ? RunMode::train : RunMode::benchmark;
+  const std::string mode = j.value("mode", mode_name(fallback));
   if (auto known = parse_run_mode(mode)) {
     spec.mode = *known;
   } else {  // the schema allows only these two; a file that got past it is still named

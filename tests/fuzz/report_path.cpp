@@ -2,11 +2,13 @@
 // does not keep the lenient ones (sweeps and summaries) from reading the same text.
 #include "report_path.h"
 
+#include <cstdlib>
 #include <fstream>
 
 #include "runner/html/run_page.h"
 #include "runner/html/sweep_page.h"
 #include "runner/report/read_report.h"
+#include "runner/report/run_record.h"
 #include "runner/sweep/point_state.h"
 #include "runner/sweep/summary.h"
 #include "runner/sweep/summary_files.h"
@@ -43,7 +45,11 @@ void check_report_text(const std::string& text, const std::filesystem::path& fol
   allowing_user_errors([&] { summary_markdown(summarize_folder(folder)); });
   // The pages: a run's from the text read leniently (as a sweep's page reads its points'), the
   // sweep's and the terminal summary from the summary.
-  run_page(run_record_from_json(read_json_leniently(report)), report);
+  const nlohmann::json lenient = read_json_leniently(report);
+  const RunRecord record = run_record_from_json(lenient);
+  // The record keeps what it does not model: written back, any object is the JSON it was.
+  if (lenient.is_object() && run_record_json(record) != lenient) std::abort();
+  run_page(record, report);
   allowing_user_errors([&] {
     const nlohmann::json summary = summarize_folder(folder);
     summary_terminal(summary);

@@ -100,18 +100,20 @@ struct Runs {
 
   Runs() {
     for (int seed : {0, 1}) {
-      rows.push_back(summary_row(
-          train_report(16, seed, accuracy16[seed], ips16[seed], losses16[seed]), "r.json"));
+      rows.push_back(summary_row(run_record_from_json(train_report(16, seed, accuracy16[seed],
+                                                                   ips16[seed], losses16[seed])),
+                                 "r.json"));
     }
     json failed = train_report(16, 2, 0, 1, {{1, 1}});
     failed = {{"status", "failed"},
               {"mode", "train"},
               {"error", "no"},
               {"sweep_point", failed["sweep_point"]}};
-    rows.push_back(summary_row(failed, "f.json"));
+    rows.push_back(summary_row(run_record_from_json(failed), "f.json"));
     for (int seed : {0, 1}) {
       rows.push_back(summary_row(
-          train_report(32, seed, accuracy32[seed], ips32[seed], {{1.0, 1.0}}), "r.json"));
+          run_record_from_json(train_report(32, seed, accuracy32[seed], ips32[seed], {{1.0, 1.0}})),
+          "r.json"));
     }
   }
 };
@@ -152,7 +154,7 @@ TEST(SummaryGroups, ASeedAxisAnywhereInTheIdGroupsLikeRepeats) {
   for (int seed : {1, 2}) {  // --grid seed=1,2 --grid training.batch_size=16: the seed comes first
     json report = train_report(16, seed, 0.5, 100, {{1, 1}});
     report["sweep_point"]["id"] = fmt::format("seed={}__batch_size=16", seed);
-    rows.push_back(summary_row(report, "r.json"));
+    rows.push_back(summary_row(run_record_from_json(report), "r.json"));
   }
   json groups = group_rows(rows);
   ASSERT_EQ(groups.size(), 1u);
@@ -161,7 +163,8 @@ TEST(SummaryGroups, ASeedAxisAnywhereInTheIdGroupsLikeRepeats) {
 }
 
 TEST(SummaryGroups, RunsWithoutSweepValuesAreGroupsOfTheirOwn) {
-  json a = summary_row(train_report(16, 0, 0.5, 100, {{1, 1}}), "a/report.json");
+  json a =
+      summary_row(run_record_from_json(train_report(16, 0, 0.5, 100, {{1, 1}})), "a/report.json");
   json b = a;
   for (json* row : {&a, &b}) (*row)["values"] = json::object();
   b["report"] = "b/report.json";

@@ -122,10 +122,10 @@ TEST(Summary, AForgedPlanIsReadWithoutARawTypeError) {
 }
 
 TEST(Summary, GpuPointsCarryTheirUtilisationAndDeviceMemory) {
-  json gpu = summary_row(point_report("gpu", 0, "cuda:0", 4000), "r.json");
+  json gpu = summary_row(run_record_from_json(point_report("gpu", 0, "cuda:0", 4000)), "r.json");
   EXPECT_DOUBLE_EQ(gpu["gpu_utilisation"].get<double>(), 0.62);
   EXPECT_EQ(gpu["gpu_memory_bytes"], 3 << 20);
-  json cpu = summary_row(point_report("cpu", 0, "cpu", 1000), "r.json");
+  json cpu = summary_row(run_record_from_json(point_report("cpu", 0, "cpu", 1000)), "r.json");
   EXPECT_TRUE(cpu["gpu_utilisation"].is_null());
   EXPECT_TRUE(cpu["gpu_memory_bytes"].is_null());
 }
@@ -157,7 +157,8 @@ TEST(Summary, ValidationFiguresGetColumnsWhenARunHasThem) {
 }
 
 TEST(Summary, WithoutACpuPointThereIsNoSpeedup) {
-  json rows = json::array({summary_row(point_report("gpu", 0, "cuda:0", 4000), "r.json")});
+  json rows = json::array(
+      {summary_row(run_record_from_json(point_report("gpu", 0, "cuda:0", 4000)), "r.json")});
   add_speedups(rows);
   EXPECT_TRUE(rows[0]["speedup_over_cpu"].is_null());
 }
@@ -191,7 +192,7 @@ TEST(Summary, AStatusThisRunnerDoesNotWriteIsAnErrorAndLeavesTheReportOut) {
   json report = point_report("odd", 0, "cpu", 1000);
   report["status"] = "finished";
   try {
-    summary_row(report, "odd/report.json");
+    summary_row(run_record_from_json(report), "odd/report.json");
     FAIL() << "an unknown status was accepted";
   } catch (const UserError& error) {
     EXPECT_EQ(std::string(error.what()),

@@ -31,7 +31,7 @@ std::vector<std::filesystem::path> files_below(const std::filesystem::path& dir,
   return out;
 }
 
-TEST(RunRecord, EveryCommittedReportReadsWholeAndWritesBackTheSame) {
+TEST(RunRecordJson, EveryCommittedReportReadsWholeAndWritesBackTheSame) {
   const auto reports = files_below(source_dir() / "results", ".report.json");
   ASSERT_GE(reports.size(), 10u) << "the committed reports under results/";
   for (const auto& path : reports) {
@@ -56,7 +56,7 @@ TEST(RunRecord, EveryCommittedReportReadsWholeAndWritesBackTheSame) {
   }
 }
 
-TEST(RunRecord, ConfigFactsAreValues) {
+TEST(RunRecordJson, ConfigFactsAreValues) {
   RunRecord record;
   record.config = json::parse(R"({"name": "lenet", "device": "cuda:1",
       "dataset": {"root": "/data"}, "model": {"width": 2},
@@ -77,7 +77,7 @@ TEST(RunRecord, ConfigFactsAreValues) {
   EXPECT_FALSE(RunRecord().config_facts().name);
 }
 
-TEST(RunRecord, StatusIsReadOrUnreadableOrNone) {
+TEST(RunRecordJson, StatusIsReadOrUnreadableOrNone) {
   EXPECT_TRUE(run_record_from_json(json{{"status", "stopped_early"}})
                   .reported_status()
                   .is(RunStatus::stopped_early));
@@ -91,7 +91,7 @@ TEST(RunRecord, StatusIsReadOrUnreadableOrNone) {
 }
 
 // A damaged field is absent from the record, kept as it was, and written back as it was.
-TEST(RunRecord, DamagedFieldsAreAbsentAndKept) {
+TEST(RunRecordJson, DamagedFieldsAreAbsentAndKept) {
   const json damaged = json::parse(R"({
     "status": "completed", "seed": 18446744073709551615, "device": "tpu",
     "epochs": [{"epoch": 1, "train_loss": 2.0}, {"epoch": "two", "train_loss": null}],
@@ -131,7 +131,7 @@ TEST(RunRecord, DamagedFieldsAreAbsentAndKept) {
 
 // The fuzzers' damaged reports, kept as test files: each reads without an exception and writes
 // back as it was.
-TEST(RunRecord, KeptDamagedReportsWriteBackAsTheyWere) {
+TEST(RunRecordJson, KeptDamagedReportsWriteBackAsTheyWere) {
   const auto files = files_below(source_dir() / "tests" / "fuzz" / "crashes-report", ".json");
   ASSERT_FALSE(files.empty());
   for (const auto& path : files) {
@@ -147,7 +147,7 @@ TEST(RunRecord, KeptDamagedReportsWriteBackAsTheyWere) {
   }
 }
 
-TEST(RunRecord, TypedValuesWriteTheirNames) {
+TEST(RunRecordJson, TypedValuesWriteTheirNames) {
   RunRecord record;
   record.mode = RunMode::benchmark;
   record.status = RunStatus::out_of_memory;

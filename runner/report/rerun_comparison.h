@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "runner/report/run_record.h"
+
 namespace runner {
 
 struct MetricComparison {
@@ -16,8 +18,7 @@ struct MetricComparison {
   bool equal() const { return original == rerun; }
 };
 
-std::vector<MetricComparison> compare_reports(const nlohmann::json& original,
-                                              const nlohmann::json& rerun);
+std::vector<MetricComparison> compare_reports(const RunRecord& original, const RunRecord& rerun);
 
 // One line per metric: name, original, rerun, and "same", "DIFFERS" or (for reference rows) the
 // ratio.
@@ -28,7 +29,6 @@ bool reproduces(const std::vector<MetricComparison>& rows);
 
 // One line per data file whose size or SHA-256 differs between the reports' `data` blocks (or
 // that only one of them read); empty when both read the same bytes, or a report has no block.
-std::vector<std::string> data_differences(const nlohmann::json& original,
-                                          const nlohmann::json& rerun);
+std::vector<std::string> data_differences(const RunRecord& original, const RunRecord& rerun);
 
 }  // namespace runner

@@ -1,5 +1,5 @@
 // Which report fields a rerun must reproduce, and the side-by-side table.
-#include "runner/cli/report_comparison.h"
+#include "runner/report/rerun_comparison.h"
 
 #include <fmt/format.h>
 
@@ -28,7 +28,10 @@ std::string text(const json& value) {
 
 }  // namespace
 
-std::vector<MetricComparison> compare_reports(const json& original, const json& rerun) {
+std::vector<MetricComparison> compare_reports(const RunRecord& original_record,
+                                              const RunRecord& rerun_record) {
+  // Compared as written: the rows name each figure by its place in the report.
+  const json original = run_record_json(original_record), rerun = run_record_json(rerun_record);
   std::vector<std::string> exact = {"/status",
                                     "/config_sha256",
                                     "/data/sha256",
@@ -100,30 +103,28 @@ bool reproduces(const std::vector<MetricComparison>& rows) {
                      [](const MetricComparison& r) { return !r.exact || r.equal(); });
 }
 
-std::vector<std::string> data_differences(const json& original, const json& rerun) {
-  const json before = at(original, "/data/files"), after = at(rerun, "/data/files");
-  if (!before.is_array() || !after.is_array()) return {};
-  auto by_path = [](const json& files) {  // path -> the file's entry
-    std::map<std::string, json> out;
+std::vector<std::string> data_differences(const RunRecord& original, const RunRecord& rerun) {
+  const auto before = field_of(original.data, &RecordData::files);
+  const auto after = field_of(rerun.data, &RecordData::files);
+  if (!before || !after) return {};
+  auto by_path = [](const std::vector<RecordDataFile>& files) {  // path -> the file's entry
+    std::map<std::string, RecordDataFile> out;
     for (const auto& f : files) {
-      if (f.is_object() && f.contains("path") && f["path"].is_string()) {
-        out[f["path"].get<std::string>()] = f;
-      }
+      if (f.path) out[*f.path] = f;
     }
     return out;
   };
-  auto describe = [](const json& f) {
-    return fmt::format("{} bytes, sha256 {}", f.value("bytes", json()).dump(),
-                       text(f.value("sha256", json())));
+  auto describe = [](const RecordDataFile& f) {
+    return fmt::format("{} bytes, sha256 {}", f.bytes ? std::to_string(*f.bytes) : "null",
+                       f.sha256 ? text(*f.sha256) : "-");
   };
-  const auto a = by_path(before), b = by_path(after);
+  const auto a = by_path(*before), b = by_path(*after);
   std::vector<std::string> lines;
   for (const auto& [path, f] : a) {
     auto it = b.find(path);
     if (it == b.end()) {
       lines.push_back(fmt::format("{}: read by the original run only", path));
-    } else if (f.value("bytes", json()) != it->second.value("bytes", json()) ||
-               f.value("sha256", json()) != it->second.value("sha256", json())) {
+    } else if (f.bytes != it->second.bytes || f.sha256 != it->second.sha256) {
       lines.push_back(fmt::format("{}: {} then, {} now", path, describe(f), describe(it->second)));
     }
   }
