@@ -31,22 +31,21 @@ int eval_command(const SessionOptions& options, const std::filesystem::path& che
   print_evaluation(console, result, class_names);
   std::string config_sha = sha256_hex(session.experiment.resolved.dump());
   auto run_dir = new_run_directory(options.output, session.experiment.name, config_sha);
-  nlohmann::json report = report_head(session, "eval", run_dir, config_sha, started_at);
+  RunRecord report = report_head(session, RunMode::eval, run_dir, config_sha, started_at);
   // Weights that give an infinite or undefined loss (a checkpoint holding inf) diverged.
   const RunStatus status = std::isfinite(result.loss) ? RunStatus::completed : RunStatus::diverged;
-  report["status"] = status_name(status);
+  report.status = status;
   if (status == RunStatus::diverged) {
-    report["error"] = fmt::format("the loss diverged ({}) on the test set", result.loss);
-    report["stop_reason"] = "diverged";
+    report.error = fmt::format("the loss diverged ({}) on the test set", result.loss);
+    report.stop_reason = StopReason::diverged;
+    console.warning(fmt::format("run {}: {}", status_name(status), *report.error));
   }
-  report["metrics"] = metrics_json(result, class_names);
-  report["checkpoint"] = {{"path", checkpoint.string()}};
-  report["memory"] = {{"peak_rss_bytes", peak_rss_bytes()}};
-  report["finished_at"] = timestamp_now();
-  if (status != RunStatus::completed) {
-    console.warning(
-        fmt::format("run {}: {}", status_name(status), report["error"].get<std::string>()));
-  }
+  report.metrics = metrics_record(result, class_names);
+  report.checkpoint = RecordCheckpoint{};
+  report.checkpoint->path = checkpoint.string();
+  report.memory = RecordMemory{};
+  report.memory->peak_rss_bytes = peak_rss_bytes();
+  report.finished_at = timestamp_now();
   console.result(fmt::format("report: {}", write_report(run_dir, report).string()));
   return exit_code_for(status);
 }

@@ -204,9 +204,9 @@ std::filesystem::path write_run_page(const RunRecord& record,
   return path;
 }
 
-std::filesystem::path write_page_of_run(const nlohmann::json& report,
+std::filesystem::path write_page_of_run(const RunRecord& report,
                                         const std::filesystem::path& report_file) {
-  return write_run_page(run_record_from_json(report), report_file);
+  return write_run_page(report, report_file);
 }
 
 }  // namespace runner

@@ -25,9 +25,8 @@ std::filesystem::path write_run_page(const RunRecord& record,
                                      const std::filesystem::path& report_file,
                                      const RunPageLinks& links = {});
 
-// write_run_page of the report's record, with no links: what a run hands its caller's
-// PageWriter (a run's own page), which writes the report as JSON.
-std::filesystem::path write_page_of_run(const nlohmann::json& report,
+// write_run_page with no links: what a run hands its caller's PageWriter (a run's own page).
+std::filesystem::path write_page_of_run(const RunRecord& report,
                                         const std::filesystem::path& report_file);
 
 }  // namespace runner

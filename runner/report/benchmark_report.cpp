@@ -1,4 +1,4 @@
-// Benchmark settings and the per-layer profile as report JSON.
+// Benchmark settings and the per-layer profile as report sections.
 #include "runner/report/benchmark_report.h"
 
 namespace runner {
@@ -23,44 +23,43 @@ bool is_backward(const std::string& label) {
 
 }  // namespace
 
-nlohmann::json benchmark_json(const BenchmarkSpec& spec, const BenchmarkOutcome& outcome) {
-  return {{"warmup_steps", spec.warmup_steps},
-          {"steps", spec.steps},
-          {"profile_steps", spec.profile_steps},
-          {"mean_loss", outcome.mean_loss}};
+RecordBenchmark benchmark_record(const BenchmarkSpec& spec, const BenchmarkOutcome& outcome) {
+  RecordBenchmark b;
+  b.warmup_steps = spec.warmup_steps;
+  b.steps = spec.steps;
+  b.profile_steps = spec.profile_steps;
+  b.mean_loss = outcome.mean_loss;
+  return b;
 }
 
-nlohmann::json profile_json(const std::vector<StepTiming>& profile, int profile_steps,
-                            const Graph& graph, double measured_step_seconds) {
-  nlohmann::json timings = nlohmann::json::array(), other = nlohmann::json::array();
-  nlohmann::json layers = nlohmann::json::array();
-  for (const Node& node : graph.nodes) {
-    layers.push_back({{"name", node.name},
-                      {"type", node.type},
-                      {"forward_seconds", 0.0},
-                      {"backward_seconds", 0.0}});
-  }
+RecordProfile profile_record(const std::vector<StepTiming>& profile, int profile_steps,
+                             const Graph& graph, double measured_step_seconds) {
+  std::vector<RecordTiming> timings, other;
+  std::vector<RecordLayerTime> layers;
+  for (const Node& node : graph.nodes) layers.push_back({node.name, node.type, 0.0, 0.0, {}});
   double sum = 0;
   for (const StepTiming& t : profile) {
     sum += t.seconds;
-    timings.push_back({{"label", t.label}, {"seconds", t.seconds}});
+    timings.push_back({t.label, t.seconds, {}});
     const Node* node = owner_of(t.label, graph);
     if (!node) {
-      other.push_back({{"label", t.label}, {"seconds", t.seconds}});
+      other.push_back({t.label, t.seconds, {}});
       continue;
     }
-    auto& row = layers[static_cast<std::size_t>(node - graph.nodes.data())];
-    const char* phase =
-        t.label != node->name && is_backward(t.label) ? "backward_seconds" : "forward_seconds";
-    row[phase] = row[phase].get<double>() + t.seconds;
+    RecordLayerTime& row = layers[static_cast<std::size_t>(node - graph.nodes.data())];
+    std::optional<double>& phase =
+        t.label != node->name && is_backward(t.label) ? row.backward_seconds : row.forward_seconds;
+    *phase += t.seconds;
   }
-  return {{"steps", profile_steps},
-          {"timings", timings},
-          {"layers", layers},
-          {"other", other},
-          {"sum_seconds", sum},
-          {"measured_step_seconds", measured_step_seconds},
-          {"sum_over_measured", measured_step_seconds > 0 ? sum / measured_step_seconds : 0.0}};
+  RecordProfile out;
+  out.steps = profile_steps;
+  out.timings = std::move(timings);
+  out.layers = std::move(layers);
+  out.other = std::move(other);
+  out.sum_seconds = sum;
+  out.measured_step_seconds = measured_step_seconds;
+  out.sum_over_measured = measured_step_seconds > 0 ? sum / measured_step_seconds : 0.0;
+  return out;
 }
 
 }  // namespace runner

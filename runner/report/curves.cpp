@@ -3,29 +3,20 @@
 
 namespace runner {
 
-nlohmann::json curves_json(const TrainingOutcome& outcome) {
-  nlohmann::json train = nlohmann::json::array();
+RecordCurves curves_record(const TrainingOutcome& outcome) {
+  std::vector<RecordLossPoint> train;
   for (const LossPoint& p : outcome.loss_curve) {
-    train.push_back(
-        {{"step", p.step}, {"epoch", p.epoch}, {"loss", p.loss}, {"lr", p.learning_rate}});
+    train.push_back({p.step, p.epoch, p.loss, p.learning_rate, {}});
   }
-  nlohmann::json test = nlohmann::json::array(), validation = nlohmann::json::array();
+  std::vector<RecordEvalPoint> test, validation;
   for (const EpochRecord& e : outcome.epochs) {
-    if (e.test_loss) {
-      test.push_back({{"step", e.step},
-                      {"epoch", e.epoch},
-                      {"loss", *e.test_loss},
-                      {"accuracy", *e.test_accuracy}});
-    }
-    if (e.val_loss) {
-      validation.push_back({{"step", e.step},
-                            {"epoch", e.epoch},
-                            {"loss", *e.val_loss},
-                            {"accuracy", *e.val_accuracy}});
-    }
+    if (e.test_loss) test.push_back({e.step, e.epoch, *e.test_loss, *e.test_accuracy, {}});
+    if (e.val_loss) validation.push_back({e.step, e.epoch, *e.val_loss, *e.val_accuracy, {}});
   }
-  nlohmann::json curves = {{"train", train}, {"test", test}};
-  if (!validation.empty()) curves["validation"] = validation;
+  RecordCurves curves;
+  curves.train = std::move(train);
+  curves.test = std::move(test);
+  if (!validation.empty()) curves.validation = std::move(validation);
   return curves;
 }
 

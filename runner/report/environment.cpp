@@ -27,30 +27,31 @@ std::string timestamp_now() {
   return text;
 }
 
-nlohmann::json environment_json(const DeviceInfo& device, int threads, Precision precision) {
+RecordEnvironment environment_record(const DeviceInfo& device, int threads, Precision precision) {
   utsname system{};
   ::uname(&system);
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
-  nlohmann::json env = {
-      {"runner_version", runner_version()},
-      {"git_commit", git_commit()},
-      {"git_dirty", git_tree_dirty()},
-      {"compiler", fmt::format("g++ {}", __VERSION__)},
-      {"compiler_flags", RUNNER_CXX_FLAGS},
-      {"os", fmt::format("{} {} {}", system.sysname, system.release, system.machine)},
-      {"hostname", host},
-      {"cpu_model", onednn::cpu_model()},
-      {"onednn_version", onednn::onednn_version()},
-      {"onednn_isa", onednn::effective_isa()},
-      {"threads", threads},
-      {"precision", precision_name(precision)},
-  };
-  for (const auto& [key, value] : device.details) env[key] = value;
+  // The device's facts first, each to its field (or kept as it is when the record lacks one).
+  const nlohmann::json details(device.details);
+  RecordEnvironment env = section_from_json<RecordEnvironment>(details);
+  env.runner_version = runner_version();
+  env.git_commit = git_commit();
+  env.git_dirty = git_tree_dirty();
+  env.compiler = fmt::format("g++ {}", __VERSION__);
+  env.compiler_flags = RUNNER_CXX_FLAGS;
+  env.os = fmt::format("{} {} {}", system.sysname, system.release, system.machine);
+  env.hostname = host;
+  env.cpu_model = onednn::cpu_model();
+  env.onednn_version = onednn::onednn_version();
+  env.onednn_isa = onednn::effective_isa();
+  env.threads = threads;
+  env.precision = precision;
+  if (!device.name.empty() && device.backend == "cudnn") env.gpu_name = device.name;
   // How waiting OpenMP threads wait changes small steps' speed several-fold (README, Threads):
   // libgomp spins, then sleeps, unless these say otherwise. Recorded only when set.
-  if (const char* policy = std::getenv("OMP_WAIT_POLICY")) env["omp_wait_policy"] = policy;
-  if (const char* spins = std::getenv("GOMP_SPINCOUNT")) env["gomp_spincount"] = spins;
+  if (const char* policy = std::getenv("OMP_WAIT_POLICY")) env.omp_wait_policy = policy;
+  if (const char* spins = std::getenv("GOMP_SPINCOUNT")) env.gomp_spincount = spins;
   return env;
 }
 

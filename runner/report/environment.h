@@ -2,13 +2,14 @@
 // hardware, threads.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include "backends/backend.h"
+#include "runner/report/run_record.h"
 
 namespace runner {
 
-nlohmann::json environment_json(const DeviceInfo& device, int threads, Precision precision);
+// The device's details (DeviceInfo::details) go to their fields; one the record does not know is
+// kept as it is, so a backend's new fact still reaches the report.
+RecordEnvironment environment_record(const DeviceInfo& device, int threads, Precision precision);
 std::string runner_version();
 // The git commit this binary was built from (read at build time, "unknown" outside a git
 // checkout), and whether that tree had uncommitted changes then.

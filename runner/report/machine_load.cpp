@@ -14,8 +14,8 @@ MachineLoad::MachineLoad()
     : cores_(static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
       start_(load_average()) {}
 
-nlohmann::json MachineLoad::json() const {
-  return {{"cores", cores_}, {"load_average_start", start_}, {"load_average_end", load_average()}};
+RecordMachineLoad MachineLoad::record() const {
+  return {cores_, start_, load_average(), {}};
 }
 
 bool machine_is_busy(double load_average, int cores) {

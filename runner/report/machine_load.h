@@ -2,17 +2,18 @@
 // noisy): recorded in every report as `machine_load`, and said once when it is busy.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
+
+#include "runner/report/run_record.h"
 
 namespace runner {
 
-// Taken when a run starts; `json()` then reads the load again.
+// Taken when a run starts; `record()` then reads the load again.
 class MachineLoad {
  public:
   MachineLoad();
   // {"cores": C, "load_average_start": x, "load_average_end": y} (1-minute load averages)
-  nlohmann::json json() const;
+  RecordMachineLoad record() const;
   double start() const { return start_; }
   int cores() const { return cores_; }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <ctime>
+#include <map>
 
 #include "runner/train/step_times.h"
 #include "runner/util/files.h"
@@ -11,51 +12,48 @@
 
 namespace runner {
 
-nlohmann::json model_json(const Graph& graph) {
-  nlohmann::json layers = nlohmann::json::array();
+RecordModel model_record(const Graph& graph) {
+  std::vector<RecordLayer> layers;
   for (const Node& node : graph.nodes) {
     std::int64_t params = 0;
     for (const auto& p : node.params) params += p.elements();
-    layers.push_back({{"name", node.name},
-                      {"type", node.type},
-                      {"output_shape", node.output.str()},
-                      {"parameters", params},
-                      {"flops_per_image", node.flops}});
+    layers.push_back({node.name, node.type, node.output.str(), params, node.flops, {}});
   }
-  return {{"input_shape", graph.input.str()},
-          {"classes", graph.classes},
-          {"parameters", graph.parameter_count()},
-          {"flops_per_image", graph.flops_per_sample()},
-          {"layers", layers}};
+  RecordModel model;
+  model.input_shape = graph.input.str();
+  model.classes = graph.classes;
+  model.parameters = graph.parameter_count();
+  model.flops_per_image = graph.flops_per_sample();
+  model.layers = std::move(layers);
+  return model;
 }
 
-// The optional figures of an epoch, present when the run has the set they come from.
-void add_if_set(nlohmann::json& out, const char* key, const std::optional<double>& value) {
-  if (value) out[key] = *value;
-}
-
-nlohmann::json epochs_json(const std::vector<EpochRecord>& epochs) {
-  nlohmann::json out = nlohmann::json::array();
+std::vector<RecordEpoch> epoch_records(const std::vector<EpochRecord>& epochs) {
+  std::vector<RecordEpoch> out;
   for (const auto& e : epochs) {
-    nlohmann::json epoch = {{"epoch", e.epoch}, {"train_loss", e.train_loss}};
-    add_if_set(epoch, "test_loss", e.test_loss);
-    add_if_set(epoch, "test_accuracy", e.test_accuracy);
-    add_if_set(epoch, "val_loss", e.val_loss);
-    add_if_set(epoch, "val_accuracy", e.val_accuracy);
-    epoch["seconds"] = e.seconds;
-    epoch["images_per_second"] = e.images_per_second;
-    epoch["learning_rate"] = e.learning_rate;
-    if (e.grad_norm_mean >= 0) epoch["grad_norm_mean"] = e.grad_norm_mean;
-    if (e.momentum) epoch["momentum"] = *e.momentum;
+    RecordEpoch epoch;
+    epoch.epoch = e.epoch;
+    epoch.train_loss = e.train_loss;
+    // The optional figures: present when the run has the set they come from.
+    epoch.test_loss = e.test_loss;
+    epoch.test_accuracy = e.test_accuracy;
+    epoch.val_loss = e.val_loss;
+    epoch.val_accuracy = e.val_accuracy;
+    epoch.seconds = e.seconds;
+    epoch.images_per_second = e.images_per_second;
+    epoch.learning_rate = e.learning_rate;
+    if (e.grad_norm_mean >= 0) epoch.grad_norm_mean = e.grad_norm_mean;
+    epoch.momentum = e.momentum;
     out.push_back(std::move(epoch));
   }
   return out;
 }
 
-nlohmann::json confusion_json(const Evaluation& evaluation, std::size_t classes) {
-  nlohmann::json rows = nlohmann::json::array();
+std::vector<std::vector<std::int64_t>> confusion_rows(const Evaluation& evaluation,
+                                                      std::size_t classes) {
+  std::vector<std::vector<std::int64_t>> rows;
   for (std::size_t t = 0; t < classes; ++t) {
-    nlohmann::json row = nlohmann::json::array();
+    std::vector<std::int64_t> row;
     for (std::size_t p = 0; p < classes; ++p) {
       const std::size_t at = t * classes + p;
       row.push_back(at < evaluation.confusion.size() ? evaluation.confusion[at] : 0);
@@ -65,20 +63,25 @@ nlohmann::json confusion_json(const Evaluation& evaluation, std::size_t classes)
   return rows;
 }
 
-nlohmann::json metrics_json(const Evaluation& evaluation,
-                            const std::vector<std::string>& class_names) {
-  nlohmann::json per_class = nlohmann::json::object();
+RecordMetrics metrics_record(const Evaluation& evaluation,
+                             const std::vector<std::string>& class_names) {
+  // Sorted by name, as the report's object writes them.
+  std::map<std::string, std::optional<double>> by_name;
   for (std::size_t k = 0; k < class_names.size() && k < evaluation.class_total.size(); ++k) {
     const int i = static_cast<int>(k);
-    per_class[class_names[k]] =
-        evaluation.has_images(i) ? nlohmann::json(evaluation.class_accuracy(i)) : nlohmann::json();
+    by_name[class_names[k]] =
+        evaluation.has_images(i) ? std::optional(evaluation.class_accuracy(i)) : std::nullopt;
   }
-  return {{"test_accuracy", evaluation.accuracy()},
-          {"test_loss", evaluation.loss},
-          {"test_images", evaluation.count},
-          {"per_class_accuracy", per_class},
-          {"classes", class_names},
-          {"confusion_matrix", confusion_json(evaluation, class_names.size())}};
+  std::vector<RecordClassAccuracy> per_class;
+  for (const auto& [name, accuracy] : by_name) per_class.push_back({name, accuracy});
+  RecordMetrics metrics;
+  metrics.test_accuracy = evaluation.accuracy();
+  metrics.test_loss = evaluation.loss;
+  metrics.test_images = evaluation.count;
+  metrics.per_class_accuracy = std::move(per_class);
+  metrics.classes = class_names;
+  metrics.confusion_matrix = confusion_rows(evaluation, class_names.size());
+  return metrics;
 }
 
 std::string class_accuracy_text(const Evaluation& evaluation, int k) {
@@ -86,54 +89,60 @@ std::string class_accuracy_text(const Evaluation& evaluation, int k) {
   return fmt::format("{:.1f} %", 100 * evaluation.class_accuracy(k));
 }
 
-nlohmann::json validation_metrics_json(const Evaluation& validation) {
-  return {{"val_accuracy", validation.accuracy()},
-          {"val_loss", validation.loss},
-          {"val_images", validation.count}};
+void add_validation_metrics(RecordMetrics& metrics, const Evaluation& validation) {
+  metrics.val_accuracy = validation.accuracy();
+  metrics.val_loss = validation.loss;
+  metrics.val_images = validation.count;
 }
 
-nlohmann::json throughput_json(const TrainingOutcome& outcome, std::int64_t flops_per_image) {
-  double wait = outcome.data_wait_seconds;
-  // Training runs forward and backward: about three times the forward FLOPs.
-  double achieved = outcome.train_images_per_second * 3.0 * static_cast<double>(flops_per_image);
+RecordThroughput throughput_record(const TrainingOutcome& outcome, std::int64_t flops_per_image) {
+  const double wait = outcome.data_wait_seconds;
+  RecordThroughput t;
   // whole_run_images_per_second names what train_images_per_second (kept for older readers)
   // measures: every image after the warm-up over the wall time of those steps, stalls included.
-  return {{"train_images_per_second", outcome.train_images_per_second},
-          {"whole_run_images_per_second", outcome.train_images_per_second},
-          {"steps", outcome.steps},
-          {"warmup_steps", outcome.warmup_steps},
-          {"train_seconds", outcome.train_seconds},
-          {"data_wait_seconds", wait},
-          {"compute_seconds", std::max(0.0, outcome.train_seconds - wait)},
-          {"data_wait_fraction", outcome.train_seconds > 0 ? wait / outcome.train_seconds : 0.0},
-          {"loader_workers", outcome.loader_workers},
-          {"achieved_flops_per_second", achieved}};
+  t.train_images_per_second = outcome.train_images_per_second;
+  t.whole_run_images_per_second = outcome.train_images_per_second;
+  t.steps = outcome.steps;
+  t.warmup_steps = outcome.warmup_steps;
+  t.train_seconds = outcome.train_seconds;
+  t.data_wait_seconds = wait;
+  t.compute_seconds = std::max(0.0, outcome.train_seconds - wait);
+  t.data_wait_fraction = outcome.train_seconds > 0 ? wait / outcome.train_seconds : 0.0;
+  t.loader_workers = outcome.loader_workers;
+  // Training runs forward and backward: about three times the forward FLOPs.
+  t.achieved_flops_per_second =
+      outcome.train_images_per_second * 3.0 * static_cast<double>(flops_per_image);
+  return t;
 }
 
-nlohmann::json step_time_json(const TrainingOutcome& outcome, int batch_size) {
-  StepTimeSummary s = summarize_step_times(outcome.step_seconds);
-  double median_step = s.median > 0 ? batch_size / s.median : 0.0;
+RecordStepTime step_time_record(const TrainingOutcome& outcome, int batch_size) {
+  const StepTimeSummary s = summarize_step_times(outcome.step_seconds);
+  const double median_step = s.median > 0 ? batch_size / s.median : 0.0;
+  RecordStepTime t;
+  t.steps = s.count;
+  t.median_seconds = s.median;
+  t.p10_seconds = s.p10;
+  t.p90_seconds = s.p90;
+  t.mean_seconds = s.mean;
   // images_per_second is kept for older readers; median_step_images_per_second names it.
-  return {{"steps", s.count},
-          {"median_seconds", s.median},
-          {"p10_seconds", s.p10},
-          {"p90_seconds", s.p90},
-          {"mean_seconds", s.mean},
-          {"images_per_second", median_step},
-          {"median_step_images_per_second", median_step}};
+  t.images_per_second = median_step;
+  t.median_step_images_per_second = median_step;
+  return t;
 }
 
-nlohmann::json cpu_json(const TrainingOutcome& outcome, int threads) {
-  double ratio =
+RecordCpu cpu_record(const TrainingOutcome& outcome, int threads) {
+  const double ratio =
       outcome.cpu_wall_seconds > 0 ? outcome.cpu_seconds / outcome.cpu_wall_seconds : 0.0;
-  return {{"process_cpu_seconds", outcome.cpu_seconds},
-          {"wall_seconds", outcome.cpu_wall_seconds},
-          {"cpu_time_over_wall", ratio},
-          {"threads", threads},
-          {"utilisation", ratio / std::max(1, threads)}};
+  RecordCpu cpu;
+  cpu.process_cpu_seconds = outcome.cpu_seconds;
+  cpu.wall_seconds = outcome.cpu_wall_seconds;
+  cpu.cpu_time_over_wall = ratio;
+  cpu.threads = threads;
+  cpu.utilisation = ratio / std::max(1, threads);
+  return cpu;
 }
 
-nlohmann::json memory_estimate_json(const MemoryEstimate& e) {
+std::map<std::string, std::int64_t> memory_estimate_record(const MemoryEstimate& e) {
   return {{"parameters", e.parameters},
           {"gradients", e.gradients},
           {"optimizer_state", e.optimizer_state},
@@ -144,25 +153,23 @@ nlohmann::json memory_estimate_json(const MemoryEstimate& e) {
           {"total", e.total()}};
 }
 
-nlohmann::json gpu_json(const ProgramFacts& facts, const DeviceUtilization* utilisation) {
-  if (facts.device_memory_bytes < 0) return nullptr;
-  nlohmann::json gpu = {{"algorithms", facts.algorithms},
-                        {"device_memory_bytes", facts.device_memory_bytes},
-                        {"training_set_on_device", facts.training_set_on_device}};
-  if (!facts.cuda_graph_fallback.empty()) gpu["cuda_graph_fallback"] = facts.cuda_graph_fallback;
-  if (facts.loss_scale > 0) {
-    gpu["loss_scaling"] = {{"final_scale", facts.loss_scale},
-                           {"skipped_steps", facts.skipped_steps}};
-  }
+std::optional<RecordGpu> gpu_record(const ProgramFacts& facts,
+                                    const DeviceUtilization* utilisation) {
+  if (facts.device_memory_bytes < 0) return std::nullopt;
+  RecordGpu gpu;
+  gpu.algorithms = facts.algorithms;
+  gpu.device_memory_bytes = facts.device_memory_bytes;
+  gpu.training_set_on_device = facts.training_set_on_device;
+  if (!facts.cuda_graph_fallback.empty()) gpu.cuda_graph_fallback = facts.cuda_graph_fallback;
+  if (facts.loss_scale > 0)
+    gpu.loss_scaling = RecordLossScaling{facts.loss_scale, facts.skipped_steps, {}};
   if (utilisation && utilisation->available) {
     const DeviceUtilization& u = *utilisation;
-    gpu["utilisation"] = {{"samples", u.samples},
-                          {"mean_gpu_percent", u.mean_gpu_percent},
-                          {"peak_gpu_percent", u.peak_gpu_percent},
-                          {"peak_memory_used_bytes", u.peak_memory_used_bytes},
-                          {"mean_sm_clock_mhz", u.mean_sm_clock_mhz},
-                          {"mean_power_watts", u.mean_power_watts},
-                          {"peak_power_watts", u.peak_power_watts}};
+    gpu.utilisation =
+        RecordGpuUtilisation{u.samples,           u.mean_gpu_percent,
+                             u.peak_gpu_percent,  static_cast<double>(u.peak_memory_used_bytes),
+                             u.mean_sm_clock_mhz, u.mean_power_watts,
+                             u.peak_power_watts,  {}};
   }
   return gpu;
 }
@@ -184,9 +191,9 @@ std::filesystem::path new_run_directory(const std::filesystem::path& root, const
   return dir;
 }
 
-std::filesystem::path write_report(const std::filesystem::path& dir, const nlohmann::json& report) {
+std::filesystem::path write_report(const std::filesystem::path& dir, const RunRecord& report) {
   auto path = dir / "report.json";
-  write_json_atomically(path, report);
+  write_json_atomically(path, run_record_json(report));
   return path;
 }
 

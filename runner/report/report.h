@@ -1,4 +1,5 @@
-// Pieces of the JSON report (schemas/report.schema.json) and where runs are written.
+// Pieces of the report (schemas/report.schema.json) as sections of its RunRecord, and where runs
+// are written.
 #pragma once
 
 #include <filesystem>
@@ -9,39 +10,41 @@
 #include "backends/backend.h"
 #include "runner/graph/graph.h"
 #include "runner/graph/memory_estimate.h"
+#include "runner/report/run_record.h"
 #include "runner/train/trainer.h"
 #include "runner/util/process_stats.h"
 
 namespace runner {
 
-nlohmann::json model_json(const Graph& graph);
-nlohmann::json epochs_json(const std::vector<EpochRecord>& epochs);
+RecordModel model_record(const Graph& graph);
+std::vector<RecordEpoch> epoch_records(const std::vector<EpochRecord>& epochs);
 // The test set's figures: accuracy, loss, images, accuracy per class (null for a class without
 // images), the class names in the model's order and the confusion matrix in that order
 // (confusion_matrix[true][predicted], image counts).
-nlohmann::json metrics_json(const Evaluation& evaluation,
-                            const std::vector<std::string>& class_names);
+RecordMetrics metrics_record(const Evaluation& evaluation,
+                             const std::vector<std::string>& class_names);
 // A class's cell of the per-class table: "54.0 %", or "n/a" for a class the evaluated set has no
 // images of (not 0.0 %).
 std::string class_accuracy_text(const Evaluation& evaluation, int k);
-// The validation set's: val_accuracy, val_loss, val_images.
-nlohmann::json validation_metrics_json(const Evaluation& validation);
-nlohmann::json throughput_json(const TrainingOutcome& outcome, std::int64_t flops_per_image);
+// The validation set's (val_accuracy, val_loss, val_images) added to `metrics`.
+void add_validation_metrics(RecordMetrics& metrics, const Evaluation& validation);
+RecordThroughput throughput_record(const TrainingOutcome& outcome, std::int64_t flops_per_image);
 // The timed steps' spread (median, p10, p90, mean) and the images per second of the median step.
-nlohmann::json step_time_json(const TrainingOutcome& outcome, int batch_size);
+RecordStepTime step_time_record(const TrainingOutcome& outcome, int batch_size);
 // Process CPU time over wall time during the training steps, and per thread (the utilisation).
-nlohmann::json cpu_json(const TrainingOutcome& outcome, int threads);
-nlohmann::json memory_estimate_json(const MemoryEstimate& estimate);
+RecordCpu cpu_record(const TrainingOutcome& outcome, int threads);
+std::map<std::string, std::int64_t> memory_estimate_record(const MemoryEstimate& estimate);
 // GPU runs: each convolution's algorithms, the device memory the program holds, fp16's loss
 // scaling (final scale, skipped steps) and, where NVML sampled, the utilisation while it
-// trained. Null for a program that is not on a GPU.
-nlohmann::json gpu_json(const ProgramFacts& facts, const DeviceUtilization* utilisation);
+// trained. None for a program that is not on a GPU.
+std::optional<RecordGpu> gpu_record(const ProgramFacts& facts,
+                                    const DeviceUtilization* utilisation);
 
 // A new folder <root>/<name>/<run id>; the id is the start time plus a short config hash.
 std::filesystem::path new_run_directory(const std::filesystem::path& root, const std::string& name,
                                         const std::string& config_sha256);
 
 // Writes <dir>/report.json atomically; returns its path.
-std::filesystem::path write_report(const std::filesystem::path& dir, const nlohmann::json& report);
+std::filesystem::path write_report(const std::filesystem::path& dir, const RunRecord& report);
 
 }  // namespace runner

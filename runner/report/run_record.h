@@ -56,6 +56,7 @@ struct RecordData {
   std::optional<std::int64_t> train_images, validation_images, test_images;
   std::optional<std::vector<std::string>> class_names;
   std::optional<std::vector<RecordDataFile>> files;
+  std::optional<nlohmann::json> splits;  // the format's own counts (image folders: per class)
   Unmodelled unmodelled;
 };
 
@@ -311,6 +312,11 @@ std::optional<Field> field_of(const std::optional<Section>& section,
                               std::optional<Field> Section::*field) {
   return section ? (*section).*field : std::nullopt;
 }
+
+// A section from the JSON another module writes it as (the data module's `data` block, a
+// backend's device details): RecordData and RecordEnvironment.
+template <class Section>
+Section section_from_json(const nlohmann::json& block);
 
 // A figure for a chart or a table: the value, or NaN when the record lacks it.
 template <class Number>

@@ -82,6 +82,7 @@ void fields(Io& io, R& r) {
   io("test_images", r.test_images);
   io("class_names", r.class_names);
   io("files", r.files);
+  io("splits", r.splits);
 }
 
 template <class Io, Like<RecordLayer> R>
@@ -549,6 +550,13 @@ RunRecord run_record_from_json(const json& report) {
 json run_record_json(const RunRecord& record) {
   return encode(record);
 }
+
+template <class Section>
+Section section_from_json(const json& block) {
+  return decode<Section>(block).value_or(Section{});
+}
+template RecordData section_from_json<RecordData>(const json&);
+template RecordEnvironment section_from_json<RecordEnvironment>(const json&);
 
 ReportedStatus RunRecord::reported_status() const {
   if (status) return ReportedStatus::of(*status);

@@ -39,9 +39,10 @@ void TensorBoardLog::update(const TrainingOutcome& so_far) {
   writer_.flush();
 }
 
-nlohmann::json TensorBoardLog::json() const {
-  nlohmann::json block = {{"path", writer_.path().string()}};
-  if (!writer_.error().empty()) block["error"] = writer_.error();
+RecordTensorboard TensorBoardLog::record() const {
+  RecordTensorboard block;
+  block.path = writer_.path().string();
+  if (!writer_.error().empty()) block.error = writer_.error();
   return block;
 }
 

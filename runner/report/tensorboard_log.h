@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runner/report/event_file.h"
+#include "runner/report/run_record.h"
 #include "runner/train/trainer.h"
 
 namespace runner {
@@ -19,7 +20,7 @@ class TensorBoardLog {
   // Writes what `so_far` holds beyond what was written, and flushes.
   void update(const TrainingOutcome& so_far);
   // The report's `tensorboard` block: the file, and why writing stopped if it did.
-  nlohmann::json json() const;
+  RecordTensorboard record() const;
 
  private:
   EventFileWriter writer_;

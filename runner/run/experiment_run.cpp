@@ -46,8 +46,8 @@ struct RunContext {
       run_dir = request.run_dir;
     }
   }
-  nlohmann::json head() const {
-    return report_head(session, mode_name(request.mode), run_dir, config_sha, started_at);
+  RunRecord head() const {
+    return report_head(session, request.mode, run_dir, config_sha, started_at);
   }
 };
 
@@ -117,31 +117,29 @@ Resumed resume_from(RunContext& c) {
   return resumed;
 }
 
-nlohmann::json resumed_from_json(const CheckpointInfo& info) {
-  return {{"path", info.path.string()},
-          {"sha256", info.file_sha256},
-          {"epochs_done", info.epochs_done},
-          {"config_sha256", info.config_sha256}};
+RecordResumedFrom resumed_from_record(const CheckpointInfo& info) {
+  return {info.path.string(), info.file_sha256, info.config_sha256, info.epochs_done, {}};
 }
 
 // Saves the program after each epoch (when checkpoint.path is set), and the last epoch's state
-// whenever training ends; returns the report's checkpoint block (null without a path).
-nlohmann::json finish_checkpoints(RunContext& c, EpochCheckpoints* checkpoints,
-                                  const TrainingOutcome& outcome) {
+// whenever training ends; returns the report's checkpoint block (none without a path).
+std::optional<RecordCheckpoint> finish_checkpoints(RunContext& c, EpochCheckpoints* checkpoints,
+                                                   const TrainingOutcome& outcome) {
   if (!checkpoints) {
     if (outcome.status == RunStatus::interrupted) {
       c.console.warning("no checkpoint.path is set, so this run cannot be resumed");
     }
-    return nullptr;
+    return std::nullopt;
   }
   checkpoints->flush();
-  nlohmann::json block = {{"path", checkpoints->path().string()},
-                          {"epochs_done", std::max(0, checkpoints->saved_epochs())}};
+  RecordCheckpoint block;
+  block.path = checkpoints->path().string();
+  block.epochs_done = std::max(0, checkpoints->saved_epochs());
   if (const auto& by = c.session.experiment.checkpoint.monitor) {
-    block.update(best_checkpoint_json(*checkpoints, *by, outcome.selection));
+    add_best_checkpoint(block, *checkpoints, *by, outcome.selection);
   }
   if (!checkpoints->error().empty()) {
-    block["error"] = checkpoints->error();
+    block.error = checkpoints->error();
     c.console.warning(fmt::format("checkpoint not saved: {}", checkpoints->error()));
   } else if (checkpoints->saved_epochs() >= 0 && !ended_as_planned(outcome.status)) {
     // The command that continues it keeps every option of this one: without the --set
@@ -161,7 +159,7 @@ nlohmann::json finish_checkpoints(RunContext& c, EpochCheckpoints* checkpoints,
 
 // A run's report and its status, the report's `status` field as an enum.
 struct RunReport {
-  nlohmann::json report;
+  RunRecord report;
   RunStatus status = RunStatus::completed;
 };
 
@@ -241,38 +239,39 @@ RunReport train_report(RunContext& c) {
   const TrainingOutcome outcome =
       evaluated ? std::move(*evaluated)
                 : train(experiment, c.program, c.session.data, c.console, plan);
-  nlohmann::json report = c.head();
-  report["status"] = status_name(outcome.status);
-  report["stop_reason"] = stop_reason_name(outcome.stop_reason);
-  report["epochs"] = epochs_json(outcome.epochs);
-  report["curves"] = curves_json(outcome);
-  report["throughput"] = throughput_json(outcome, c.session.graph.flops_per_sample());
-  report["step_time"] = step_time_json(outcome, experiment.training.batch_size);
-  report["cpu"] = cpu_json(outcome, c.session.threads);
-  if (resumed) report["resumed_from"] = resumed_from_json(resumed->info);
+  RunRecord report = c.head();
+  report.status = outcome.status;
+  report.stop_reason = outcome.stop_reason;
+  report.epochs = epoch_records(outcome.epochs);
+  report.curves = curves_record(outcome);
+  report.throughput = throughput_record(outcome, c.session.graph.flops_per_sample());
+  report.step_time = step_time_record(outcome, experiment.training.batch_size);
+  report.cpu = cpu_record(outcome, c.session.threads);
+  if (resumed) report.resumed_from = resumed_from_record(resumed->info);
   if (tensorboard) {
-    report["tensorboard"] = tensorboard->json();
-    if (report["tensorboard"].contains("error")) {
-      c.console.warning(
-          fmt::format("TensorBoard: {}", report["tensorboard"]["error"].get<std::string>()));
+    report.tensorboard = tensorboard->record();
+    if (report.tensorboard->error) {
+      c.console.warning(fmt::format("TensorBoard: {}", *report.tensorboard->error));
     }
   }
-  if (!outcome.error.empty()) report["error"] = outcome.error;
-  nlohmann::json checkpoint = finish_checkpoints(c, checkpoints ? &*checkpoints : nullptr, outcome);
+  if (!outcome.error.empty()) report.error = outcome.error;
+  std::optional<RecordCheckpoint> checkpoint =
+      finish_checkpoints(c, checkpoints ? &*checkpoints : nullptr, outcome);
   if (outcome.status == RunStatus::completed) {
-    report["metrics"] = measure_kept_model(c.session, c.console, outcome,
-                                           checkpoints ? &*checkpoints : nullptr, checkpoint);
+    report.metrics = measure_kept_model(c.session, c.console, outcome,
+                                        checkpoints ? &*checkpoints : nullptr, checkpoint);
   } else if (outcome.status == RunStatus::stopped_early) {
     // Its validation figures at the rung it stopped at; the test set stays unseen.
     if (outcome.final_validation.count > 0) {
-      report["metrics"] = validation_metrics_json(outcome.final_validation);
+      report.metrics = RecordMetrics{};
+      add_validation_metrics(*report.metrics, outcome.final_validation);
     }
     c.console.line(fmt::format("run stopped early: {}", outcome.error));
   } else {
     c.console.warning(fmt::format("run {}: {}", status_name(outcome.status), outcome.error));
   }
-  if (!checkpoint.is_null()) report["checkpoint"] = checkpoint;
-  return {report, outcome.status};
+  report.checkpoint = std::move(checkpoint);
+  return {std::move(report), outcome.status};
 }
 
 RunReport benchmark_report(RunContext& c) {
@@ -281,27 +280,28 @@ RunReport benchmark_report(RunContext& c) {
   BenchmarkOutcome outcome =
       run_benchmark(experiment, c.program, c.session.data.train, spec, c.console);
   c.open_run_directory();
-  nlohmann::json report = c.head();
-  report["status"] = status_name(outcome.run.status);
-  if (!outcome.run.error.empty()) report["error"] = outcome.run.error;
-  report["benchmark"] = benchmark_json(spec, outcome);
-  report["throughput"] = throughput_json(outcome.run, c.session.graph.flops_per_sample());
-  report["step_time"] = step_time_json(outcome.run, experiment.training.batch_size);
-  report["cpu"] = cpu_json(outcome.run, c.session.threads);
+  RunRecord report = c.head();
+  report.status = outcome.run.status;
+  if (!outcome.run.error.empty()) report.error = outcome.run.error;
+  report.benchmark = benchmark_record(spec, outcome);
+  report.throughput = throughput_record(outcome.run, c.session.graph.flops_per_sample());
+  const RecordStepTime step_time = step_time_record(outcome.run, experiment.training.batch_size);
+  report.step_time = step_time;
+  report.cpu = cpu_record(outcome.run, c.session.threads);
   if (spec.profile_steps > 0) {
-    report["profile"] = profile_json(outcome.profile, spec.profile_steps, c.session.graph,
-                                     report["step_time"]["median_seconds"].get<double>());
+    report.profile = profile_record(outcome.profile, spec.profile_steps, c.session.graph,
+                                    *step_time.median_seconds);
   }
   if (outcome.run.status != RunStatus::completed) {
     c.console.warning(
         fmt::format("run {}: {}", status_name(outcome.run.status), outcome.run.error));
   }
-  return {report, outcome.run.status};
+  return {std::move(report), outcome.run.status};
 }
 
 // The run's page; a page that cannot be written is a warning, not a failed run (its report
 // is written by then, and `runner report RUN_DIR --html` writes the page again).
-std::filesystem::path write_page_or_warn(const PageWriter& write_page, const nlohmann::json& report,
+std::filesystem::path write_page_or_warn(const PageWriter& write_page, const RunRecord& report,
                                          const std::filesystem::path& report_path,
                                          Console& console) {
   if (!write_page) {
@@ -323,7 +323,8 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
   const MachineLoad load;
   if (auto busy = busy_warning(load.start(), load.cores()); !busy.empty())
     console.warning_once(kBusyWarningKey, busy);
-  nlohmann::json cli_tags = parse_tag_options(request.tags);  // a bad --tag stops before the run
+  const nlohmann::json cli_tags =
+      parse_tag_options(request.tags);  // a bad --tag stops before the run
   Session session = Session::prepare(request, console);
   if (request.print_layers) console.line(layer_table(session.graph));
   session.open(console);
@@ -342,34 +343,36 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
     console.warning_once(  // the same for every point of a sweep
         why, fmt::format("the training steps ran without a CUDA graph: {}", why));
   }
-  if (auto gpu = gpu_json(program->facts(), &utilisation); !gpu.is_null()) report["gpu"] = gpu;
+  report.gpu = gpu_record(program->facts(), &utilisation);
 
   MemoryEstimate estimate = estimate_training_memory(
       session.graph, experiment.training.batch_size, experiment.training.eval_batch_size,
       experiment.training.optimizer, experiment.training.precision);
-  report["memory"] = {
-      {"peak_rss_bytes", peak_rss_bytes()},
-      {"dataset_bytes", session.data.train.images.size() + session.data.validation.images.size() +
-                            session.data.test.images.size()},
-      {"estimate", memory_estimate_json(estimate)}};
-  report["finished_at"] = timestamp_now();
-  report["machine_load"] = load.json();
-  report["argv"] = command_line();
-  report["tags"] = merge_tags(experiment.tags, cli_tags);
-  report.update(request.report_extra);
+  const std::size_t dataset_bytes = session.data.train.images.size() +
+                                    session.data.validation.images.size() +
+                                    session.data.test.images.size();
+  report.memory = RecordMemory{peak_rss_bytes(),
+                               static_cast<std::int64_t>(dataset_bytes),
+                               memory_estimate_record(estimate),
+                               {}};
+  report.finished_at = timestamp_now();
+  report.machine_load = load.record();
+  report.argv = command_line();
+  report.tags = merge_tags(experiment.tags, cli_tags);
+  report.sweep_point = request.sweep_point;
+  report.asha = request.asha;
 
   ExperimentResult result;
   result.status = status;
   result.exit_code = exit_code_for(status);
   // The training completed but the checkpoint asked for is not on disk: the report says why.
-  if (result.exit_code == 0 && report.contains("checkpoint") &&
-      report["checkpoint"].contains("error")) {
+  if (result.exit_code == 0 && field_of(report.checkpoint, &RecordCheckpoint::error)) {
     result.exit_code = 1;
   }
   result.report_path = write_report(context.run_dir, report);
   if (experiment.report.html)
     result.page_path = write_page_or_warn(request.write_page, report, result.report_path, console);
-  result.report = run_record_from_json(report);
+  result.report = std::move(report);
   return result;
 }
 

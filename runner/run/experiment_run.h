@@ -18,7 +18,7 @@ namespace runner {
 
 // Draws the run's page (report.html) beside its report and returns its path: given by the
 // caller that has the pages (runner/html sits above this module).
-using PageWriter = std::function<std::filesystem::path(const nlohmann::json& report,
+using PageWriter = std::function<std::filesystem::path(const RunRecord& report,
                                                        const std::filesystem::path& report_file)>;
 
 struct ExperimentRequest : SessionOptions {
@@ -26,8 +26,10 @@ struct ExperimentRequest : SessionOptions {
   BenchmarkSpec benchmark;        // mode benchmark
   std::filesystem::path resume;   // mode train: a checkpoint to continue from
   std::filesystem::path run_dir;  // set: the report goes here; else <output>/<name>/<run id>
-  nlohmann::json report_extra = nlohmann::json::object();  // merged into the report
-  bool print_layers = true;                                // the layer table before the run
+  // A sweep's point: the report's `sweep_point` and, for an ASHA trial, `asha`.
+  std::optional<RecordSweepPoint> sweep_point;
+  std::optional<RecordAsha> asha;
+  bool print_layers = true;  // the layer table before the run
   // A search's trial (mode train): asked after each epoch whether the run goes on, "" for yes
   // (TrainingPlan::stop_after_epoch); its test set is then evaluated only after the last epoch.
   std::function<std::string(const EpochRecord&)> stop_after_epoch;

@@ -33,7 +33,7 @@ const Evaluation& compared(const Measured& m) {
 // As the tutorial does: load the saved weights (the last epoch's file) into a fresh model and
 // test again.
 void check_reload(const Session& session, Console& console, const Measured& trained,
-                  const std::filesystem::path& path, nlohmann::json& block) {
+                  const std::filesystem::path& path, RecordCheckpoint& block) {
   auto reloaded = session.compile();
   load_checkpoint(path, *reloaded, CheckpointUse::weights);
   const Measured again = measure(*reloaded, session);
@@ -42,14 +42,14 @@ void check_reload(const Session& session, Console& console, const Measured& trai
   console.line(fmt::format("checkpoint: {} (reloaded: {} accuracy {:.2f} %, {})", path.string(),
                            set, 100 * compared(again).accuracy(),
                            same ? "same as before saving" : "DIFFERENT"));
-  if (again.test.count > 0) block["reloaded_test_accuracy"] = again.test.accuracy();
-  block["reload_matches"] = same;
+  if (again.test.count > 0) block.reloaded_test_accuracy = again.test.accuracy();
+  block.reload_matches = same;
 }
 
 // checkpoint.monitor: the best epoch's weights from their file, measured once. They reload
 // as kept when the monitored figure is the one the epoch had.
 Measured measure_best(const Session& session, Console& console, const EpochCheckpoints& checkpoints,
-                      const TrainingOutcome& outcome, nlohmann::json& block) {
+                      const TrainingOutcome& outcome, RecordCheckpoint& block) {
   auto program = session.compile();
   load_checkpoint(checkpoints.best_path(), *program, CheckpointUse::weights);
   const Measured m = measure(*program, session);
@@ -57,8 +57,8 @@ Measured measure_best(const Session& session, Console& console, const EpochCheck
   const double again = monitored_value(by.monitor, m.validation);
   const std::optional<double>& best = outcome.selection.best.best;
   const bool same = best && again == *best;
-  block["reload_matches"] = same;
-  if (m.test.count > 0) block["reloaded_test_accuracy"] = m.test.accuracy();
+  block.reload_matches = same;
+  if (m.test.count > 0) block.reloaded_test_accuracy = m.test.accuracy();
   console.line(fmt::format(
       "checkpoint: {} keeps epoch {}, the best by {} ({:.4f}; reloaded: {}); "
       "{} holds the last epoch",
@@ -68,10 +68,10 @@ Measured measure_best(const Session& session, Console& console, const EpochCheck
 }
 
 // Whether the best epoch's file is there to be measured; says why not when it should be.
-bool best_is_kept(const EpochCheckpoints* checkpoints, const nlohmann::json& block,
+bool best_is_kept(const EpochCheckpoints* checkpoints, const std::optional<RecordCheckpoint>& block,
                   Console& console) {
   if (!checkpoints || checkpoints->best_path().empty()) return false;
-  if (checkpoints->best_epoch() > 0 && !block.contains("error")) return true;
+  if (checkpoints->best_epoch() > 0 && block && !block->error) return true;
   console.warning(
       "the best epoch's weights were not kept (no finite validation figure, or the checkpoint "
       "could not be written): the metrics are the last epoch's");
@@ -80,39 +80,41 @@ bool best_is_kept(const EpochCheckpoints* checkpoints, const nlohmann::json& blo
 
 }  // namespace
 
-nlohmann::json best_checkpoint_json(const EpochCheckpoints& checkpoints, const MonitorSpec& by,
-                                    const SelectionState& selection) {
+void add_best_checkpoint(RecordCheckpoint& block, const EpochCheckpoints& checkpoints,
+                         const MonitorSpec& by, const SelectionState& selection) {
   const bool kept = checkpoints.best_epoch() > 0;
   const std::optional<double>& value = selection.best.best;
-  return {{"path", checkpoints.best_path().string()},
-          {"best_path", checkpoints.best_path().string()},
-          {"last_path", checkpoints.path().string()},
-          {"monitor", monitor_name(by.monitor)},
-          {"mode", monitor_mode_name(by.mode)},
-          {"best_epoch", kept ? nlohmann::json(checkpoints.best_epoch()) : nlohmann::json()},
-          {"best_value", kept && value ? nlohmann::json(*value) : nlohmann::json()}};
+  block.path = checkpoints.best_path().string();
+  block.best_path = checkpoints.best_path().string();
+  block.last_path = checkpoints.path().string();
+  block.monitor = by.monitor;
+  block.mode = by.mode;
+  // Left out while no epoch was best (older reports wrote null).
+  if (kept) block.best_epoch = checkpoints.best_epoch();
+  if (kept && value) block.best_value = *value;
 }
 
-nlohmann::json measure_kept_model(const Session& session, Console& console,
-                                  const TrainingOutcome& outcome,
-                                  const EpochCheckpoints* checkpoints, nlohmann::json& block) {
+RecordMetrics measure_kept_model(const Session& session, Console& console,
+                                 const TrainingOutcome& outcome,
+                                 const EpochCheckpoints* checkpoints,
+                                 std::optional<RecordCheckpoint>& block) {
   Measured m{outcome.final_evaluation, outcome.final_validation};
   if (best_is_kept(checkpoints, block, console)) {
-    m = measure_best(session, console, *checkpoints, outcome, block);
-  } else if (checkpoints && !block.contains("error")) {
-    check_reload(session, console, m, checkpoints->path(), block);
+    m = measure_best(session, console, *checkpoints, outcome, *block);
+  } else if (checkpoints && block && !block->error) {
+    check_reload(session, console, m, checkpoints->path(), *block);
   }
   const auto& class_names = session.data.train.class_names;
-  nlohmann::json metrics = nlohmann::json::object();
+  RecordMetrics metrics;
   if (m.test.count > 0) {
     print_evaluation(console, m.test, class_names);
-    metrics = metrics_json(m.test, class_names);
+    metrics = metrics_record(m.test, class_names);
   }
   if (m.validation.count > 0) {
     print_validation(console, m.validation);
-    metrics.update(validation_metrics_json(m.validation));
+    add_validation_metrics(metrics, m.validation);
     if (outcome.selection.best.best_epoch > 0) {
-      metrics["best_epoch"] = outcome.selection.best.best_epoch;
+      metrics.best_epoch = outcome.selection.best.best_epoch;
     }
   }
   return metrics;

@@ -33,27 +33,26 @@ std::string throughput_line(const RunRecord& report) {
                      *median, *whole);
 }
 
-nlohmann::json report_head(const Session& session, const std::string& mode,
-                           const std::filesystem::path& run_dir, const std::string& config_sha256,
-                           const std::string& started_at) {
+RunRecord report_head(const Session& session, RunMode mode, const std::filesystem::path& run_dir,
+                      const std::string& config_sha256, const std::string& started_at) {
   const Experiment& experiment = session.experiment;
-  return {
-      {"schema_version", 1},
-      {"mode", mode},
-      {"name", experiment.name},
-      {"run_id", run_dir.filename().string()},
-      {"config_file", experiment.source_file},
-      {"config", experiment.resolved},
-      {"config_sha256", config_sha256},
-      {"seed", experiment.seed},
-      {"device", session.device.device},
-      {"backend", session.device.backend},
-      {"environment",
-       environment_json(session.device, session.threads, session.experiment.training.precision)},
-      {"model", model_json(session.graph)},
-      {"data", session.data_fingerprint},
-      {"started_at", started_at},
-  };
+  RunRecord report;
+  report.schema_version = 1;
+  report.mode = mode;
+  report.name = experiment.name;
+  report.run_id = run_dir.filename().string();
+  report.config_file = experiment.source_file;
+  report.config = experiment.resolved;
+  report.config_sha256 = config_sha256;
+  report.seed = static_cast<std::int64_t>(experiment.seed);
+  report.device = Device::parse(session.device.device);
+  report.backend = session.device.backend;
+  report.environment =
+      environment_record(session.device, session.threads, experiment.training.precision);
+  report.model = model_record(session.graph);
+  report.data = section_from_json<RecordData>(session.data_fingerprint);
+  report.started_at = started_at;
+  return report;
 }
 
 }  // namespace runner

@@ -26,8 +26,7 @@ std::string throughput_line(const RunRecord& report);
 
 // The fields every report starts with: mode, name, run id, resolved config and its hash, seed,
 // device, backend, environment, model, start time.
-nlohmann::json report_head(const Session& session, const std::string& mode,
-                           const std::filesystem::path& run_dir, const std::string& config_sha256,
-                           const std::string& started_at);
+RunRecord report_head(const Session& session, RunMode mode, const std::filesystem::path& run_dir,
+                      const std::string& config_sha256, const std::string& started_at);
 
 }  // namespace runner

@@ -50,11 +50,13 @@ std::function<std::string(const EpochRecord&)> asha_gate(const AshaSpec& spec,
   };
 }
 
-nlohmann::json asha_report_block(const AshaSpec& spec, const PlannedPoint& planned) {
-  return {{"metric", spec.metric},
-          {"mode", spec.maximize ? "max" : "min"},
-          {"rungs", asha_rungs(spec, epochs_of(planned))},
-          {"reduction_factor", spec.reduction_factor}};
+RecordAsha asha_report_block(const AshaSpec& spec, const PlannedPoint& planned) {
+  RecordAsha block;
+  block.metric = spec.metric;
+  block.mode = spec.maximize ? MonitorMode::max : MonitorMode::min;
+  block.rungs = asha_rungs(spec, epochs_of(planned));
+  block.reduction_factor = spec.reduction_factor;
+  return block;
 }
 
 std::function<std::string(const EpochRecord&)> asha_replay_gate(const RunRecord& report) {

@@ -28,7 +28,7 @@ std::function<std::string(const EpochRecord&)> asha_gate(const AshaSpec& spec,
                                                          const PlannedPoint& planned);
 
 // The trial's report's `asha` block: its rungs, metric, mode and reduction factor.
-nlohmann::json asha_report_block(const AshaSpec& spec, const PlannedPoint& planned);
+RecordAsha asha_report_block(const AshaSpec& spec, const PlannedPoint& planned);
 
 // For `runner reproduce` of a trial's report: a gate that runs the rerun as the trial ran (the test
 // set after the last epoch only; a trial ASHA stopped stops after the same epoch), or an empty

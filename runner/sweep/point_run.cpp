@@ -13,35 +13,35 @@
 
 namespace runner {
 
-nlohmann::json sweep_point_json(const PlannedPoint& planned, const SweepSpec& spec) {
+RecordSweepPoint sweep_point_record(const PlannedPoint& planned, const SweepSpec& spec) {
   const SweepPoint& point = planned.point;
-  return {{"sweep", spec.name},           {"id", point.id},
-          {"index", point.index},         {"values", point.values_json()},
-          {"overrides", point.overrides}, {"point_sha256", planned.point_sha}};
+  return {spec.name,       point.id,          point.index, point.values_json(),
+          point.overrides, planned.point_sha, {}};
 }
 
 PointRun record_point(const PlannedPoint& planned, const SweepSpec& spec,
                       const std::filesystem::path& base_config,
                       const std::filesystem::path& sweep_dir, RunStatus status,
                       const std::string& error, const std::string& started_at) {
-  nlohmann::json report = {{"schema_version", 1},
-                           {"mode", mode_name(spec.mode)},
-                           {"status", status_name(status)},
-                           {"error", error},
-                           {"name", planned.name.empty() ? spec.name : planned.name},
-                           {"run_id", planned.point.id},
-                           {"config_file", base_config.string()},
-                           {"sweep_point", sweep_point_json(planned, spec)},
-                           {"started_at", started_at.empty() ? timestamp_now() : started_at},
-                           {"finished_at", timestamp_now()},
-                           {"machine_load", MachineLoad().json()}};
+  RunRecord report;
+  report.schema_version = 1;
+  report.mode = spec.mode;
+  report.status = status;
+  report.error = error;
+  report.name = planned.name.empty() ? spec.name : planned.name;
+  report.run_id = planned.point.id;
+  report.config_file = base_config.string();
+  report.sweep_point = sweep_point_record(planned, spec);
+  report.started_at = started_at.empty() ? timestamp_now() : started_at;
+  report.finished_at = timestamp_now();
+  report.machine_load = MachineLoad().record();
   const nlohmann::json config = planned.config();
-  if (config.is_object()) report["config"] = config;
+  if (config.is_object()) report.config = config;
   const nlohmann::json config_tags =
       config.is_object() && config.contains("tags") ? config["tags"] : nlohmann::json::object();
-  report["tags"] = merge_tags(config_tags, parse_tag_options(spec.tags));
+  report.tags = merge_tags(config_tags, parse_tag_options(spec.tags));
   write_report(sweep_dir / planned.point.id, report);
-  return PointRun{status, run_record_from_json(report)};
+  return PointRun{status, std::move(report)};
 }
 
 int point_exit_code(RunStatus status) {

@@ -18,7 +18,7 @@ struct PointRun {
 };
 
 // The report's `sweep_point` block: the sweep, the point's id, index, values, overrides and hash.
-nlohmann::json sweep_point_json(const PlannedPoint& planned, const SweepSpec& spec);
+RecordSweepPoint sweep_point_record(const PlannedPoint& planned, const SweepSpec& spec);
 
 // Writes a report for a point that did not run (or whose process died before writing one):
 // its status, why, and the config as planned. `started_at` "" is now.

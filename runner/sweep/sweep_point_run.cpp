@@ -32,7 +32,7 @@ PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
   request.mode = spec.mode;
   request.benchmark = spec.benchmark;
   request.run_dir = run_dir;
-  request.report_extra = {{"sweep_point", sweep_point_json(planned, spec)}};
+  request.sweep_point = sweep_point_record(planned, spec);
   request.print_layers = verbose;
   request.write_page = write_page;
   // Beside the other points' (`tensorboard --logdir SWEEP_DIR` compares them), not in the point's
@@ -43,7 +43,7 @@ PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
   remove_event_files(request.tensorboard_dir);
   if (spec.asha) {
     request.stop_after_epoch = asha_gate(*spec.asha, sweep_dir, planned);
-    request.report_extra["asha"] = asha_report_block(*spec.asha, planned);
+    request.asha = asha_report_block(*spec.asha, planned);
   }
   Console console(!verbose);
   try {

@@ -87,7 +87,13 @@ TEST(Run, ReportValidatesAgainstItsSchemaAndRecordsTheEnvironment) {
   // A GPU run's block, as a cuDNN program and NVML fill it, validates; a percentage over 100
   // does not.
   DeviceUtilization sampled{true, 12, 55.0, 90.0, 3e9, 1980.0, 300.0, 410.0};
-  run.report["gpu"] = gpu_json({{"conv1 forward: FFT"}, 1 << 20, true}, &sampled);
+  // The GPU block as a report writes it.
+  auto gpu_block = [](const ProgramFacts& facts, const DeviceUtilization* utilisation) {
+    RunRecord record;
+    record.gpu = gpu_record(facts, utilisation);
+    return run_record_json(record).value("gpu", nlohmann::json());
+  };
+  run.report["gpu"] = gpu_block({{"conv1 forward: FFT"}, 1 << 20, true}, &sampled);
   EXPECT_TRUE(schema_violations(load_schema("report.schema.json"), run.report).empty());
   EXPECT_EQ(run.report["gpu"]["utilisation"]["samples"], 12);
   EXPECT_EQ(run.report["gpu"]["training_set_on_device"], true);
@@ -95,11 +101,11 @@ TEST(Run, ReportValidatesAgainstItsSchemaAndRecordsTheEnvironment) {
   ProgramFacts fp16{{"conv1 forward: FFT"}, 1 << 20, true};
   fp16.loss_scale = 32768;
   fp16.skipped_steps = 3;
-  run.report["gpu"] = gpu_json(fp16, &sampled);
+  run.report["gpu"] = gpu_block(fp16, &sampled);
   EXPECT_TRUE(schema_violations(load_schema("report.schema.json"), run.report).empty());
   EXPECT_EQ(run.report["gpu"]["loss_scaling"]["skipped_steps"], 3);
   EXPECT_EQ(run.report["gpu"]["loss_scaling"]["final_scale"], 32768.0);
-  EXPECT_FALSE(gpu_json({{}, 0, false}, nullptr).contains("loss_scaling"));
+  EXPECT_FALSE(gpu_block({{}, 0, false}, nullptr).contains("loss_scaling"));
   run.report["gpu"]["utilisation"]["peak_gpu_percent"] = 150;
   EXPECT_FALSE(schema_violations(load_schema("report.schema.json"), run.report).empty());
   run.report.erase("gpu");

@@ -188,9 +188,9 @@ TEST(RunPage, FiguresOfTheWrongTypeAreLeftOut) {
   EXPECT_TRUE(has(page, "<section id=\"curves\">")) << "the logged curve needs no epochs";
 }
 
-TEST(RunPage, ARunsPageWriterTakesItsReportAsJson) {
+TEST(RunPage, ARunsPageWriterWritesReportHtmlBesideTheReport) {
   TempDir tmp;
-  const auto page = write_page_of_run(sample_report(), tmp / "report.json");
+  const auto page = write_page_of_run(run_record_from_json(sample_report()), tmp / "report.json");
   EXPECT_EQ(page, tmp / "report.html");
   std::stringstream text;
   text << std::ifstream(page).rdbuf();

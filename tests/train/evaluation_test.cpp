@@ -58,7 +58,9 @@ TEST(Evaluation, CountsTheConfusionMatrixByTrueAndPredictedClass) {
   EXPECT_TRUE(e.has_images(2));
   EXPECT_FALSE(e.has_images(3));
 
-  const nlohmann::json metrics = metrics_json(e, data.class_names);
+  RunRecord report;
+  report.metrics = metrics_record(e, data.class_names);
+  const nlohmann::json metrics = run_record_json(report)["metrics"];
   EXPECT_EQ(metrics["confusion_matrix"],
             nlohmann::json({{1, 1, 1, 0}, {1, 2, 0, 0}, {0, 1, 0, 0}, {0, 0, 0, 0}}));
   EXPECT_EQ(metrics["classes"], nlohmann::json({"a", "b", "c", "d"}));

@@ -25,12 +25,16 @@ TrainingOutcome validated_only() {
 
 TEST(ReportFigures, WithoutATestSetTheEpochsAndCurvesHaveNoTestFigures) {
   const TrainingOutcome outcome = validated_only();
-  const nlohmann::json epochs = epochs_json(outcome.epochs);
+  RunRecord report;
+  report.epochs = epoch_records(outcome.epochs);
+  report.curves = curves_record(outcome);
+  const nlohmann::json written = run_record_json(report);
+  const nlohmann::json& epochs = written["epochs"];
   EXPECT_FALSE(epochs[0].contains("test_loss"));
   EXPECT_FALSE(epochs[0].contains("test_accuracy"));
   EXPECT_EQ(epochs[0]["val_loss"], 1.25);
   EXPECT_EQ(epochs[0]["val_accuracy"], 0.5);
-  const nlohmann::json curves = curves_json(outcome);
+  const nlohmann::json& curves = written["curves"];
   EXPECT_EQ(curves["test"], nlohmann::json::array());
   EXPECT_EQ(
       curves["validation"],
@@ -43,10 +47,14 @@ TEST(ReportFigures, TheSchemaTakesMetricsOfEitherSetButNotOfNeither) {
   Evaluation validation;
   validation.count = 4;
   validation.correct = 3;
-  EXPECT_TRUE(schema_violations(metrics_schema, validation_metrics_json(validation)).empty());
+  RunRecord report;
+  report.metrics = RecordMetrics{};
+  add_validation_metrics(*report.metrics, validation);
+  EXPECT_TRUE(schema_violations(metrics_schema, run_record_json(report)["metrics"]).empty());
   EXPECT_FALSE(schema_violations(metrics_schema, nlohmann::json::object()).empty());
   EXPECT_FALSE(schema_violations(metrics_schema, {{"best_epoch", 2}}).empty());
-  nlohmann::json test_only = metrics_json(validation, {"a", "b"});
+  report.metrics = metrics_record(validation, {"a", "b"});
+  const nlohmann::json test_only = run_record_json(report)["metrics"];
   EXPECT_TRUE(schema_violations(metrics_schema, test_only).empty());
 }
 
