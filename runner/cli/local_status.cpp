@@ -53,9 +53,9 @@ std::vector<PointRow> point_rows(const fs::path& dir, const json& manifest, bool
     evidence.sweep_running = running;
     std::error_code ignored;
     evidence.folder_exists = fs::is_directory(dir / row.id, ignored);
-    const json report_json = read_json_leniently(dir / row.id / "report.json");
-    if (report_json.is_object()) {
-      const RunRecord report = run_record_from_json(report_json);
+    if (const std::optional<RunRecord> found =
+            read_record_leniently(dir / row.id / "report.json")) {
+      const RunRecord& report = *found;
       evidence.report =
           report.status ? ReportedStatus::of(*report.status) : ReportedStatus::unreadable();
       evidence.report_error = report.error.value_or("");

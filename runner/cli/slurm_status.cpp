@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
-#include <fstream>
 #include <map>
 #include <thread>
 
@@ -17,7 +16,6 @@
 #include "runner/sweep/slurm_commands.h"
 #include "runner/sweep/slurm_progress.h"
 #include "runner/sweep/slurm_record.h"
-#include "runner/util/bounded_json.h"
 #include "runner/util/errors.h"
 #include "runner/util/interrupt.h"
 
@@ -34,14 +32,15 @@ struct PointProgress {
 
 PointEvidence report_evidence(const fs::path& dir, const RecordedPoint& point) {
   PointEvidence evidence;
-  std::ifstream in(dir / point.id / "report.json");
-  if (!in) return evidence;
-  nlohmann::json report = parse_bounded_json(in, /*allow_exceptions=*/false);
-  if (!report.is_object()) {
+  const fs::path file = dir / point.id / "report.json";
+  std::error_code ignored;
+  if (!fs::exists(file, ignored)) return evidence;
+  const std::optional<RunRecord> found = read_record_leniently(file);
+  if (!found) {
     evidence.report = ReportedStatus::unreadable();
     return evidence;
   }
-  const RunRecord record = run_record_from_json(report);
+  const RunRecord& record = *found;
   evidence.report =
       record.status ? ReportedStatus::of(*record.status) : ReportedStatus::unreadable();
   evidence.report_error = record.error.value_or("");

@@ -335,12 +335,11 @@ std::filesystem::path write_sweep_pages(const json& summary, const std::filesyst
     const std::string folder = point_folder(point, dir);
     if (folder.empty()) continue;
     const auto report_file = dir / folder / "report.json";
-    json report = read_json_leniently(report_file);
+    const std::optional<RunRecord> report = read_record_leniently(report_file);
     std::string up;
     for ([[maybe_unused]] const auto& part : std::filesystem::path(folder)) up += "../";
-    if (report.is_object())
-      write_run_page(run_record_from_json(report), report_file,
-                     {up + "report.html", page_title(summary, dir)});
+    if (report)
+      write_run_page(*report, report_file, {up + "report.html", page_title(summary, dir)});
   }
   const auto path = dir / "report.html";
   write_file_atomically(path, sweep_page(summary, dir));

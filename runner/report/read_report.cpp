@@ -37,6 +37,12 @@ RunRecord read_run_record(const std::filesystem::path& path) {
   return run_record_from_json(read_report_file(path));
 }
 
+std::optional<RunRecord> read_record_leniently(const std::filesystem::path& path) {
+  const nlohmann::json report = read_json_leniently(path);
+  if (!report.is_object()) return std::nullopt;
+  return run_record_from_json(report);
+}
+
 std::string text_at(const nlohmann::json& report, const char* pointer) {
   const nlohmann::json::json_pointer at(pointer);
   return report.contains(at) && report.at(at).is_string() ? report.at(at).get<std::string>() : "";

@@ -27,6 +27,10 @@ nlohmann::json read_report_file(const std::filesystem::path& path);
 // read_report_file's report as a record.
 RunRecord read_run_record(const std::filesystem::path& path);
 
+// A report read leniently, as a sweep reads its points' (a killed run may have left one short, a
+// user may have edited it): nullopt when the file cannot be read or holds no JSON object.
+std::optional<RunRecord> read_record_leniently(const std::filesystem::path& path);
+
 // The string at a JSON pointer ("/sweep_point/point_sha256") of a report read leniently, or ""
 // when it is missing or not a string.
 std::string text_at(const nlohmann::json& report, const char* pointer);

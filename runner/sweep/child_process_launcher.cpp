@@ -10,6 +10,7 @@
 #include <csignal>
 #include <thread>
 
+#include "runner/report/read_report.h"
 #include "runner/sweep/gpu_slots.h"
 #include "runner/sweep/jobs_progress.h"
 #include "runner/sweep/launcher.h"
@@ -17,7 +18,6 @@
 #include "runner/sweep/result_lines.h"
 #include "runner/sweep/sweep_folder_lock.h"
 #include "runner/util/background_child.h"
-#include "runner/util/bounded_json.h"
 #include "runner/util/files.h"
 #include "runner/util/folders.h"
 #include "runner/util/interrupt.h"
@@ -126,11 +126,10 @@ class ChildProcesses {
     auto written = std::filesystem::last_write_time(report_path, error);
     if (!error && written >= p.launched &&
         point_state(report_path, planned) != PointState::missing) {
-      RunRecord report =
-          run_record_from_json(parse_bounded_json(read_file_or_empty(report_path), false));
-      if (report.status &&
-          field_of(report.sweep_point, &RecordSweepPoint::point_sha256) == planned.point_sha)
-        return {*report.status, std::move(report)};
+      std::optional<RunRecord> report = read_record_leniently(report_path);
+      if (report && report->status &&
+          field_of(report->sweep_point, &RecordSweepPoint::point_sha256) == planned.point_sha)
+        return {*report->status, std::move(*report)};
     }
     // Stopped by Ctrl-C before its run began (while planning): interrupted, to run again.
     const bool interrupted =
@@ -138,14 +137,6 @@ class ChildProcesses {
     return record_point(planned, r_.spec, r_.base, r_.dir,
                         interrupted ? RunStatus::interrupted : RunStatus::failed,
                         why_no_report(exit_code, r_.dir / planned.point.id / "point.log"), "");
-  }
-
-  static std::string read_file_or_empty(const std::filesystem::path& path) {
-    try {
-      return read_file(path);
-    } catch (const std::exception&) {
-      return "";
-    }
   }
 
   void finish(std::size_t index, const PointRun& run, double seconds) {

@@ -1,26 +1,13 @@
 // Reading a point's previous report to decide whether it runs again.
 #include "runner/sweep/point_state.h"
 
-#include <nlohmann/json.hpp>
-
-#include "runner/report/run_record.h"
+#include "runner/report/read_report.h"
 #include "runner/train/run_status.h"
-#include "runner/util/bounded_json.h"
 
 namespace runner {
-namespace {
-
-// The point's report, read leniently; nullopt when there is none (or it is not a JSON object).
-std::optional<RunRecord> read_record(const std::filesystem::path& path) {
-  nlohmann::json report = read_json_leniently(path);
-  if (!report.is_object()) return std::nullopt;
-  return run_record_from_json(report);
-}
-
-}  // namespace
 
 PointState point_state(const std::filesystem::path& report_path, const PlannedPoint& planned) {
-  const std::optional<RunRecord> report = read_record(report_path);
+  const std::optional<RunRecord> report = read_record_leniently(report_path);
   if (!report) return PointState::missing;
   // Fields of another type are read as missing, never as a raw nlohmann::json type_error.
   if (!report->status || !ended_as_planned(*report->status)) return PointState::unfinished;
@@ -39,7 +26,7 @@ std::string describe_state(PointState state, const std::filesystem::path& report
     case PointState::stopped_early:
       return force ? "rerun: --force" : "done: stopped early at a rung (asha)";
     case PointState::unfinished: {
-      const std::optional<RunRecord> report = read_record(report_path);
+      const std::optional<RunRecord> report = read_record_leniently(report_path);
       const bool has_status = report && report->status;
       return "rerun: was " +
              (has_status ? status_name(*report->status) : std::string("unreadable"));
