@@ -3,10 +3,19 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 PYTHON ?= /usr/bin/python3
 
-DEBIAN_PACKAGES = build-essential cmake ninja-build mold git pkg-config libdnnl-dev libyaml-cpp-dev nlohmann-json3-dev \
-  libvalijson-dev libcli11-dev libfmt-dev libgtest-dev libgmock-dev libcurl4-openssl-dev \
-  libarchive-dev libssl-dev zlib1g-dev libjpeg62-turbo-dev libspng-dev libwebp-dev libstb-dev \
-  libgoogle-perftools-dev dataset-fashion-mnist python3-matplotlib
+# What the runner needs to build and run (make deps, make demo), without Debian's recommended
+# extras: 76 packages (87 MB) on a fresh Debian 12 where the whole set with its recommends was
+# 490 (323 MB).
+DEBIAN_PACKAGES = build-essential cmake ninja-build mold git pkg-config libdnnl-dev libyaml-cpp-dev \
+  nlohmann-json3-dev libcli11-dev libfmt-dev libcurl4-openssl-dev libarchive-dev libssl-dev \
+  zlib1g-dev libjpeg62-turbo-dev libspng-dev libwebp-dev libstb-dev libgoogle-perftools-dev \
+  dataset-fashion-mnist
+# valijson is header-only, but Debian's libvalijson-dev depends on every library it has an adapter
+# for (Qt, Poco, jsoncpp, ...: about 160 packages): unless it is installed, `make deps` unpacks the
+# package's headers into .deps/valijson (CMake looks there after /usr/include).
+VALIJSON_DIR = .deps/valijson
+# What the test suite and the plot scripts add (make build, make test).
+BUILD_TEST_PACKAGES = libgtest-dev libgmock-dev python3-matplotlib
 BENCH_PACKAGES = python3-torch python3-numpy
 # Only for the tests: the single-node Slurm cluster of tests/sweep/slurm_cluster_test.cpp
 # (scripts/slurm_local_cluster.sh; users of a real cluster need none of it), and the headless
@@ -25,21 +34,34 @@ FUZZ_SEED ?= 0
 # The libFuzzer targets (tests/fuzz/NAME_fuzzer.cpp), run one after another for FUZZ_SECONDS each.
 FUZZ_TARGETS ?= config_fuzzer safetensors_fuzzer report_fuzzer
 
-.PHONY: deps test-deps setup build build-runner demo cifar test check-sanitize fuzz-deps fuzz bench-deps bench \
+.PHONY: deps build-deps test-deps setup build build-runner demo cifar test check-sanitize fuzz-deps fuzz bench-deps bench \
   bench-gpu format format-check clean
 
-# Installs those of the Debian packages $(1) that are missing (as root, or through sudo).
+# Installs those of the Debian packages $(1) that are missing (as root, or through sudo), with the
+# apt-get options $(2).
 define install_missing
 	@missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(2) $$missing; \
 	fi
 endef
 
-# Installs the Debian packages the runner needs.
+# Installs the Debian packages the runner needs, and valijson's headers.
 deps:
-	$(call install_missing,$(DEBIAN_PACKAGES))
+	$(call install_missing,$(DEBIAN_PACKAGES),--no-install-recommends)
+	@if [ ! -f /usr/include/valijson/validator.hpp ] && \
+	    [ ! -f $(VALIJSON_DIR)/usr/include/valijson/validator.hpp ]; then \
+	  mkdir -p $(VALIJSON_DIR) && cd $(VALIJSON_DIR) && \
+	  { apt-get download -qq libvalijson-dev 2>/dev/null || \
+	    { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$SUDO apt-get update -qq && \
+	      apt-get download -qq libvalijson-dev; }; } && \
+	  dpkg-deb -x libvalijson-dev_*.deb . && rm -f libvalijson-dev_*.deb; \
+	fi
+
+# What the test suite adds: GoogleTest, and matplotlib for the plot scripts and their tests.
+build-deps: deps
+	$(call install_missing,$(BUILD_TEST_PACKAGES))
 
 # The packages only the tests need (CI installs them; without them the Slurm and browser tests
 # are skipped).
@@ -52,7 +74,10 @@ GENERATOR = $(shell command -v ninja >/dev/null 2>&1 && echo -G Ninja)
 $(BUILD)/CMakeCache.txt:
 	cmake -S . -B $(BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=Release
 
-build: $(BUILD)/CMakeCache.txt
+# A tree first configured without GoogleTest (make demo) is configured again once it is there.
+build: build-deps $(BUILD)/CMakeCache.txt
+	@if grep -q 'GTest_DIR:PATH=.*NOTFOUND' $(BUILD)/CMakeCache.txt; then \
+	  cmake -S . -B $(BUILD); fi
 	cmake --build $(BUILD) -j $(JOBS)
 
 setup: deps build
@@ -78,7 +103,7 @@ $(SANITIZE_BUILD)/CMakeCache.txt:
 
 # The tests and a short training run built with AddressSanitizer and UndefinedBehaviorSanitizer
 # (CPU backend, clang); fails on any finding (tests/sanitize/check.sh).
-check-sanitize: deps fuzz-deps $(SANITIZE_BUILD)/CMakeCache.txt
+check-sanitize: build-deps fuzz-deps $(SANITIZE_BUILD)/CMakeCache.txt
 	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
 	JOBS=$(JOBS) tests/sanitize/check.sh $(SANITIZE_BUILD)
 
@@ -117,4 +142,4 @@ format-check:
 	clang-format --dry-run -Werror $$(git ls-files '*.cpp' '*.h' '*.cu')
 
 clean:
-	rm -rf $(BUILD) $(SANITIZE_BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD) .deps
