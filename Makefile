@@ -4,12 +4,12 @@ JOBS ?= $(shell nproc)
 PYTHON ?= /usr/bin/python3
 
 # What the runner needs to build and run (make deps, make demo), without Debian's recommended
-# extras: 76 packages (87 MB) on a fresh Debian 12 where the whole set with its recommends was
+# extras (but ocl-icd-opencl-dev, which oneDNN's CMake files look for): 76 packages (87 MB) on a fresh Debian 12 where the whole set with its recommends was
 # 490 (323 MB).
 DEBIAN_PACKAGES = build-essential cmake ninja-build mold git pkg-config libdnnl-dev libyaml-cpp-dev \
   nlohmann-json3-dev libcli11-dev libfmt-dev libcurl4-openssl-dev libarchive-dev libssl-dev \
   zlib1g-dev libjpeg62-turbo-dev libspng-dev libwebp-dev libstb-dev libgoogle-perftools-dev \
-  dataset-fashion-mnist
+  dataset-fashion-mnist ocl-icd-opencl-dev
 # valijson is header-only, but Debian's libvalijson-dev depends on every library it has an adapter
 # for (Qt, Poco, jsoncpp, ...: about 160 packages): unless it is installed, `make deps` unpacks the
 # package's headers into .deps/valijson (CMake looks there after /usr/include).
