@@ -1,6 +1,8 @@
 // Shared test helpers: temporary folders and running the runner binary.
 #include "test_support.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <stdexcept>
 
 #include "runner/util/utf8.h"
 
@@ -72,6 +75,33 @@ CommandResult run_runner(const std::string& arguments) {
 #else
   return run_command("false");
 #endif
+}
+
+std::filesystem::path shared_output(const std::string& name,
+                                    const std::function<bool(const std::filesystem::path&)>& make) {
+  namespace fs = std::filesystem;
+#ifdef RUNNER_BINARY
+  // Keyed by the binary's size and time: a rebuilt runner makes its own.
+  const fs::path binary = RUNNER_BINARY;
+  const auto stamp = fs::last_write_time(binary).time_since_epoch().count();
+  const fs::path root = binary.parent_path() / "test-shared";
+#else
+  const auto stamp = 0;
+  const fs::path root = fs::temp_directory_path() / "runner-test-shared";
+#endif
+  fs::create_directories(root);
+  // Made in place (what it writes names its own paths), complete once the marker beside it is.
+  const fs::path folder = root / (name + "-" + std::to_string(static_cast<std::uint64_t>(stamp)));
+  const fs::path complete = folder.string() + ".complete";
+  const int lock = ::open((folder.string() + ".lock").c_str(), O_CREAT | O_RDWR, 0644);
+  if (lock < 0 || ::flock(lock, LOCK_EX) != 0) throw std::runtime_error("shared_output: no lock");
+  if (!fs::exists(complete)) {
+    fs::remove_all(folder);
+    fs::create_directories(folder);
+    if (make(folder)) std::ofstream(complete) << "made\n";
+  }
+  ::close(lock);  // releases the lock
+  return folder;
 }
 
 std::string report_path_in(const std::string& output) {

@@ -60,6 +60,14 @@ int seconds_taken(const std::string& output);
 // thread stacks) and returns the exit code `body` returned; -1 when the child died of a signal.
 int exit_code_with_address_space(std::uint64_t bytes, const std::function<int()>& body);
 
+// A folder that `make` fills once for every test process of this build (for the same runner
+// binary), for tests that only read what a run or sweep wrote: they share it instead of each
+// training their own. Processes asking at once wait for the first (a lock file); `make` fills
+// the folder it is given and returns false on failure (the next caller tries again). Nothing
+// may write into the folder afterwards.
+std::filesystem::path shared_output(const std::string& name,
+                                    const std::function<bool(const std::filesystem::path&)>& make);
+
 // The path on the last `report: <path>` line of a run's output, or "" when there is none.
 std::string report_path_in(const std::string& output);
 

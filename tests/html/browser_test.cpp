@@ -104,7 +104,7 @@ TEST(Browser, EveryKindOfPageRendersOfflineWithoutAConsoleMessage) {
   std::string log;
   const auto run = tiny_run(tmp / "runs", "--html", &log);
   ASSERT_FALSE(run.empty()) << log;
-  const auto sweep = tiny_sweep(tmp, &log);
+  const auto sweep = tiny_sweep(&log);
   ASSERT_TRUE(fs::exists(sweep / "report.html")) << log;
   const auto compare = tmp / "compare.html";
   CommandResult r =
@@ -130,7 +130,7 @@ TEST(Browser, APointsTableSortsByTheColumnAsked) {
   REQUIRE_CHROMIUM();
   TempDir tmp;
   std::string log;
-  const auto sweep = tiny_sweep(tmp, &log);
+  const auto sweep = tiny_sweep(&log);
   ASSERT_TRUE(fs::exists(sweep / "report.html")) << log;
   // Column 0 is the point id: descending puts device=cuda__width=1 first, ascending last.
   for (const auto& [fragment, first] : std::vector<std::pair<std::string, std::string>>{

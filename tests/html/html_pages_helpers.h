@@ -14,7 +14,8 @@ std::filesystem::path tiny_run(const std::filesystem::path& output, const std::s
                                std::string* log = nullptr);
 
 // A sweep of the tiny config over model.width [0.5, 1] and device [cpu, cuda] (the cuda points
-// fail on a machine without a GPU), in `root`/pages; its folder.
-std::filesystem::path tiny_sweep(const TempDir& root, std::string* log = nullptr);
+// fail on a machine without a GPU), run once for all the tests that read it (shared_output: read
+// it, never write into it); its folder, and in `log` what the sweep printed.
+std::filesystem::path tiny_sweep(std::string* log = nullptr);
 
 }  // namespace runner::testing

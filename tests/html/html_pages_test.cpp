@@ -50,9 +50,8 @@ TEST(RunPageCommand, TheHtmlOptionAndTheConfigSettingWriteThePage) {
 }
 
 TEST(SweepPage, TheSweepWritesItsPageAndEveryPointsPage) {
-  TempDir tmp;
   std::string log;
-  const auto dir = tiny_sweep(tmp, &log);
+  const auto dir = tiny_sweep(&log);
   const auto page = dir / "report.html";
   ASSERT_TRUE(std::filesystem::exists(page)) << log;
   const std::string html = read_file(page);
