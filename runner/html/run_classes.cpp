@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "runner/html/html_table.h"
 #include "runner/html/html_text.h"
@@ -35,28 +36,55 @@ std::vector<std::string> class_names(const RecordMetrics& metrics, std::size_t c
   return names;
 }
 
-// The largest off-diagonal cells: which classes are taken for which.
-std::string most_confused(const ConfusionMatrix& matrix, const std::vector<std::string>& names) {
-  struct Pair {
-    double count;
-    std::size_t truth, predicted;
-  };
-  std::vector<Pair> pairs;
+// A mistake: images of the true class taken for the predicted one.
+struct Mistake {
+  double count;
+  std::string truth, predicted;
+};
+
+// The matrix's off-diagonal cells, most images first.
+std::vector<Mistake> mistakes_in(const ConfusionMatrix& matrix,
+                                 const std::vector<std::string>& names) {
+  std::vector<Mistake> mistakes;
   for (std::size_t t = 0; t < matrix.size() && t < names.size(); ++t) {
     for (std::size_t p = 0; p < matrix[t].size() && p < names.size(); ++p) {
-      if (t != p && matrix[t][p] > 0) pairs.push_back({static_cast<double>(matrix[t][p]), t, p});
+      if (t != p && matrix[t][p] > 0)
+        mistakes.push_back({static_cast<double>(matrix[t][p]), names[t], names[p]});
     }
   }
-  std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) {
-    return a.count > b.count || (a.count == b.count && a.truth < b.truth);
-  });
-  if (pairs.empty()) return "";
+  std::stable_sort(mistakes.begin(), mistakes.end(),
+                   [](const Mistake& a, const Mistake& b) { return a.count > b.count; });
+  return mistakes;
+}
+
+// The report's own list of them (above kConfusionMatrixClasses classes), in its order.
+std::vector<Mistake> mistakes_in(const std::vector<RecordConfusionPair>& pairs) {
+  std::vector<Mistake> mistakes;
+  for (const RecordConfusionPair& pair : pairs) {
+    if (pair.truth && pair.predicted && pair.images)
+      mistakes.push_back({static_cast<double>(*pair.images), *pair.truth, *pair.predicted});
+  }
+  return mistakes;
+}
+
+// The largest mistakes in a line: which classes are taken for which.
+std::string most_confused(const std::vector<Mistake>& mistakes) {
+  if (mistakes.empty()) return "";
   std::string out = "<p>Most often confused (true → predicted): ";
-  for (std::size_t i = 0; i < pairs.size() && i < 5; ++i) {
-    out += fmt::format("{}{} → {} ({})", i ? "; " : "", escape_html(names[pairs[i].truth]),
-                       escape_html(names[pairs[i].predicted]), grouped_digits(pairs[i].count));
+  for (std::size_t i = 0; i < mistakes.size() && i < 5; ++i) {
+    out += fmt::format("{}{} → {} ({})", i ? "; " : "", escape_html(mistakes[i].truth),
+                       escape_html(mistakes[i].predicted), grouped_digits(mistakes[i].count));
   }
   return out + ".</p>\n";
+}
+
+std::string mistakes_table(const std::vector<Mistake>& mistakes) {
+  HtmlTable table{"confusion-pairs-table", {"true", "predicted", "images"}, {}, true};
+  for (const Mistake& m : mistakes) {
+    table.rows.push_back({text_cell(m.truth), text_cell(m.predicted),
+                          number_cell(m.count, grouped_digits(m.count))});
+  }
+  return render_table(table);
 }
 
 std::string confusion_table(const ConfusionMatrix& matrix, const std::vector<std::string>& names) {
@@ -79,11 +107,11 @@ std::string confusion_table(const ConfusionMatrix& matrix, const std::vector<std
 std::string per_class_table(const std::vector<RecordClassAccuracy>& per_class,
                             const std::vector<std::string>& names) {
   HtmlTable table{"per-class-table", {"class", "accuracy"}, {}, true};
+  std::map<std::string, std::optional<double>> by_name;  // thousands of classes: no linear search
+  for (const RecordClassAccuracy& c : per_class) by_name.emplace(c.name, c.accuracy);
   for (const auto& name : names) {
-    auto found = std::find_if(per_class.begin(), per_class.end(),
-                              [&](const RecordClassAccuracy& c) { return c.name == name; });
-    const std::optional<double> accuracy =
-        found != per_class.end() ? found->accuracy : std::nullopt;
+    auto found = by_name.find(name);
+    const std::optional<double> accuracy = found != by_name.end() ? found->second : std::nullopt;
     table.rows.push_back(
         {text_cell(name), number_cell(value_or_nan(accuracy), figure_of(accuracy, "share"))});
   }
@@ -96,6 +124,7 @@ std::string classes_section(const RunRecord& record) {
   const RecordMetrics& metrics = or_empty(record.metrics);
   const auto& per_class = metrics.per_class_accuracy;
   const auto& matrix = metrics.confusion_matrix;
+  const auto& pairs = metrics.confusion_pairs;
   if (!per_class && !matrix) return "";
   const std::vector<std::string> names =
       class_names(metrics, matrix ? matrix->size() : per_class->size());
@@ -109,11 +138,18 @@ std::string classes_section(const RunRecord& record) {
     body +=
         "<h3>Confusion matrix</h3>\n<p class=\"note\">Rows: the true class; columns: the "
         "predicted one; shaded by the share of the row's images.</p>\n" +
-        most_confused(*matrix, names);
+        most_confused(mistakes_in(*matrix, names));
     const std::string heat = confusion_table(*matrix, names);
     body += names.size() > 20
                 ? collapsible(fmt::format("all {} x {} cells", names.size(), names.size()), heat)
                 : heat;
+  }
+  if (!matrix && pairs) {
+    const std::vector<Mistake> mistakes = mistakes_in(*pairs);
+    body += "<h3>Most frequent mistakes</h3>\n<p class=\"note\">" +
+            escape_html(metrics.confusion_matrix_omitted.value_or("")) + "</p>\n" +
+            most_confused(mistakes) +
+            collapsible(fmt::format("all {} listed", mistakes.size()), mistakes_table(mistakes));
   }
   return section("classes", "Per class", body);
 }

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ctime>
 #include <map>
 
@@ -55,12 +56,33 @@ std::vector<std::vector<std::int64_t>> confusion_rows(const Evaluation& evaluati
   for (std::size_t t = 0; t < classes; ++t) {
     std::vector<std::int64_t> row;
     for (std::size_t p = 0; p < classes; ++p) {
-      const std::size_t at = t * classes + p;
-      row.push_back(at < evaluation.confusion.size() ? evaluation.confusion[at] : 0);
+      row.push_back(evaluation.confused(static_cast<int>(t), static_cast<int>(p)));
     }
     rows.push_back(std::move(row));
   }
   return rows;
+}
+
+// The most frequent mistakes, most images first (ties: by true, then predicted class).
+std::vector<RecordConfusionPair> most_confused_pairs(const Evaluation& evaluation,
+                                                     const std::vector<std::string>& names) {
+  std::vector<std::pair<std::pair<int, int>, std::int64_t>> mistakes;
+  for (const auto& [pair, images] : evaluation.confusion) {
+    const auto [truth, predicted] = pair;
+    const bool named = static_cast<std::size_t>(std::max(truth, predicted)) < names.size();
+    if (truth != predicted && named) mistakes.emplace_back(pair, images);
+  }
+  const std::size_t kept = std::min(mistakes.size(), kConfusionPairs);
+  std::partial_sort(mistakes.begin(), mistakes.begin() + kept, mistakes.end(),
+                    [](const auto& a, const auto& b) {
+                      return a.second > b.second || (a.second == b.second && a.first < b.first);
+                    });
+  std::vector<RecordConfusionPair> pairs;
+  for (std::size_t i = 0; i < kept; ++i) {
+    const auto [truth, predicted] = mistakes[i].first;
+    pairs.push_back({names[truth], names[predicted], mistakes[i].second, {}});
+  }
+  return pairs;
 }
 
 RecordMetrics metrics_record(const Evaluation& evaluation,
@@ -80,7 +102,15 @@ RecordMetrics metrics_record(const Evaluation& evaluation,
   metrics.test_images = evaluation.count;
   metrics.per_class_accuracy = std::move(per_class);
   metrics.classes = class_names;
-  metrics.confusion_matrix = confusion_rows(evaluation, class_names.size());
+  if (class_names.size() <= kConfusionMatrixClasses) {
+    metrics.confusion_matrix = confusion_rows(evaluation, class_names.size());
+  } else {
+    metrics.confusion_pairs = most_confused_pairs(evaluation, class_names);
+    metrics.confusion_matrix_omitted = fmt::format(
+        "{} classes: the matrix is written up to {}; confusion_pairs holds the {} most frequent "
+        "mistakes",
+        class_names.size(), kConfusionMatrixClasses, kConfusionPairs);
+  }
   return metrics;
 }
 

@@ -23,6 +23,11 @@ std::vector<RecordEpoch> epoch_records(const std::vector<EpochRecord>& epochs);
 // (confusion_matrix[true][predicted], image counts).
 RecordMetrics metrics_record(const Evaluation& evaluation,
                              const std::vector<std::string>& class_names);
+
+// The confusion matrix grows with the square of the classes (5,000 made a 276 MB report): up to
+// this many classes it is written whole, beyond them only the most frequent mistakes.
+inline constexpr std::size_t kConfusionMatrixClasses = 100;
+inline constexpr std::size_t kConfusionPairs = 100;
 // A class's cell of the per-class table: "54.0 %", or "n/a" for a class the evaluated set has no
 // images of (not 0.0 %).
 std::string class_accuracy_text(const Evaluation& evaluation, int k);

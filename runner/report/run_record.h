@@ -110,6 +110,13 @@ struct RecordClassAccuracy {
   std::optional<double> accuracy;
 };
 
+// A (true class, predicted class) pair and its test images: a mistake the model makes.
+struct RecordConfusionPair {
+  std::optional<std::string> truth, predicted;  // "true", "predicted": class names
+  std::optional<std::int64_t> images;
+  Unmodelled unmodelled;
+};
+
 // The kept model's figures on the test set, and the validation set's (`metrics`).
 struct RecordMetrics {
   std::optional<double> test_accuracy, test_loss;
@@ -118,6 +125,10 @@ struct RecordMetrics {
   std::optional<std::vector<RecordClassAccuracy>> per_class_accuracy;
   std::optional<std::vector<std::string>> classes;
   std::optional<std::vector<std::vector<std::int64_t>>> confusion_matrix;  // [true][predicted]
+  // Beyond kConfusionMatrixClasses classes the matrix is left out (it grows with their square):
+  // the most frequent mistakes instead, and why.
+  std::optional<std::vector<RecordConfusionPair>> confusion_pairs;
+  std::optional<std::string> confusion_matrix_omitted;
   std::optional<double> val_accuracy, val_loss;
   std::optional<std::int64_t> val_images;
   std::optional<int> best_epoch;

@@ -141,6 +141,13 @@ void fields(Io& io, R& r) {
   io("validation", r.validation);
 }
 
+template <class Io, Like<RecordConfusionPair> R>
+void fields(Io& io, R& r) {
+  io("true", r.truth);
+  io("predicted", r.predicted);
+  io("images", r.images);
+}
+
 template <class Io, Like<RecordMetrics> R>
 void fields(Io& io, R& r) {
   io("test_accuracy", r.test_accuracy);
@@ -149,6 +156,8 @@ void fields(Io& io, R& r) {
   io("per_class_accuracy", r.per_class_accuracy);
   io("classes", r.classes);
   io("confusion_matrix", r.confusion_matrix);
+  io("confusion_pairs", r.confusion_pairs);
+  io("confusion_matrix_omitted", r.confusion_matrix_omitted);
   io("val_accuracy", r.val_accuracy);
   io("val_loss", r.val_loss);
   io("val_images", r.val_images);

@@ -11,7 +11,6 @@ Evaluation evaluate(Program& program, const Dataset& data, int batch) {
   Evaluation result;
   result.class_correct.assign(classes, 0);
   result.class_total.assign(classes, 0);
-  result.confusion.assign(static_cast<std::size_t>(classes) * classes, 0);
   std::vector<float> logits(static_cast<std::size_t>(batch) * classes);
   double loss_sum = 0;
   for (std::size_t start = 0; start < data.size(); start += batch) {
@@ -26,7 +25,7 @@ Evaluation evaluate(Program& program, const Dataset& data, int batch) {
       for (int k = 0; k < classes; ++k) sum += std::exp(static_cast<double>(z[k] - max));
       loss_sum += std::log(sum) + max - z[label];
       ++result.class_total[label];
-      ++result.confusion[static_cast<std::size_t>(label) * classes + predicted];
+      ++result.confusion[{label, predicted}];
       if (predicted == label) {
         ++result.class_correct[label];
         ++result.correct;

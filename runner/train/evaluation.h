@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backends/backend.h"
@@ -16,13 +18,18 @@ struct Evaluation {
   std::int64_t correct = 0;
   double loss = 0;  // mean cross-entropy
   std::vector<std::int64_t> class_correct, class_total;
-  // (classes, classes), row-major: confusion[true class * classes + predicted class].
-  std::vector<std::int64_t> confusion;
+  // Images by (true class, predicted class), only the pairs that occur: memory grows with the
+  // images, not with the square of the classes (a CSV may name thousands).
+  std::map<std::pair<int, int>, std::int64_t> confusion;
   double accuracy() const { return count ? static_cast<double>(correct) / count : 0.0; }
   // False for a class without images in the evaluated set: its accuracy is not a number.
   bool has_images(int k) const {
     const auto i = static_cast<std::size_t>(k);
     return i < class_total.size() && class_total[i] > 0;
+  }
+  std::int64_t confused(int truth, int predicted) const {
+    auto found = confusion.find({truth, predicted});
+    return found == confusion.end() ? 0 : found->second;
   }
   double class_accuracy(int k) const {
     const auto i = static_cast<std::size_t>(k);

@@ -188,6 +188,24 @@ TEST(RunPage, FiguresOfTheWrongTypeAreLeftOut) {
   EXPECT_TRUE(has(page, "<section id=\"curves\">")) << "the logged curve needs no epochs";
 }
 
+// Past 100 classes the report lists the most frequent mistakes instead of a matrix: the page
+// shows them, and no heat map.
+TEST(RunPage, ManyClassesShowTheirMostFrequentMistakes) {
+  json report = sample_report();
+  json& metrics = report["metrics"];
+  metrics.erase("confusion_matrix");
+  metrics["confusion_pairs"] =
+      json::array({{{"true", "cat"}, {"predicted", "dog"}, {"images", 7}},
+                   {{"true", "dog"}, {"predicted", "<fox>"}, {"images", 2}}});
+  metrics["confusion_matrix_omitted"] = "150 classes: the matrix is written up to 100";
+  const std::string page = run_page(run_record_from_json(report), "r.json");
+  EXPECT_TRUE(has(page, "Most frequent mistakes"));
+  EXPECT_TRUE(has(page, "cat → dog (7)"));
+  EXPECT_TRUE(has(page, "&lt;fox&gt;"));
+  EXPECT_TRUE(has(page, "150 classes: the matrix is written up to 100"));
+  EXPECT_FALSE(has(page, "confusion-table"));
+}
+
 TEST(RunPage, ARunsPageWriterWritesReportHtmlBesideTheReport) {
   TempDir tmp;
   const auto page = write_page_of_run(run_record_from_json(sample_report()), tmp / "report.json");
