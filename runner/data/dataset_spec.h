@@ -52,6 +52,10 @@ struct ImageFilesSpec {
   std::string validation;     // a folder (image_folder) or file (csv) instead of a split
   OnBadFile on_bad_file = OnBadFile::error;
   std::string cache;  // folder of the decoded-image cache ("": the user's cache folder)
+  // csv: rows may name files outside the dataset root and the CSV's folder (absolute paths,
+  // "..", symlinks leading out); by default such a row is an error, as a CSV from elsewhere
+  // could name any file the user may read.
+  bool allow_outside_root = false;
 };
 
 // CIFAR-100's two label sets: 100 fine classes or 20 superclasses.

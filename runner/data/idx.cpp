@@ -23,6 +23,18 @@ std::uint32_t read_big_endian(const std::string& bytes, std::size_t offset) {
          std::uint32_t{p[3]};
 }
 
+// What a file's first four bytes are, described, never echoed: a data file may be a link to
+// any file (a secret's first bytes would be printed).
+std::string describe_magic(std::uint32_t found, const std::string& bytes) {
+  if (found == kIdxImagesMagic) return "the magic number of IDX images (0x00000803)";
+  if (found == kIdxLabelsMagic) return "the magic number of IDX labels (0x00000801)";
+  if (found >> 16 == 0x1f8b) return "gzip's signature (a gzipped file's name ends in .gz)";
+  const bool text = std::all_of(bytes.begin(), bytes.begin() + 4, [](char c) {
+    return (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\r' || c == '\t';
+  });
+  return text ? "text" : "no IDX magic number";
+}
+
 // Checks the magic number (first, as a wrong file is likelier than a cut one), then that the
 // whole header is there.
 void check_idx_header(const std::filesystem::path& file, const std::string& bytes,
@@ -37,10 +49,10 @@ void check_idx_header(const std::filesystem::path& file, const std::string& byte
   };
   check_size(4);
   if (std::uint32_t found = read_big_endian(bytes, 0); found != magic) {
-    throw_user_error(
-        at_file(file),
-        fmt::format("found magic number 0x{:08x}, expected 0x{:08x} (IDX {})", found, magic, what),
-        "is this the right file, and not an HTML error page?");
+    throw_user_error(at_file(file),
+                     fmt::format("found {}, expected the magic number 0x{:08x} (IDX {})",
+                                 describe_magic(found, bytes), magic, what),
+                     "is this the right file, and not an HTML error page?");
   }
   check_size(header_bytes);
 }

@@ -53,19 +53,21 @@ void read_image_files_settings(const SettingsReader& settings, DatasetSpec& spec
   f.cache = settings.text("cache", "");
 }
 
+void write_image_files_settings(const DatasetSpec& spec, nlohmann::json& out) {
+  const ImageFilesSpec& f = spec.files;
+  out["image_size"] = {f.image.height, f.image.width};
+  out["channels"] = f.image.channels;
+  out["train"] = f.train;
+  out["test"] = f.test_absent ? nlohmann::json(nullptr) : nlohmann::json(f.test);
+  if (!f.validation.empty()) out["validation"] = f.validation;
+  out["on_bad_file"] = f.on_bad_file == OnBadFile::skip ? "skip" : "error";
+  if (!f.cache.empty()) out["cache"] = f.cache;
+}
+
 DatasetFormat image_files_format_base() {
   DatasetFormat format;
   format.keys = {"image_size", "channels", "train", "test", "validation", "on_bad_file", "cache"};
-  format.write = [](const DatasetSpec& spec, nlohmann::json& out) {
-    const ImageFilesSpec& f = spec.files;
-    out["image_size"] = {f.image.height, f.image.width};
-    out["channels"] = f.image.channels;
-    out["train"] = f.train;
-    out["test"] = f.test_absent ? nlohmann::json(nullptr) : nlohmann::json(f.test);
-    if (!f.validation.empty()) out["validation"] = f.validation;
-    out["on_bad_file"] = f.on_bad_file == OnBadFile::skip ? "skip" : "error";
-    if (!f.cache.empty()) out["cache"] = f.cache;
-  };
+  format.write = write_image_files_settings;
   format.image = [](const DatasetSpec& spec) { return spec.files.image; };
   return format;
 }

@@ -19,6 +19,8 @@ DatasetFormat image_files_format_base();
 // Reads the keys of image_files_format_base, with the splits' defaults.
 void read_image_files_settings(const SettingsReader& settings, DatasetSpec& spec,
                                const std::string& train, const std::string& test);
+// Writes them as resolved (the base's `write`; a format with keys of its own adds those).
+void write_image_files_settings(const DatasetSpec& spec, nlohmann::json& out);
 
 // A split's path: relative to dataset.root unless absolute.
 std::filesystem::path split_path(const DatasetSpec& spec, const std::string& split);

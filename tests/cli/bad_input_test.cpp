@@ -52,6 +52,14 @@ std::string layers(const std::string& body) {
                  body);
 }
 
+// A csv dataset at {tmp}/csv of 12x12 grey images and four classes; prepare_files writes its
+// train.csv per case (csv_rows).
+const std::string kCsvDataset = replace(
+    kBase,
+    "  name: synthetic\n  synthetic: {channels: 1, height: 12, width: 12, classes: 4, "
+    "train_count: 32, test_count: 8}",
+    "  name: csv\n  root: {tmp}/csv\n  image_size: 12\n  channels: 1\n  cache: {tmp}/cache");
+
 // Batch norm on the 1x1 maps a global average pool leaves.
 const char* kBatchNormAfterPooling =
     R"(    - {name: conv1, type: conv2d, out_channels: 4, kernel: 3}
@@ -235,6 +243,12 @@ std::vector<BadInput> cases() {
        "validate {config} --set model.layers[3].out_features=10",
        {"dataset.root {tmp} lacks 4 of the data files (train-images-idx3-ubyte, "
         "train-labels-idx1-ubyte, t10k-images-idx3-ubyte, t10k-labels-idx1-ubyte)"}},
+      // A CSV from elsewhere naming a file outside the dataset (its first bytes once printed).
+      {"csv_row_outside_the_root",
+       kCsvDataset,
+       run,
+       {"{tmp}/csv/train.csv: line 4: path '/etc/hostname' leads outside the dataset root "
+        "{tmp}/csv (an absolute path) (set dataset.allow_outside_root: true"}},
       {"long_tag_option",
        kBase,
        run + " --tag note=" + std::string(5000, 'x'),
@@ -272,8 +286,20 @@ std::string substitute(std::string text, const TempDir& tmp, const std::string& 
   return text;
 }
 
-// Files some cases need: a truncated IDX label file, a corrupt checkpoint, another model's one.
+// The train.csv of each csv_ case (its test.csv is its first row).
+std::string csv_rows(const std::string& name) {
+  if (name == "csv_row_outside_the_root") return "a.png,0\nb.png,1\nc.png,2\n/etc/hostname,3\n";
+  throw std::logic_error("no rows for " + name);
+}
+
+// Files some cases need: a truncated IDX label file, a corrupt checkpoint, another model's one,
+// a CSV's rows.
 void prepare_files(const BadInput& c, const TempDir& tmp, std::string& arguments) {
+  if (c.name.starts_with("csv_")) {
+    const std::string rows = csv_rows(c.name);
+    tmp.write("csv/train.csv", rows);
+    tmp.write("csv/test.csv", rows.substr(0, rows.find('\n') + 1));
+  }
   if (c.name == "truncated_idx_file") {
     auto root = tmp.path() / "mnist";
     std::filesystem::create_directories(root);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <set>
@@ -70,6 +71,17 @@ std::string image_folder_root() {
   return root.string();
 }
 
+// A csv dataset's training file, of ten integer classes (its images are not read).
+std::string csv_root() {
+  const auto root = std::filesystem::temp_directory_path() / "runner-schema-defaults-csv";
+  std::filesystem::create_directories(root);
+  std::string rows;
+  for (int k = 0; k < 10; ++k)
+    rows += "image" + std::to_string(k) + ".png," + std::to_string(k) + "\n";
+  std::ofstream(root / "train.csv") << rows;
+  return root.string();
+}
+
 // Layer x first (reading the images), then a flatten and the classifier.
 std::string with_layer(const std::string& x) {
   return config("{name: synthetic}", "[" + x +
@@ -131,6 +143,9 @@ std::vector<DefaultCase> cases() {
       {d + "dataset/properties/on_bad_file",
        config("{name: image_folder, image_size: 8, root: " + image_folder_root() + "}"),
        resolved("/dataset/on_bad_file")},
+      {d + "dataset/properties/allow_outside_root",
+       config("{name: csv, image_size: 8, root: " + csv_root() + "}"),
+       resolved("/dataset/allow_outside_root")},
       {d + "dataset/properties/synthetic/properties/channels", plain,
        resolved("/dataset/synthetic/channels")},
       {d + "dataset/properties/synthetic/properties/height", plain,

@@ -214,7 +214,9 @@ TEST(Idx, BadMagicNumber) {
   std::filesystem::copy_file(dir / "train-labels-idx1-ubyte", dir / "train-images-idx3-ubyte",
                              std::filesystem::copy_options::overwrite_existing);
   std::string message = error_of(dir.path());
-  EXPECT_NE(message.find("found magic number 0x00000801, expected 0x00000803"), std::string::npos)
+  EXPECT_NE(message.find("found the magic number of IDX labels (0x00000801), expected the magic "
+                         "number 0x00000803 (IDX images)"),
+            std::string::npos)
       << message;
 }
 

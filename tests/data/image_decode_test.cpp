@@ -277,15 +277,14 @@ TEST(ImageDecode, TruncatedJpegIsAnErrorNamingTheFile) {
   EXPECT_NE(read_error(dir / "no_eoi.jpg").find("truncated JPEG"), std::string::npos);
 }
 
-TEST(ImageDecode, NotAnImageSaysWhatItStartsWith) {
+// The bytes are described, never echoed: a listed path may name a secret.
+TEST(ImageDecode, NotAnImageIsDescribedWithoutItsBytes) {
   TempDir dir;
   const auto text = dir.write("notes.png", "hello, I am text");
   EXPECT_EQ(read_error(text),
-            text.string() +
-                ": not an image: starts with bytes 'hell' (expected PNG, JPEG, WebP "
-                "or BMP)");
+            text.string() + ": not an image (no known signature: expected PNG, JPEG, WebP or BMP)");
   const auto binary = dir.write("icon.png", std::string("\0\0\1\0\1\0", 6));
-  EXPECT_NE(read_error(binary).find("starts with bytes '\\x00\\x00\\x01\\x00'"), std::string::npos);
+  EXPECT_EQ(read_error(binary).find("\\x00"), std::string::npos);
   const auto empty = dir.write("empty.jpg", "");
   EXPECT_EQ(read_error(empty), empty.string() +
                                    ": empty file (0 bytes), expected an image (PNG, "

@@ -1,6 +1,8 @@
 // csv: files of `path,label` rows (train.csv, test.csv under dataset.root by default), paths
-// relative to the CSV, labels as class names (classes: the sorted names of the training file) or
-// integers (classes 0..max), a header row allowed; images decoded as image_folder decodes them.
+// relative to the CSV and inside the dataset root or the CSV's folder (unless
+// dataset.allow_outside_root), labels as class names (classes: the sorted names of the training
+// file) or integers (classes 0..max), a header row allowed; images decoded as image_folder
+// decodes them.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include "runner/data/error_location.h"
 #include "runner/data/image_dataset.h"
 #include "runner/data/image_files.h"
+#include "runner/data/root_bounds.h"
 #include "runner/util/files.h"
 
 namespace runner {
@@ -55,9 +58,11 @@ std::vector<CsvRow> read_rows(const std::filesystem::path& file) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     std::vector<std::string> fields = split_fields(line);
     if (fields.size() != 2 || fields[0].empty() || fields[1].empty()) {
-      throw_user_error(at_file(file), fmt::format("line {}: found {} field(s) in '{}', expected "
-                                                  "two: path,label",
-                                                  number, fields.size(), line.substr(0, 80)));
+      // The line is not echoed: a file named as a CSV may be anything (a secret's first line).
+      throw_user_error(at_file(file),
+                       fmt::format("line {}: found {} field(s), expected two: path,label", number,
+                                   fields.size()),
+                       "quote a path that holds a comma: \"a,b.png\",cat");
     }
     // A first row that names no image file is a header (path,label; filename,class; ...).
     if (rows.empty() && number == 1 && !has_image_extension(fields[0])) continue;
@@ -97,10 +102,25 @@ std::vector<std::string> classes_of(const std::filesystem::path& train_file) {
   return {names.begin(), names.end()};
 }
 
-LabelledFiles labelled_files(const std::filesystem::path& file,
+// A row's file must lie inside the dataset root or the CSV's folder, unless the config allows
+// otherwise: a CSV from elsewhere could name any file the user may read.
+void check_inside_root(const DatasetSpec& spec, const std::filesystem::path& file,
+                       const CsvRow& row, RootBounds& bounds) {
+  if (spec.files.allow_outside_root) return;
+  const std::string why = bounds.escape(file.parent_path(), row.path);
+  if (why.empty()) return;
+  throw_user_error(at_file(file),
+                   fmt::format("line {}: path '{}' leads outside the dataset root {} ({})",
+                               row.line, row.path, spec.root, why),
+                   "set dataset.allow_outside_root: true to read files outside it");
+}
+
+LabelledFiles labelled_files(const DatasetSpec& spec, const std::filesystem::path& file,
                              const std::vector<std::string>& classes) {
   LabelledFiles out{file.parent_path(), {}};
+  RootBounds bounds({spec.root, file.parent_path()});
   for (const CsvRow& row : read_rows(file)) {
+    check_inside_root(spec, file, row, bounds);
     auto known = std::find(classes.begin(), classes.end(), row.label);
     if (known == classes.end()) {
       throw_user_error(at_file(file),
@@ -128,6 +148,12 @@ RUNNER_DATASET_FORMAT(csv) {
   DatasetFormat format = image_files_format_base();
   format.read = [](const SettingsReader& settings, DatasetSpec& spec) {
     read_image_files_settings(settings, spec, "train.csv", "test.csv");
+    spec.files.allow_outside_root = settings.flag("allow_outside_root", false);
+  };
+  format.keys.push_back("allow_outside_root");
+  format.write = [](const DatasetSpec& spec, nlohmann::json& out) {
+    write_image_files_settings(spec, out);
+    out["allow_outside_root"] = spec.files.allow_outside_root;
   };
   format.class_names = [](const DatasetSpec& spec) {
     return classes_of(split_path(spec, spec.files.train));
@@ -142,7 +168,7 @@ RUNNER_DATASET_FORMAT(csv) {
   format.load = [](const DatasetSpec& spec) {
     const std::vector<std::string> classes = format_of(spec).class_names(spec);
     return load_image_splits(spec, classes, [&](const std::filesystem::path& file, bool) {
-      return labelled_files(file, classes);
+      return labelled_files(spec, file, classes);
     });
   };
   return format;
