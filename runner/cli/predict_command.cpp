@@ -32,8 +32,9 @@ struct TrainedRun {
   RunRecord report;
 };
 
-// The report's checkpoint.path, written relative to where the run was started; else the
-// config's checkpoint.path inside the run folder (the folder was moved or is read from elsewhere).
+// The weights of a run folder: the folder's own file first (the config's checkpoint.path inside
+// it, else the report's file name there), so a copied or moved folder predicts with what it
+// holds; the report's path as written only when the folder has neither.
 fs::path checkpoint_of(const RunRecord& report, const fs::path& run_dir,
                        const Experiment& experiment) {
   const std::string path = field_of(report.checkpoint, &RecordCheckpoint::path).value_or("");
@@ -43,18 +44,32 @@ fs::path checkpoint_of(const RunRecord& report, const fs::path& run_dir,
         "weights to predict with",
         (run_dir / "report.json").string()));
   }
-  fs::path file = path;
+  std::vector<fs::path> candidates;
   const fs::path configured = experiment.checkpoint.path;
-  if (file.is_relative() && !fs::exists(file) && configured.is_relative()) {
-    file = run_dir / configured;
+  if (!configured.empty() && configured.is_relative()) candidates.push_back(run_dir / configured);
+  if (fs::path(path).has_filename()) candidates.push_back(run_dir / fs::path(path).filename());
+  candidates.push_back(path);
+  for (const fs::path& file : candidates) {
+    if (fs::is_regular_file(file)) return file;
   }
-  if (!fs::is_regular_file(file)) {
-    throw UserError(
-        fmt::format("{}: checkpoint.path: found '{}', which is not a file (moved or "
-                    "deleted?); pass the checkpoint file itself instead",
-                    (run_dir / "report.json").string(), path));
+  throw UserError(
+      fmt::format("{}: checkpoint.path: found '{}', which is not a file (moved or "
+                  "deleted?), and the folder holds none; pass the checkpoint file "
+                  "itself instead",
+                  (run_dir / "report.json").string(), path));
+}
+
+// Weights that are not finite answer every image with NaN: refused, naming the tensor.
+void check_finite_weights(const Program& program, const fs::path& file) {
+  for (const HostTensor& tensor : program.parameters()) {
+    for (float value : tensor.values) {
+      if (!std::isfinite(value)) {
+        throw UserError(fmt::format(
+            "{}: the weights are not finite ({} holds {}): they cannot predict anything",
+            file.string(), tensor.name, value));
+      }
+    }
   }
-  return file;
 }
 
 TrainedRun find_trained_run(const fs::path& model) {
@@ -250,6 +265,8 @@ int predict_command(const PredictOptions& options) {
   session.experiment.training.eval_batch_size = batch_size;
   auto program = session.compile();
   load_checkpoint(run.checkpoint, *program, CheckpointUse::weights);
+  check_finite_weights(*program, run.checkpoint);
+  std::cerr << fmt::format("weights: {}\n", run.checkpoint.string());
 
   Predictor predictor(options, session.graph.input, std::move(class_names));
   predictor.run(files, *program, batch_size);

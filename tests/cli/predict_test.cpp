@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <iomanip>
 #include <map>
@@ -11,6 +12,7 @@
 
 #include "data/image_writers.h"
 #include "runner/data/synthetic.h"
+#include "runner/util/files.h"
 #include "test_support.h"
 
 namespace runner::testing {
@@ -185,6 +187,34 @@ TEST_F(Predict, AnUndecodableFileIsReportedTheOthersStillPredictedExitOne) {
   EXPECT_NE(out.find("00001.png: class"), std::string::npos) << out;
   EXPECT_NE(out.find("00002.png: class"), std::string::npos) << out;
   EXPECT_EQ(out.find("bad.png"), std::string::npos) << out;
+}
+
+// A copied run folder predicts with the weights it holds, not with the file its report names
+// in the original folder; weights that are not finite are refused, naming the file.
+TEST_F(Predict, ACopiedRunFolderPredictsWithItsOwnWeightsAndRefusesNonFiniteOnes) {
+  const fs::path copy = tmp_->path() / "copied_run";
+  fs::remove_all(copy);
+  fs::copy(*run_dir_, copy, fs::copy_options::recursive);
+  std::string bytes = read_file(copy / "model.safetensors");
+  std::uint64_t header = 0;
+  std::memcpy(&header, bytes.data(), sizeof header);
+  std::fill(bytes.begin() + 8 + static_cast<std::ptrdiff_t>(header), bytes.end(), '\xff');
+  write_bytes(copy / "model.safetensors", bytes);  // every float a NaN
+  std::string out;
+  CommandResult nan = predict(copy.string() + " " + (images() / "00000.png").string(), out);
+  EXPECT_EQ(nan.exit_code, 2) << nan.output;
+  EXPECT_NE(nan.output.find((copy / "model.safetensors").string() + ": the weights are not finite"),
+            std::string::npos)
+      << nan.output;
+  EXPECT_EQ(out, "") << "no prediction from NaN weights";
+
+  // Without a file of its own, the folder's report names the original's, and says so.
+  fs::remove(copy / "model.safetensors");
+  CommandResult original = predict(copy.string() + " " + (images() / "00000.png").string(), out);
+  EXPECT_EQ(original.exit_code, 0) << original.output;
+  EXPECT_NE(original.output.find("weights: " + (*run_dir_ / "model.safetensors").string()),
+            std::string::npos)
+      << original.output;
 }
 
 TEST_F(Predict, AMissingRunOrReportIsAUserError) {
