@@ -299,19 +299,22 @@ RunReport benchmark_report(RunContext& c) {
   return {std::move(report), outcome.run.status};
 }
 
-// The run's page; a page that cannot be written is a warning, not a failed run (its report
-// is written by then, and `runner report RUN_DIR --html` writes the page again).
-std::filesystem::path write_page_or_warn(const PageWriter& write_page, const RunRecord& report,
-                                         const std::filesystem::path& report_path,
-                                         Console& console) {
+// The run's page; "" when it could not be written (said, with how to write it again: the report
+// is written by then, and `runner report RUN_DIR --html` draws the page from it).
+std::filesystem::path write_page_or_say_why(const PageWriter& write_page, const RunRecord& report,
+                                            const std::filesystem::path& report_path,
+                                            Console& console) {
+  const std::string again =
+      fmt::format("the report is written; `runner report {} --html` draws the page from it",
+                  report_path.parent_path().string());
   if (!write_page) {
-    console.warning("report.html not written: this command draws no pages");
+    console.warning("report.html not written: this command draws no pages; " + again);
     return {};
   }
   try {
     return write_page(report, report_path);
   } catch (const std::exception& e) {
-    console.warning(fmt::format("report.html not written: {}", e.what()));
+    console.warning(fmt::format("error: report.html not written: {}; {}", e.what(), again));
     return {};
   }
 }
@@ -370,8 +373,12 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
     result.exit_code = 1;
   }
   result.report_path = write_report(context.run_dir, report);
-  if (experiment.report.html)
-    result.page_path = write_page_or_warn(request.write_page, report, result.report_path, console);
+  if (experiment.report.html) {
+    result.page_path =
+        write_page_or_say_why(request.write_page, report, result.report_path, console);
+    // An output the config or the command line asked for is missing: not a success.
+    if (result.page_path.empty() && result.exit_code == 0) result.exit_code = 1;
+  }
   result.report = std::move(report);
   return result;
 }

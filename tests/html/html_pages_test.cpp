@@ -49,6 +49,24 @@ TEST(RunPageCommand, TheHtmlOptionAndTheConfigSettingWriteThePage) {
   EXPECT_TRUE(std::filesystem::exists(plain.parent_path() / "report.html")) << r.output;
 }
 
+// A page the command line asked for that could not be written (here: past a file-size limit
+// that the 12 KB report is under and the 28 KB page is not) fails the run; the report stays.
+TEST(RunPageCommand, AnAskedPageThatCannotBeWrittenFailsTheRunAndKeepsTheReport) {
+  TempDir tmp;
+  const auto config = source_dir() / "configs" / "tiny_synthetic.yaml";
+  // bash: its ulimit -f counts 1024-byte blocks (dash's, 512).
+  CommandResult r =
+      run_command("bash -c \"trap '' XFSZ; ulimit -f 20; " + std::string(RUNNER_BINARY) + " run '" +
+                  config.string() + "' --html --output '" + (tmp / "runs").string() + "'\"");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_TRUE(has(r.output, "error: report.html not written")) << r.output;
+  EXPECT_TRUE(has(r.output, "--html` draws the page from it")) << r.output;
+  const std::filesystem::path report = report_path_in(r.output);
+  ASSERT_FALSE(report.empty()) << r.output;
+  EXPECT_EQ(nlohmann::json::parse(read_file(report))["status"], "completed");
+  EXPECT_FALSE(std::filesystem::exists(report.parent_path() / "report.html"));
+}
+
 TEST(SweepPage, TheSweepWritesItsPageAndEveryPointsPage) {
   std::string log;
   const auto dir = tiny_sweep(&log);
