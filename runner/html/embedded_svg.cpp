@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "runner/html/inert_svg.h"
+
 namespace runner {
 namespace {
 
@@ -68,15 +70,10 @@ std::string unindented(const std::string& svg) {
 }  // namespace
 
 std::string embedded_svg(std::string_view file_text, std::string_view prefix) {
-  const std::size_t start = file_text.find("<svg");
-  const std::size_t end = file_text.rfind("</svg>");
-  if (start == std::string_view::npos || end == std::string_view::npos || end < start) return "";
-  std::string svg(file_text.substr(start, end + 6 - start));
-  // The file's metadata (creator, date, licence namespaces) is of no use inside a page.
-  if (auto from = svg.find("<metadata"), to = svg.find("</metadata>");
-      from != std::string::npos && to != std::string::npos && to > from) {
-    svg.erase(from, to + 11 - from);
-  }
+  // Without the prolog, the metadata (creator, date, licence namespaces) and anything that
+  // could run or fetch.
+  std::string svg = inert_svg(file_text);
+  if (svg.empty()) return "";
   // ids, url(#...) references and (xlink:)href="#..." links.
   for (std::string_view before : {" id=\"", "url(#", "href=\"#"})
     svg = prefixed(svg, before, prefix);

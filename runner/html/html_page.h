@@ -1,7 +1,8 @@
 // A whole self-contained page: styles and the sorting script inline, and a Content Security
 // Policy that forbids every fetch (scripts, styles, images, fonts from anywhere but the page
-// itself), so the page opens offline, shows the same wherever it is sent, and a browser says
-// so in its console should anything in it try to load something. Pages are written with
+// itself) and every script but the page's own, so the page opens offline, shows the same
+// wherever it is sent, and a browser says so in its console should anything in it try to load
+// something or run. Pages are written with
 // write_file_atomically: one open in a browser is never half-written.
 #pragma once
 

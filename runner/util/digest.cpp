@@ -20,15 +20,24 @@ class Digest {
   }
   void update(const void* data, std::size_t size) { EVP_DigestUpdate(context_.get(), data, size); }
   std::string hex() {
-    unsigned char value[EVP_MAX_MD_SIZE];
-    unsigned int size = 0;
-    EVP_DigestFinal_ex(context_.get(), value, &size);
     std::string out;
-    for (unsigned int i = 0; i < size; ++i) out += fmt::format("{:02x}", value[i]);
+    for (unsigned char byte : bytes()) out += fmt::format("{:02x}", byte);
     return out;
+  }
+  std::string base64() {
+    const std::vector<unsigned char> value = bytes();
+    std::vector<unsigned char> out(4 * ((value.size() + 2) / 3) + 1);  // and the final NUL
+    const int size = EVP_EncodeBlock(out.data(), value.data(), static_cast<int>(value.size()));
+    return std::string(out.begin(), out.begin() + size);
   }
 
  private:
+  std::vector<unsigned char> bytes() {
+    unsigned char value[EVP_MAX_MD_SIZE];
+    unsigned int size = 0;
+    EVP_DigestFinal_ex(context_.get(), value, &size);
+    return {value, value + size};
+  }
   std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context_;
 };
 
@@ -38,6 +47,12 @@ std::string sha256_hex(std::string_view bytes) {
   Digest digest(EVP_sha256());
   digest.update(bytes.data(), bytes.size());
   return digest.hex();
+}
+
+std::string sha256_base64(std::string_view bytes) {
+  Digest digest(EVP_sha256());
+  digest.update(bytes.data(), bytes.size());
+  return digest.base64();
 }
 
 static std::string hex_digest_of_file(const std::filesystem::path& path, const EVP_MD* type) {

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "html_pages_helpers.h"
+#include "runner/html/html_page.h"
+#include "runner/html/sweep_page.h"
 #include "runner/util/files.h"
 
 namespace runner::testing {
@@ -144,6 +146,37 @@ TEST(Browser, APointsTableSortsByTheColumnAsked) {
     const auto first_row = opened.dom.substr(body, opened.dom.find("</tr>", body) - body);
     EXPECT_NE(first_row.find(first), std::string::npos) << fragment << ": " << first_row;
   }
+}
+
+// A script planted in a sweep's plots/ folder does not run: the plot reaches the page without
+// it. Markup that got past the escaping would not run either: the page's policy lets only the
+// page's own script run (and the browser says so in its console).
+TEST(Browser, AScriptPlantedInAPageDoesNotRun) {
+  REQUIRE_CHROMIUM();
+  TempDir tmp;
+  const std::string mark = "document.documentElement.setAttribute('data-planted', '1')";
+  tmp.write("sweep/plots/accuracy.svg",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" onload=\"" + mark + "\"><script>" + mark +
+                "</script><image href=\"http://127.0.0.1:9/x.png\"/>"
+                "<rect width=\"9\" height=\"9\" style=\"fill: url(http://127.0.0.1:9/y)\"/>"
+                "</svg>");
+  const nlohmann::json summary = {{"sweep", "planted"}, {"points", nlohmann::json::array()}};
+  const auto sweep = tmp / "sweep" / "report.html";
+  write_file_atomically(sweep, sweep_page(summary, tmp / "sweep"));
+  Opened opened = open_page(sweep, "", tmp / "browser-sweep");
+  expect_clean(opened, "a planted plot");
+  EXPECT_EQ(opened.dom.find("data-planted=\"1\""), std::string::npos) << "the plot's script ran";
+
+  const auto page = tmp / "page.html";
+  write_file_atomically(page, html_page("planted", "",
+                                        "<script>" + mark +
+                                            "</script><img src=\"data:,\" "
+                                            "onerror=\"" +
+                                            mark + "\">"));
+  opened = open_page(page, "", tmp / "browser-page");
+  EXPECT_NE(opened.dom.find("data-ready=\"1\""), std::string::npos) << "the page's own script";
+  EXPECT_EQ(opened.dom.find("data-planted=\"1\""), std::string::npos) << "an inline script ran";
+  EXPECT_FALSE(opened.console.empty()) << "the policy's refusal is not in the console";
 }
 
 // The checks above can fail: a page that fetches an image and throws is caught by each.
