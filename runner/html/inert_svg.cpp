@@ -14,95 +14,26 @@ namespace {
 
 // What matplotlib writes, and other elements that only draw: no <script>, <foreignObject>,
 // <image>, <a>, <iframe>, nor <set>/<animate> (which could change an attribute to a script).
-constexpr std::string_view kElements[] = {
-    "svg",   "g",     "defs",   "clipPath", "mask",           "pattern",        "symbol",  "use",
-    "path",  "rect",  "circle", "ellipse",  "line",           "polyline",       "polygon", "text",
-    "tspan", "style", "title",  "desc",     "linearGradient", "radialGradient", "stop"};
+constexpr std::string_view kElements =
+    " svg g defs clipPath mask pattern symbol use path rect circle ellipse line polyline polygon "
+    "text tspan style title desc linearGradient radialGradient stop ";
 
 // Geometry and presentation; href, xlink:href and xmlns are checked on their own.
-constexpr std::string_view kAttributes[] = {"id",
-                                            "class",
-                                            "d",
-                                            "x",
-                                            "y",
-                                            "x1",
-                                            "y1",
-                                            "x2",
-                                            "y2",
-                                            "cx",
-                                            "cy",
-                                            "r",
-                                            "rx",
-                                            "ry",
-                                            "fx",
-                                            "fy",
-                                            "dx",
-                                            "dy",
-                                            "width",
-                                            "height",
-                                            "viewBox",
-                                            "preserveAspectRatio",
-                                            "points",
-                                            "transform",
-                                            "style",
-                                            "type",
-                                            "version",
-                                            "xml:space",
-                                            "clip-path",
-                                            "clip-rule",
-                                            "clipPathUnits",
-                                            "mask",
-                                            "maskUnits",
-                                            "maskContentUnits",
-                                            "patternUnits",
-                                            "patternContentUnits",
-                                            "patternTransform",
-                                            "gradientUnits",
-                                            "gradientTransform",
-                                            "spreadMethod",
-                                            "offset",
-                                            "stop-color",
-                                            "stop-opacity",
-                                            "fill",
-                                            "fill-opacity",
-                                            "fill-rule",
-                                            "stroke",
-                                            "stroke-width",
-                                            "stroke-opacity",
-                                            "stroke-linecap",
-                                            "stroke-linejoin",
-                                            "stroke-miterlimit",
-                                            "stroke-dasharray",
-                                            "stroke-dashoffset",
-                                            "opacity",
-                                            "color",
-                                            "display",
-                                            "visibility",
-                                            "overflow",
-                                            "font-family",
-                                            "font-size",
-                                            "font-style",
-                                            "font-weight",
-                                            "font-variant",
-                                            "font-stretch",
-                                            "text-anchor",
-                                            "dominant-baseline",
-                                            "alignment-baseline",
-                                            "baseline-shift",
-                                            "letter-spacing",
-                                            "word-spacing",
-                                            "text-decoration",
-                                            "writing-mode",
-                                            "textLength",
-                                            "lengthAdjust",
-                                            "rotate",
-                                            "vector-effect",
-                                            "shape-rendering",
-                                            "text-rendering"};
+constexpr std::string_view kAttributes =
+    " id class d x y x1 y1 x2 y2 cx cy r rx ry fx fy dx dy width height viewBox "
+    "preserveAspectRatio points transform style type version xml:space clip-path clip-rule "
+    "clipPathUnits mask maskUnits maskContentUnits patternUnits patternContentUnits "
+    "patternTransform gradientUnits gradientTransform spreadMethod offset stop-color "
+    "stop-opacity fill fill-opacity fill-rule stroke stroke-width stroke-opacity stroke-linecap "
+    "stroke-linejoin stroke-miterlimit stroke-dasharray stroke-dashoffset opacity color display "
+    "visibility overflow font-family font-size font-style font-weight font-variant font-stretch "
+    "text-anchor dominant-baseline alignment-baseline baseline-shift letter-spacing "
+    "word-spacing text-decoration writing-mode textLength lengthAdjust rotate vector-effect "
+    "shape-rendering text-rendering ";
 
 // CSS functions that compute a value and fetch nothing (url() is checked on its own).
-constexpr std::string_view kCssFunctions[] = {"rgb",       "rgba",   "hsl",    "hsla",  "scale",
-                                              "translate", "rotate", "matrix", "skewx", "skewy"};
+constexpr std::string_view kCssFunctions =
+    " rgb rgba hsl hsla scale translate rotate matrix skewx skewy ";
 
 // An HTML parser reads markup inside <title> and <desc> as HTML, and <style> holds CSS.
 bool holds_text_only(std::string_view element) {
@@ -113,9 +44,10 @@ constexpr int kMaxDepth = 64;  // matplotlib nests a dozen
 
 struct Malformed {};
 
-template <std::size_t N>
-bool listed(const std::string_view (&list)[N], std::string_view name) {
-  return std::find(std::begin(list), std::end(list), name) != std::end(list);
+// Lists hold names between spaces, so a name is found whole.
+bool listed(std::string_view list, std::string_view name) {
+  return !name.empty() && name.find(' ') == std::string_view::npos &&
+         list.find(" " + std::string(name) + " ") != std::string_view::npos;
 }
 
 bool is_name_start(char c) {
