@@ -54,10 +54,17 @@ std::string host_name() {
 
 }  // namespace
 
-EventFileWriter::EventFileWriter(const std::filesystem::path& dir) {
-  create_folders(dir, "the TensorBoard folder");
-  path_ = dir / fmt::format("events.out.tfevents.{}.{}", static_cast<long long>(seconds_now()),
-                            host_name());
+EventFileWriter::EventFileWriter(const FolderInside& dir) {
+  create_folders_inside(dir, "the TensorBoard folder");
+  path_ = dir.path() / fmt::format("events.out.tfevents.{}.{}",
+                                   static_cast<long long>(seconds_now()), host_name());
+  std::error_code ignored;
+  if (std::filesystem::is_symlink(std::filesystem::symlink_status(path_, ignored))) {
+    throw UserError(
+        fmt::format("{}: is a symbolic link, not an event file: nothing is written "
+                    "through it (remove the link)",
+                    path_.string()));
+  }
   out_.open(path_, std::ios::binary | std::ios::app);
   if (!out_) {
     throw UserError(fmt::format("{}: cannot create the TensorBoard event file: {}", path_.string(),
@@ -131,9 +138,10 @@ void EventFileWriter::flush() {
   if (!out_) error_ = fmt::format("{}: writing failed: {}", path_.string(), std::strerror(errno));
 }
 
-void remove_event_files(const std::filesystem::path& dir) {
+void remove_event_files(const FolderInside& dir) {
+  if (!first_link_inside(dir).empty()) return;
   std::error_code error;
-  for (std::filesystem::directory_iterator it(dir, error), end; !error && it != end;
+  for (std::filesystem::directory_iterator it(dir.path(), error), end; !error && it != end;
        it.increment(error)) {
     if (it->path().filename().string().rfind("events.out.tfevents.", 0) == 0 &&
         it->is_regular_file(error)) {

@@ -11,13 +11,15 @@
 #include <fstream>
 #include <string>
 
+#include "runner/util/folders.h"
+
 namespace runner {
 
 class EventFileWriter {
  public:
   // Creates `dir` and a new event file in it, and writes its file_version event. A UserError
-  // naming the file when it cannot be made.
-  explicit EventFileWriter(const std::filesystem::path& dir);
+  // naming the file when it cannot be made, or the link when one is where `dir` goes.
+  explicit EventFileWriter(const FolderInside& dir);
 
   // A scalar summary (TensorBoard's Scalars tab) of `tag` at global step `step`.
   void scalar(const std::string& tag, std::int64_t step, double value);
@@ -38,7 +40,7 @@ class EventFileWriter {
 };
 
 // Removes the event files in `dir` (events.out.tfevents.*), nothing else; no error when there
-// are none or no such folder.
-void remove_event_files(const std::filesystem::path& dir);
+// are none or no such folder. None when a link is where `dir` goes: they would be the target's.
+void remove_event_files(const FolderInside& dir);
 
 }  // namespace runner

@@ -2,8 +2,7 @@
 
 namespace runner {
 
-TensorBoardLog::TensorBoardLog(const std::filesystem::path& dir,
-                               const nlohmann::json& resolved_config)
+TensorBoardLog::TensorBoardLog(const FolderInside& dir, const nlohmann::json& resolved_config)
     : writer_(dir) {
   // Indented by four spaces: a code block in the Text tab's markdown.
   std::string text;

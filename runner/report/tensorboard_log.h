@@ -16,7 +16,7 @@ namespace runner {
 
 class TensorBoardLog {
  public:
-  TensorBoardLog(const std::filesystem::path& dir, const nlohmann::json& resolved_config);
+  TensorBoardLog(const FolderInside& dir, const nlohmann::json& resolved_config);
   // Writes what `so_far` holds beyond what was written, and flushes.
   void update(const TrainingOutcome& so_far);
   // The report's `tensorboard` block: the file, and why writing stopped if it did.

@@ -219,8 +219,9 @@ RunReport train_report(RunContext& c) {
 
   std::optional<TensorBoardLog> tensorboard;
   if (experiment.logging.tensorboard) {
-    tensorboard.emplace(
-        c.request.tensorboard_dir.empty() ? c.run_dir / "tensorboard" : c.request.tensorboard_dir,
+    tensorboard.emplace(c.request.tensorboard_dir.base.empty()
+                            ? FolderInside{c.run_dir, "tensorboard"}
+                            : c.request.tensorboard_dir,
         experiment.resolved);
     plan.progress = [&](const TrainingOutcome& so_far) { tensorboard->update(so_far); };
   }

@@ -13,6 +13,7 @@
 #include "runner/train/benchmark.h"
 #include "runner/train/run_status.h"
 #include "runner/train/trainer.h"
+#include "runner/util/folders.h"
 
 namespace runner {
 
@@ -33,8 +34,8 @@ struct ExperimentRequest : SessionOptions {
   // A search's trial (mode train): asked after each epoch whether the run goes on, "" for yes
   // (TrainingPlan::stop_after_epoch); its test set is then evaluated only after the last epoch.
   std::function<std::string(const EpochRecord&)> stop_after_epoch;
-  // logging.tensorboard: where the event file goes ("": RUN_DIR/tensorboard).
-  std::filesystem::path tensorboard_dir;
+  // logging.tensorboard: where the event file goes (no base: RUN_DIR/tensorboard).
+  FolderInside tensorboard_dir;
   // report.html: how the page is drawn (unset: the config's report.html is refused with a
   // warning, the report itself still written).
   PageWriter write_page;

@@ -37,7 +37,7 @@ PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
   request.write_page = write_page;
   // Beside the other points' (`tensorboard --logdir SWEEP_DIR` compares them), not in the point's
   // own folder.
-  request.tensorboard_dir = sweep_dir / "tensorboard" / point.id;
+  request.tensorboard_dir = {sweep_dir, std::filesystem::path("tensorboard") / point.id};
   // A point that runs again replaces its report, and its curves with it: TensorBoard would draw
   // the superseded run's event file beside the new one.
   remove_event_files(request.tensorboard_dir);

@@ -44,6 +44,31 @@ bool create_new_folder(const std::filesystem::path& dir, const std::string& what
   return created;
 }
 
+std::filesystem::path first_link_inside(const FolderInside& folder) {
+  std::filesystem::path part = folder.base;
+  for (const auto& name : folder.inside) {
+    part /= name;
+    std::error_code ignored;
+    if (std::filesystem::is_symlink(std::filesystem::symlink_status(part, ignored))) return part;
+  }
+  return {};
+}
+
+void create_folders_inside(const FolderInside& folder, const std::string& what) {
+  if (folder.inside.is_absolute() ||
+      std::find(folder.inside.begin(), folder.inside.end(), "..") != folder.inside.end()) {
+    throw UserError(fmt::format("{}: cannot create {}: expected a folder inside {}",
+                                folder.path().string(), what, folder.base.string()));
+  }
+  if (const auto link = first_link_inside(folder); !link.empty()) {
+    throw UserError(fmt::format(
+        "{}: cannot create {}: {} is a symbolic link, and nothing is written through a link "
+        "inside {} (remove the link)",
+        folder.path().string(), what, link.string(), folder.base.string()));
+  }
+  create_folders(folder.path(), what);  // the parts that are missing: new folders, no links
+}
+
 bool is_inside_folder(const std::filesystem::path& folder, const std::filesystem::path& path) {
   std::error_code error;
   const auto base = std::filesystem::weakly_canonical(std::filesystem::absolute(folder), error);

@@ -4,6 +4,7 @@
 // last record cut short (a run killed mid-write) tolerated as TensorBoard tolerates it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -184,7 +185,7 @@ TEST(EventFile, ScalarsAndTextReadBackAndACutShortLastRecordIsLeftOut) {
   TempDir tmp;
   std::filesystem::path file;
   {
-    EventFileWriter writer(tmp / "tb");
+    EventFileWriter writer({tmp.path(), "tb"});
     writer.scalar("train/loss", 8, 2.5);
     writer.scalar("train/loss", 300000000000, -0.125);  // a step beyond 32 bits
     writer.text("config", 0, "    {\"name\": \"x\"}");
@@ -212,7 +213,7 @@ TEST(EventFile, AFolderThatCannotBeMadeIsAUserErrorNamingIt) {
   TempDir tmp;
   write_file_atomically(tmp / "file", "x");
   try {
-    EventFileWriter writer(tmp / "file" / "tb");
+    EventFileWriter writer({tmp / "file", "tb"});
     FAIL() << "expected a UserError";
   } catch (const UserError& error) {
     EXPECT_NE(std::string(error.what()).find("file"), std::string::npos) << error.what();
@@ -297,6 +298,64 @@ TEST(TensorBoard, SweepPointsLogSideBySideUnderTheSweepFolder) {
   const auto second = only_event_file(dir);
   EXPECT_NE(second, first);
   EXPECT_TRUE(std::filesystem::exists(dir / "notes.txt"));  // only event files go
+}
+
+// The files in `dir`, by name.
+std::vector<std::string> names_in(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// A one-point sweep with TensorBoard into `output` (plus `extra` arguments), its report's error.
+std::pair<CommandResult, std::string> tensorboard_sweep(const std::filesystem::path& output,
+                                                        const std::string& extra) {
+  CommandResult sweep =
+      run_runner("sweep " + (source_dir() / "configs/tiny_synthetic.yaml").string() +
+                 " --grid model.width=1 --mode train --set training.epochs=1 "
+                 "--tensorboard --output " +
+                 output.string() + " " + extra);
+  const auto report = output / "tiny_synthetic-sweep" / "width=1" / "report.json";
+  std::string error;
+  if (std::filesystem::exists(report)) error = json::parse(read_file(report)).value("error", "");
+  return {sweep, error};
+}
+
+// SWEEP_DIR/tensorboard a link (to anywhere): no event file is written through it, and the point
+// says which link it met.
+TEST(TensorBoard, ASweepWritesNothingThroughALinkedTensorBoardFolder) {
+  TempDir tmp;
+  const auto sweep_dir = tmp / "out" / "tiny_synthetic-sweep";
+  std::filesystem::create_directories(sweep_dir);
+  std::filesystem::create_directories(tmp / "elsewhere");
+  std::filesystem::create_directory_symlink(tmp / "elsewhere", sweep_dir / "tensorboard");
+  const auto [sweep, error] = tensorboard_sweep(tmp / "out", "");
+  EXPECT_TRUE(names_in(tmp / "elsewhere").empty()) << sweep.output;
+  EXPECT_EQ(sweep.exit_code, 1) << sweep.output;
+  EXPECT_NE(error.find((sweep_dir / "tensorboard").string() + " is a symbolic link"),
+            std::string::npos)
+      << error << "\n"
+      << sweep.output;
+}
+
+// SWEEP_DIR/tensorboard/<point> a link: --force, which removes the point's earlier event files,
+// removes none in the link's target, and writes none there.
+TEST(TensorBoard, ForceRemovesNothingThroughALinkedPointFolder) {
+  TempDir tmp;
+  const auto sweep_dir = tmp / "out" / "tiny_synthetic-sweep";
+  std::filesystem::create_directories(sweep_dir / "tensorboard");
+  write_file_atomically(tmp / "elsewhere" / "events.out.tfevents.1.host", "someone else's");
+  std::filesystem::create_directory_symlink(tmp / "elsewhere",
+                                            sweep_dir / "tensorboard" / "width=1");
+  const auto [sweep, error] = tensorboard_sweep(tmp / "out", "--force");
+  EXPECT_EQ(names_in(tmp / "elsewhere"), std::vector<std::string>{"events.out.tfevents.1.host"})
+      << sweep.output;
+  EXPECT_NE(error.find((sweep_dir / "tensorboard" / "width=1").string() + " is a symbolic link"),
+            std::string::npos)
+      << error << "\n"
+      << sweep.output;
 }
 
 }  // namespace

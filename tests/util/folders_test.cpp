@@ -50,5 +50,32 @@ TEST(Folders, InsideMeansInsideAfterSymlinksAndDotDot) {
   EXPECT_FALSE(is_inside_folder(tmp / "run", tmp / "run2" / "c.safetensors"));
 }
 
+// The base may be a link (where the user keeps results); a part inside it may not, at any depth.
+TEST(Folders, AFolderInsideIsNeverMadeThroughALink) {
+  TempDir tmp;
+  std::filesystem::create_directories(tmp / "results");
+  std::filesystem::create_directories(tmp / "elsewhere");
+  std::filesystem::create_directory_symlink(tmp / "results", tmp / "base");
+  create_folders_inside({tmp / "base", "tb/point"}, "the TensorBoard folder");
+  EXPECT_TRUE(std::filesystem::is_directory(tmp / "results" / "tb" / "point"));
+  EXPECT_EQ(first_link_inside({tmp / "base", "tb/point"}), std::filesystem::path());
+
+  for (const char* link : {"tb/linked", "tb/point/deeper"}) {
+    std::filesystem::create_directory_symlink(tmp / "elsewhere", tmp / "base" / link);
+    const FolderInside folder{tmp / "base", std::filesystem::path(link) / "new"};
+    EXPECT_EQ(first_link_inside(folder), tmp / "base" / link);
+    try {
+      create_folders_inside(folder, "the TensorBoard folder");
+      ADD_FAILURE() << link << ": no error";
+    } catch (const UserError& e) {
+      EXPECT_NE(std::string(e.what()).find((tmp / "base" / link).string() + " is a symbolic link"),
+                std::string::npos)
+          << e.what();
+    }
+    EXPECT_TRUE(std::filesystem::is_empty(tmp / "elsewhere")) << link;
+  }
+  EXPECT_THROW(create_folders_inside({tmp / "base", "../x"}, "the TensorBoard folder"), UserError);
+}
+
 }  // namespace
 }  // namespace runner::testing
