@@ -12,6 +12,7 @@
 #include <limits>
 #include <new>
 #include <optional>
+#include <sstream>
 
 #include "runner/cli/command_hints.h"
 #include "runner/cli/commands.h"
@@ -22,6 +23,7 @@
 #include "runner/util/command_line.h"
 #include "runner/util/errors.h"
 #include "runner/util/interrupt.h"
+#include "runner/util/terminal_text.h"
 
 namespace runner {
 namespace {
@@ -309,14 +311,15 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   }
   if (looks_like_command(args[0]) &&
       std::find(commands.begin(), commands.end(), args[0]) == commands.end()) {
-    std::cerr << "error: " << unknown_command_message(args[0], commands) << "\n";
+    std::cerr << "error: " << terminal_lines(unknown_command_message(args[0], commands)) << "\n";
     return 2;
   }
   try {
     app.parse(with_default_command(args, commands));
   } catch (const CLI::ExtrasError& e) {
     std::vector<std::string> extras = unexpected_arguments(app, args);
-    std::cerr << "error: " << (extras.empty() ? e.what() : unexpected_arguments_message(extras))
+    std::cerr << "error: "
+              << terminal_lines(extras.empty() ? e.what() : unexpected_arguments_message(extras))
               << "\nRun with --help for more information.\n";
     return 2;
   } catch (const CLI::CallForHelp& e) {
@@ -325,8 +328,11 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
+  } catch (const CLI::ParseError& e) {  // its message quotes the arguments
+    std::ostringstream out, err;
+    app.exit(e, out, err);
+    std::cout << terminal_lines(out.str());
+    std::cerr << terminal_lines(err.str());
     return 2;
   }
   return std::nullopt;
@@ -360,10 +366,10 @@ int dispatch_reporting_errors(const Commands& c) {
     std::signal(SIGPIPE, SIG_IGN);
     return dispatch(c);
   } catch (const UserError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << terminal_lines(e.what()) << "\n";
     return 2;
   } catch (const Interrupted& e) {
-    std::cerr << e.what() << "\n";
+    std::cerr << terminal_lines(e.what()) << "\n";
     return 130;
   } catch (const std::bad_alloc&) {
     // The memory plan is checked before a run; this is what it could not foresee.
@@ -371,7 +377,7 @@ int dispatch_reporting_errors(const Commands& c) {
                  "training.eval_batch_size, model.width or the number of images\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << terminal_lines(e.what()) << "\n";
     return 1;
   }
 }

@@ -11,6 +11,7 @@
 #include "runner/report/read_report.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
+#include "runner/util/terminal_text.h"
 
 namespace runner {
 namespace {
@@ -55,11 +56,11 @@ int compare_command(const CompareOptions& options) {
   if (options.json) {
     std::cout << comparison.dump(2) << "\n";
   } else {
-    std::cout << comparison_text(comparison);
+    std::cout << terminal_lines(comparison_text(comparison));  // names from the reports
   }
   if (!options.html.empty()) {
     write_file_atomically(options.html, compare_page(comparison, reports, options.html));
-    std::cerr << "page: " << options.html.string() << "\n";
+    std::cerr << "page: " << terminal_safe(options.html.string()) << "\n";
   }
   return 0;
 }

@@ -18,6 +18,7 @@
 #include "runner/report/read_report.h"
 #include "runner/train/checkpoint.h"
 #include "runner/util/errors.h"
+#include "runner/util/terminal_text.h"
 #include "runner/util/threads.h"
 
 namespace runner {
@@ -133,7 +134,8 @@ std::vector<fs::path> input_files(const std::vector<fs::path>& inputs) {
       continue;
     }
     const std::vector<fs::path> found = list_image_files(input);
-    if (found.empty()) std::cerr << fmt::format("warning: {}: no image files\n", input.string());
+    if (found.empty())
+      std::cerr << fmt::format("warning: {}: no image files\n", terminal_safe(input.string()));
     for (const fs::path& file : found) files.push_back(input / file);
   }
   return files;
@@ -190,7 +192,7 @@ class Predictor {
         decoded.push_back(file);
       } catch (const std::exception& e) {
         ++failures_;
-        std::cerr << "error: " << e.what() << "\n";
+        std::cerr << "error: " << terminal_lines(e.what()) << "\n";
       }
     }
     if (decoded.empty()) return;
@@ -211,9 +213,11 @@ class Predictor {
       json_.push_back({{"path", file.string()}, {"predictions", predictions}});
       return;
     }
-    std::string line = file.string() + ":";
+    // File and class names as a terminal can show them (a name may hold control characters).
+    std::string line = terminal_safe(file.string()) + ":";
     for (const Prediction& p : top) {
-      line += fmt::format(" {} {:.1f} %", class_names_[p.label], 100 * p.probability);
+      line +=
+          fmt::format(" {} {:.1f} %", terminal_safe(class_names_[p.label]), 100 * p.probability);
       if (&p != &top.back()) line += ",";
     }
     std::cout << line << "\n" << std::flush;
@@ -254,7 +258,7 @@ int predict_command(const PredictOptions& options) {
 
   std::string note;
   session.backend = make_backend(experiment.device, &note);
-  if (!note.empty()) std::cerr << note << "\n";
+  if (!note.empty()) std::cerr << terminal_lines(note) << "\n";
   session.threads = resolve_threads(experiment.training.threads);
   check_threads_can_start(session.threads, experiment.training.threads);
   session.device = session.backend->info();
@@ -266,7 +270,7 @@ int predict_command(const PredictOptions& options) {
   auto program = session.compile();
   load_checkpoint(run.checkpoint, *program, CheckpointUse::weights);
   check_finite_weights(*program, run.checkpoint);
-  std::cerr << fmt::format("weights: {}\n", run.checkpoint.string());
+  std::cerr << fmt::format("weights: {}\n", terminal_safe(run.checkpoint.string()));
 
   Predictor predictor(options, session.graph.input, std::move(class_names));
   predictor.run(files, *program, batch_size);

@@ -20,6 +20,7 @@
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
 #include "runner/util/interrupt.h"
+#include "runner/util/terminal_text.h"
 
 namespace runner {
 namespace {
@@ -198,7 +199,8 @@ void download_cifar_archive(const CifarFiles& files, const std::string& url,
   const std::string stem = fmt::format(".{}.download-{}", root.filename().string(), ::getpid());
   Temporaries temporaries(parent / (stem + ".tar.gz"), parent / (stem + ".d"));
 
-  fmt::print(stderr, "downloading {} from {} into {} ...\n", files.title, url, root.string());
+  fmt::print(stderr, "downloading {} from {} into {} ...\n", files.title, terminal_safe(url),
+             terminal_safe(root.string()));
   fetch(files, url, temporaries.archive(), root);
   const std::string found_md5 = md5_hex_of_file(temporaries.archive());
   if (found_md5 != expected_md5) {
@@ -220,7 +222,7 @@ void download_cifar_archive(const CifarFiles& files, const std::string& url,
       static_cast<double>(std::filesystem::file_size(temporaries.archive())) / 1e6;
   move_into_place(unpacked, root);
   fmt::print(stderr, "downloaded {} ({:.1f} MB, MD5 ok) into {}\n", files.title, megabytes,
-             root.string());
+             terminal_safe(root.string()));
 }
 
 void download_cifar10_archive(const std::string& url, const std::filesystem::path& root,

@@ -5,6 +5,7 @@
 
 #include "runner/report/environment.h"
 #include "runner/report/report.h"
+#include "runner/util/terminal_text.h"
 
 namespace runner {
 
@@ -13,7 +14,7 @@ void print_evaluation(Console& console, const Evaluation& evaluation,
   console.line(fmt::format("Accuracy of the network on the {} test images: {:.2f} %",
                            evaluation.count, 100 * evaluation.accuracy()));
   for (std::size_t k = 0; k < class_names.size(); ++k) {
-    console.line(fmt::format("Accuracy for class: {:<12} is {}", class_names[k],
+    console.line(fmt::format("Accuracy for class: {:<12} is {}", terminal_safe(class_names[k]),
                              class_accuracy_text(evaluation, static_cast<int>(k))));
   }
 }

@@ -8,6 +8,8 @@
 #include <mutex>
 #include <set>
 
+#include "runner/util/terminal_text.h"
+
 namespace runner {
 
 Console::Console(bool quiet) : quiet_(quiet), terminal_(::isatty(STDERR_FILENO) == 1) {}
@@ -15,13 +17,13 @@ Console::Console(bool quiet) : quiet_(quiet), terminal_(::isatty(STDERR_FILENO) 
 void Console::line(const std::string& text) {
   if (quiet_) return;
   end_progress();
-  std::fprintf(stdout, "%s\n", text.c_str());
+  std::fprintf(stdout, "%s\n", terminal_lines(text).c_str());
   std::fflush(stdout);
 }
 
 void Console::warning(const std::string& text) {
   end_progress();
-  std::fprintf(stderr, "%s\n", text.c_str());
+  std::fprintf(stderr, "%s\n", terminal_lines(text).c_str());
 }
 
 void Console::warning_once(const std::string& key, const std::string& text) {
@@ -36,7 +38,7 @@ void Console::warning_once(const std::string& key, const std::string& text) {
 
 void Console::result(const std::string& text) {
   end_progress();
-  std::fprintf(stdout, "%s\n", text.c_str());
+  std::fprintf(stdout, "%s\n", terminal_lines(text).c_str());
   std::fflush(stdout);
 }
 
@@ -54,7 +56,7 @@ void Console::progress(const std::string& text) {
   auto now = std::chrono::steady_clock::now();
   if (progress_shown_ && now - last_progress_ < kProgressInterval) return;
   last_progress_ = now;
-  std::fprintf(stderr, "\r\033[K%s", text.c_str());
+  std::fprintf(stderr, "\r\033[K%s", terminal_safe(text).c_str());
   std::fflush(stderr);
   progress_shown_ = true;
 }

@@ -1,5 +1,6 @@
 // Console output: results and log lines on stdout, a live progress line on stderr when it is
-// a terminal; --quiet keeps only warnings and the final `report:` line.
+// a terminal; --quiet keeps only warnings and the final `report:` line. Every text is printed
+// with its control characters escaped (terminal_lines): names and paths in it come from files.
 #pragma once
 
 #include <chrono>

@@ -1,0 +1,52 @@
+#include "runner/util/terminal_text.h"
+
+#include <fmt/format.h>
+
+#include "runner/util/utf8.h"
+
+namespace runner {
+namespace {
+
+std::string escaped(std::string_view text, bool keep_lines) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t at = 0; at < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[at]);
+    const std::size_t length = utf8_sequence_length(text, at);
+    // U+0080..U+009F (C1, CSI among them) is 0xC2 0x80..0x9F in UTF-8.
+    const bool c1 = length == 2 && byte == 0xC2 && static_cast<unsigned char>(text[at + 1]) < 0xA0;
+    if (length > 1 && !c1) {
+      out.append(text, at, length);
+      at += length;
+      continue;
+    }
+    const std::size_t bytes = c1 ? 2 : 1;
+    for (std::size_t i = at; i < at + bytes; ++i) {
+      const auto c = static_cast<unsigned char>(text[i]);
+      if (length == 1 && c >= 0x20 && c != 0x7F)
+        out += static_cast<char>(c);
+      else if (c == '\n')
+        out += keep_lines ? "\n" : "\\n";
+      else if (c == '\t')
+        out += keep_lines ? "\t" : "\\t";
+      else if (c == '\r')
+        out += "\\r";
+      else
+        out += fmt::format("\\x{:02x}", c);
+    }
+    at += bytes;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string terminal_safe(std::string_view text) {
+  return escaped(text, false);
+}
+
+std::string terminal_lines(std::string_view text) {
+  return escaped(text, true);
+}
+
+}  // namespace runner
