@@ -9,9 +9,9 @@
 
 #include "runner/data/dataset_format.h"
 #include "runner/util/bounded_json.h"
+#include "runner/util/cache_file.h"
 #include "runner/util/digest.h"
 #include "runner/util/errors.h"
-#include "runner/util/files.h"
 #include "runner/util/folders.h"
 
 namespace runner {
@@ -24,17 +24,20 @@ fs::path cache_file() {
   return folder.empty() ? folder : folder / "data-fingerprints.json";
 }
 
-// The cache: absolute path -> {bytes, mtime, sha256}. A cache that is missing, unreadable, not
-// a regular file (a folder) or foreign is empty: rebuilt, never fatal.
-nlohmann::json read_cache(const fs::path& file) {
+// The cache: absolute path -> {bytes, mtime, sha256}. A cache that is missing is empty; so is
+// one that is not a regular file (a FIFO, a link: never opened) or not a JSON object, which
+// `problem` then says: rebuilt, never fatal.
+nlohmann::json read_cache(const fs::path& file, std::string& problem) {
   constexpr std::size_t kMaxCacheBytes = std::size_t{1} << 30;
+  const std::optional<std::string> text = read_cache_text(file, kMaxCacheBytes, problem);
+  if (!text) return nlohmann::json::object();
   try {
-    nlohmann::json cache =
-        parse_bounded_json(read_regular_file(file, kMaxCacheBytes, "a fingerprint cache"), false);
-    return cache.is_object() ? cache : nlohmann::json::object();
+    nlohmann::json cache = parse_bounded_json(*text, false);
+    if (cache.is_object()) return cache;
   } catch (const std::exception&) {
-    return nlohmann::json::object();
   }
+  problem = "not a JSON object";
+  return nlohmann::json::object();
 }
 
 std::string cache_key(const fs::path& file) {
@@ -51,12 +54,15 @@ std::int64_t modified_ns(const fs::path& file) {
 
 }  // namespace
 
-std::vector<FileFingerprint> fingerprint_files(const std::vector<fs::path>& files) {
+std::vector<FileFingerprint> fingerprint_files(const std::vector<fs::path>& files,
+                                               std::vector<std::string>& warnings) {
   static std::mutex mutex;  // sweep points in threads share the cache file
   std::lock_guard lock(mutex);
   const fs::path cache_path = cache_file();
-  nlohmann::json cache = cache_path.empty() ? nlohmann::json::object() : read_cache(cache_path);
-  bool changed = false;
+  std::string problem;
+  nlohmann::json cache =
+      cache_path.empty() ? nlohmann::json::object() : read_cache(cache_path, problem);
+  bool changed = !problem.empty();  // replaced by the cache
   std::vector<FileFingerprint> out;
   for (const fs::path& file : files) {
     FileFingerprint print;
@@ -77,11 +83,10 @@ std::vector<FileFingerprint> fingerprint_files(const std::vector<fs::path>& file
     }
     out.push_back(std::move(print));
   }
-  if (changed && !cache_path.empty()) {
-    try {
-      write_json_atomically(cache_path, cache);
-    } catch (const std::exception&) {  // a read-only home: hash again next time
-    }
+  if (changed && !cache_path.empty()) {  // failing (a read-only home): hash again next time
+    const bool saved = write_pieces_atomically(
+        cache_path, {cache.dump(2, ' ', false, nlohmann::json::error_handler_t::replace), "\n"});
+    if (!problem.empty()) warnings.push_back(cache_warning(cache_path, problem, saved));
   }
   return out;
 }

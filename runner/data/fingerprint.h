@@ -18,8 +18,10 @@ struct FileFingerprint {
   std::string sha256;
 };
 
-// The files in order, hashed (or found in the cache).
-std::vector<FileFingerprint> fingerprint_files(const std::vector<std::filesystem::path>& files);
+// The files in order, hashed (or found in the cache). A cache file that is there but is not one
+// (a FIFO, a link, a forged file) adds a warning naming it to `warnings`, and is replaced.
+std::vector<FileFingerprint> fingerprint_files(const std::vector<std::filesystem::path>& files,
+                                               std::vector<std::string>& warnings);
 
 // The report's `data` block: name, root, one digest over all files, and each file.
 nlohmann::json data_json(const DatasetSpec& spec, const std::vector<FileFingerprint>& files);

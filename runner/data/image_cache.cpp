@@ -3,15 +3,11 @@
 #include "runner/data/image_cache.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <cstring>
-#include <ext/stdio_filebuf.h>
-#include <fstream>
 
+#include "runner/util/cache_file.h"
 #include "runner/util/digest.h"
-#include "runner/util/files.h"
 
 namespace runner {
 namespace {
@@ -93,11 +89,6 @@ Header make_header(const std::string& fingerprint, int channels, int height, int
   return h;
 }
 
-bool read_exactly(std::ifstream& in, void* data, std::size_t size) {
-  in.read(static_cast<char*>(data), static_cast<std::streamsize>(size));
-  return static_cast<std::size_t>(in.gcount()) == size;
-}
-
 }  // namespace
 
 fs::path decoded_cache_file(const fs::path& folder, const std::string& fingerprint, int channels,
@@ -106,29 +97,42 @@ fs::path decoded_cache_file(const fs::path& folder, const std::string& fingerpri
 }
 
 std::optional<ImageSet> read_decoded_cache(const fs::path& file, const std::string& fingerprint,
-                                           int channels, int height, int width) {
-  std::ifstream in(file, std::ios::binary);
+                                           int channels, int height, int width,
+                                           std::string& problem) {
+  CacheFile in(file);
+  problem = in.problem();
   Header h{};
-  if (!in || !read_exactly(in, &h, sizeof h)) return std::nullopt;
-  const std::size_t plane = static_cast<std::size_t>(channels) * height * width;
-  std::error_code error;
-  const std::uintmax_t file_bytes = fs::file_size(file, error);
+  if (!in.is_open()) return std::nullopt;
+  if (!in.read(&h, sizeof h)) {
+    problem = "shorter than a cache's header";
+    return std::nullopt;
+  }
   const Header expected =
       make_header(fingerprint, channels, height, width, h.count, h.skipped_bytes);
-  if (error || std::memcmp(&h, &expected, sizeof h) != 0 || plane == 0 ||
-      h.count > file_bytes / plane ||
-      file_bytes != sizeof h + h.count * (plane + 4) + h.skipped_bytes + 64) {
-    return std::nullopt;  // another version, set or size, or a truncated file
+  if (std::memcmp(&h, &expected, sizeof h) != 0) {
+    // Another decoder's cache of the same files is an old cache, not a forged one: no warning.
+    const bool old =
+        std::memcmp(h.magic, magic, sizeof h.magic) == 0 && h.decoder_version != decoder_version;
+    if (!old) problem = "its header is not a cache of these files";
+    return std::nullopt;
+  }
+  // Each part at most the file's size, so that their sum cannot wrap around 2^64 into the size.
+  const std::uint64_t plane = static_cast<std::uint64_t>(channels) * height * width;
+  const std::uint64_t bytes = in.size();
+  if (plane == 0 || h.count > bytes / (plane + 4) || h.skipped_bytes > bytes ||
+      bytes != sizeof h + h.count * (plane + 4) + h.skipped_bytes + 64) {
+    problem = "its header's sizes do not add up to the file's";
+    return std::nullopt;
   }
   ImageSet set{channels, height, width, {}, {}, {}, fingerprint, true};
   set.images.resize(h.count * plane);
   set.labels.resize(h.count);
   std::string skipped(h.skipped_bytes, '\0'), stored(64, '\0');
-  if (!read_exactly(in, set.images.data(), set.images.size()) ||
-      !read_exactly(in, set.labels.data(), h.count * 4) ||
-      !read_exactly(in, skipped.data(), skipped.size()) || !read_exactly(in, stored.data(), 64) ||
+  if (!in.read(set.images.data(), set.images.size()) || !in.read(set.labels.data(), h.count * 4) ||
+      !in.read(skipped.data(), skipped.size()) || !in.read(stored.data(), 64) ||
       stored != checksum(h, bytes_of(set.images), bytes_of(set.labels), skipped) ||
       !parse_skipped(skipped, set.skipped)) {
+    problem = "its checksum does not match its contents";
     return std::nullopt;
   }
   return set;
@@ -141,29 +145,6 @@ bool write_decoded_cache(const fs::path& file, const ImageSet& set) {
   const std::string sum = checksum(h, bytes_of(set.images), bytes_of(set.labels), skipped);
   return write_pieces_atomically(
       file, {bytes_of(&h, sizeof h), bytes_of(set.images), bytes_of(set.labels), skipped, sum});
-}
-
-bool write_pieces_atomically(const fs::path& file, std::initializer_list<std::string_view> pieces) {
-  static std::atomic<unsigned> counter{0};
-  std::error_code error;
-  fs::create_directories(file.parent_path(), error);
-  fs::path temporary = file;
-  temporary += fmt::format(".tmp.{}.{}", ::getpid(), counter++);
-  bool written = false;
-  if (const int fd = create_new_file(temporary); fd >= 0) {
-    __gnu_cxx::stdio_filebuf<char> buffer(fd, std::ios::out | std::ios::binary);
-    std::ostream out(&buffer);
-    for (std::string_view piece : pieces) {
-      out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
-    }
-    out.flush();
-    written = static_cast<bool>(out) && buffer.close() != nullptr;
-  }
-  std::error_code rename_error;
-  if (written) fs::rename(temporary, file, rename_error);
-  const bool renamed = written && !rename_error;
-  if (!renamed) fs::remove(temporary, error);
-  return renamed;
 }
 
 }  // namespace runner

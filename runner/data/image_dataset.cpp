@@ -107,6 +107,7 @@ Dataset decode_split(const DatasetSpec& spec, const LabelledFiles& files,
   for (const SkippedFile& skipped : set.skipped) {
     splits.warnings.push_back(fmt::format("warning: skipped {}", skipped.reason));
   }
+  splits.warnings.insert(splits.warnings.end(), set.warnings.begin(), set.warnings.end());
   nlohmann::json per_class = nlohmann::json::object();
   for (const std::string& name : class_names) per_class[name] = 0;
   for (std::int32_t label : split.labels) {

@@ -7,9 +7,8 @@
 #include <sys/stat.h>
 
 #include <charconv>
-#include <fstream>
 
-#include "runner/data/image_cache.h"
+#include "runner/util/cache_file.h"
 #include "runner/util/digest.h"
 
 namespace runner {
@@ -18,6 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view hash_cache_header = "runner file hashes v1";
+constexpr std::size_t kMaxHashCacheBytes = std::size_t{1} << 30;
 
 // "<sha256> <bytes> <modified_ns> <path>": the path last, so that it may hold spaces.
 bool parse_line(std::string_view line, std::string& path, std::uintmax_t& bytes,
@@ -71,12 +71,29 @@ FileHashCache::FileHashCache(const fs::path& cache_folder, const fs::path& root)
   const fs::path absolute = fs::absolute(root, error).lexically_normal();
   key_ = (error ? root : absolute).string();
   file_ = cache_folder / fmt::format("hashes-{}.txt", sha256_hex(key_).substr(0, 32));
-  std::ifstream in(file_, std::ios::binary);
-  std::string line, path, sha256;
-  if (!std::getline(in, line) || line != fmt::format("{} {}", hash_cache_header, key_)) return;
+  const std::optional<std::string> text = read_cache_text(file_, kMaxHashCacheBytes, problem_);
+  if (text) read_entries(*text);
+  changed_ = !problem_.empty();  // replaced by a cache when saved
+}
+
+void FileHashCache::read_entries(std::string_view text) {
+  const std::string header = fmt::format("{} {}\n", hash_cache_header, key_);
+  if (!text.starts_with(header)) {
+    problem_ = "its first line is not this folder's";
+    return;
+  }
+  text.remove_prefix(header.size());
+  std::string path, sha256;
   Entry entry;
-  while (std::getline(in, line)) {
-    if (!parse_line(line, path, entry.bytes, entry.modified_ns, sha256)) continue;
+  for (int line = 2; !text.empty(); ++line) {
+    const std::size_t end = text.find('\n');
+    if (end == std::string_view::npos ||
+        !parse_line(text.substr(0, end), path, entry.bytes, entry.modified_ns, sha256)) {
+      problem_ = fmt::format("line {} does not parse", line);
+      entries_.clear();
+      return;
+    }
+    text.remove_prefix(end + 1);
     entry.sha256 = sha256;
     entries_[path] = entry;
   }
@@ -101,14 +118,14 @@ void FileHashCache::remember(const FileStamp& stamp) {
   changed_ = true;
 }
 
-void FileHashCache::save() const {
-  if (!changed_ || file_.empty()) return;
+bool FileHashCache::save() const {
+  if (!changed_ || file_.empty()) return false;
   std::string text = fmt::format("{} {}\n", hash_cache_header, key_);
   for (const auto& [path, e] : entries_) {
     fmt::format_to(std::back_inserter(text), "{} {} {} {}\n", e.sha256, e.bytes, e.modified_ns,
                    path);
   }
-  write_pieces_atomically(file_, {text});
+  return write_pieces_atomically(file_, {text});
 }
 
 }  // namespace runner

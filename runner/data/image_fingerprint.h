@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace runner {
@@ -33,7 +34,9 @@ std::string fingerprint_stamps(const std::vector<FileStamp>& stamps);
 
 // Content hashes of the files under one root, kept in a text file in the cache folder
 // (`hashes-<digest of the root's absolute path>.txt`). Lookups are const, so workers may share
-// one; a missing or damaged file is an empty cache; failing to save it is not an error.
+// one; a missing file is an empty cache, and so is one that is not a regular file (a FIFO, a
+// link: never opened) or does not parse, which problem() then says and save() replaces;
+// failing to save it is not an error.
 class FileHashCache {
  public:
   // No cache file when `cache_folder` is empty.
@@ -43,10 +46,17 @@ class FileHashCache {
   std::string find(const FileStamp& stamp) const;
   // Adds or updates the file's entry (one whose sha256 is known).
   void remember(const FileStamp& stamp);
-  // Writes the file when something was remembered since it was read.
-  void save() const;
+  // Writes the file when something was remembered since it was read, or what was there was
+  // not a cache; true when it was written.
+  bool save() const;
+  // The cache's file ("" without a cache folder), and why what was there was no cache ("").
+  const std::filesystem::path& file() const { return file_; }
+  const std::string& problem() const { return problem_; }
 
  private:
+  // Reads the entries of the file's text, or sets problem_.
+  void read_entries(std::string_view text);
+
   struct Entry {
     std::uintmax_t bytes = 0;
     std::int64_t modified_ns = 0;
@@ -56,6 +66,7 @@ class FileHashCache {
   std::string key_;  // the root's absolute path, the file's first line
   std::map<std::string, Entry> entries_;
   bool changed_ = false;
+  std::string problem_;
 };
 
 }  // namespace runner

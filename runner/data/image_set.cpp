@@ -17,6 +17,7 @@
 #include "runner/data/image_decode.h"
 #include "runner/data/image_fingerprint.h"
 #include "runner/data/image_resize.h"
+#include "runner/util/cache_file.h"
 #include "runner/util/digest.h"
 #include "runner/util/errors.h"
 #include "runner/util/folders.h"
@@ -135,20 +136,39 @@ void leave_out_failures(const ImageSetRequest& request, Decoded& decoded) {
   set.images.resize(kept * plane);
 }
 
-// The cached set, when the fingerprint is known without reading a file and a cache holds it.
+// The cached set, when the fingerprint is known without reading a file and a cache holds it;
+// `problem` says what lies at the cache's path when it is not a cache.
 std::optional<ImageSet> cached_set(const ImageSetRequest& request, const fs::path& folder,
-                                   const std::vector<FileStamp>& stamps) {
+                                   const std::vector<FileStamp>& stamps, std::string& problem) {
   for (const FileStamp& s : stamps) {
     if (s.exists && s.sha256.empty()) return std::nullopt;  // must be read: decode it meanwhile
   }
   const std::string fingerprint = fingerprint_stamps(stamps);
   std::optional<ImageSet> set = read_decoded_cache(
       decoded_cache_file(folder, fingerprint, request.channels, request.height, request.width),
-      fingerprint, request.channels, request.height, request.width);
+      fingerprint, request.channels, request.height, request.width, problem);
   if (set && request.on_bad_file == OnBadFile::error && !set->skipped.empty()) {
     throw UserError(set->skipped.front().reason);  // cached with skip, asked without
   }
   return set;
+}
+
+// Stores the hashes and the decoded set; a cache file that was not one (`decoded_problem`, the
+// hash cache's own) becomes a warning of the set.
+void store_caches(const ImageSetRequest& request, const fs::path& folder,
+                  const std::vector<FileStamp>& stamps, FileHashCache& hashes,
+                  const std::string& decoded_problem, ImageSet& set) {
+  for (const FileStamp& s : stamps) hashes.remember(s);
+  const bool hashes_saved = hashes.save();
+  if (!hashes.problem().empty()) {
+    set.warnings.push_back(cache_warning(hashes.file(), hashes.problem(), hashes_saved));
+  }
+  const fs::path file =
+      decoded_cache_file(folder, set.fingerprint, request.channels, request.height, request.width);
+  const bool decoded_saved = write_decoded_cache(file, set);
+  if (!decoded_problem.empty()) {
+    set.warnings.push_back(cache_warning(file, decoded_problem, decoded_saved));
+  }
 }
 
 }  // namespace
@@ -163,19 +183,16 @@ ImageSet read_image_set(const ImageSetRequest& request) {
     stamps[i].sha256 = hashes.find(stamps[i]);
     return true;
   });
+  std::string decoded_problem;
   if (!folder.empty()) {
-    if (std::optional<ImageSet> set = cached_set(request, folder, stamps)) return std::move(*set);
+    if (std::optional<ImageSet> set = cached_set(request, folder, stamps, decoded_problem)) {
+      return std::move(*set);
+    }
   }
   Decoded decoded = decode_all(request, stamps);
   leave_out_failures(request, decoded);
   decoded.set.fingerprint = fingerprint_stamps(stamps);
-  if (!folder.empty()) {
-    for (const FileStamp& s : stamps) hashes.remember(s);
-    hashes.save();
-    write_decoded_cache(decoded_cache_file(folder, decoded.set.fingerprint, request.channels,
-                                           request.height, request.width),
-                        decoded.set);
-  }
+  if (!folder.empty()) store_caches(request, folder, stamps, hashes, decoded_problem, decoded.set);
   return std::move(decoded.set);
 }
 

@@ -35,12 +35,14 @@ struct SkippedFile {
 
 struct ImageSet {
   int channels = 0, height = 0, width = 0;
-  std::vector<std::uint8_t> images;  // (N, C, H, W)
-  std::vector<std::int32_t> labels;  // (N)
-  std::vector<SkippedFile> skipped;  // left out (on_bad_file: skip), in request order; the
-                                     // caller prints one warning per file
-  std::string fingerprint;           // SHA-256 hex of the listed files (image_fingerprint.h)
-  bool from_cache = false;           // read from the decoded cache instead of the image files
+  std::vector<std::uint8_t> images;   // (N, C, H, W)
+  std::vector<std::int32_t> labels;   // (N)
+  std::vector<SkippedFile> skipped;   // left out (on_bad_file: skip), in request order; the
+                                      // caller prints one warning per file
+  std::string fingerprint;            // SHA-256 hex of the listed files (image_fingerprint.h)
+  bool from_cache = false;            // read from the decoded cache instead of the image files
+  std::vector<std::string> warnings;  // caches found unusable (a FIFO, a link, a forged header),
+                                      // each naming its file; they were rebuilt
 
   std::size_t size() const { return labels.size(); }
 };

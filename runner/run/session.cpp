@@ -80,7 +80,7 @@ void Session::open(Console& console) {
   check_data_fits_model(data, graph);
   check_training_batches(graph, experiment.training.batch_size,
                          static_cast<std::int64_t>(data.train.size()));
-  auto files = fingerprint_files(data.files);
+  auto files = fingerprint_files(data.files, data.warnings);
   check_known_dataset(experiment.dataset, files);
   data_fingerprint = data_json(experiment.dataset, files);
   data_fingerprint.update(split_sizes_json(data));

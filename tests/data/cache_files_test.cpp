@@ -1,0 +1,144 @@
+// The runner's caches (decoded images, per-root file hashes, data fingerprints) where something
+// else than the cache lies at their path: a symlink is neither read nor written through, a forged
+// header or a FIFO is rebuilt with a warning naming the file. (A FIFO that used to block for ever
+// is tested through the binary, with a timeout: tests/cli/cache_fifo_test.cpp.)
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cstring>
+#include <fstream>
+
+#include "image_writers.h"
+#include "runner/data/fingerprint.h"
+#include "runner/data/image_cache.h"
+#include "runner/data/image_set.h"
+#include "runner/util/digest.h"
+#include "test_support.h"
+
+namespace runner {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::TempDir;
+
+// Three 8x8 PNGs under dir/images, the cache in dir/cache.
+ImageSetRequest three_images(const TempDir& dir) {
+  ImageSetRequest request;
+  request.root = dir / "images";
+  request.height = request.width = 8;
+  request.cache_folder = dir / "cache";
+  for (int i = 0; i < 3; ++i) {
+    const std::string name = "image" + std::to_string(i) + ".png";
+    const auto level = static_cast<std::uint16_t>(40 * i);
+    testing::write_bytes(request.root / name,
+                         testing::png_file(8, 8, 0, 8, std::vector<std::uint16_t>(64, level)));
+    request.files.push_back({name, i % 2});
+  }
+  return request;
+}
+
+std::string file_text(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+bool mentions(const std::vector<std::string>& warnings, const fs::path& file) {
+  for (const std::string& w : warnings) {
+    if (w.find(file.string()) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// The per-root hash cache's file, as image_fingerprint.cpp names it.
+fs::path hash_cache_of(const ImageSetRequest& request) {
+  const std::string key = fs::absolute(request.root).lexically_normal().string();
+  return request.cache_folder / ("hashes-" + sha256_hex(key).substr(0, 32) + ".txt");
+}
+
+TEST(CacheFiles, ASymlinkAtTheDecodedCacheIsNeitherReadNorWrittenThrough) {
+  TempDir dir, elsewhere;
+  const ImageSetRequest request = three_images(dir);
+  const ImageSet first = read_image_set(request);
+  const fs::path file = decoded_cache_file(request.cache_folder, first.fingerprint, 3, 8, 8);
+  ASSERT_TRUE(fs::is_regular_file(file));
+  fs::rename(file, elsewhere / "planted.images");  // a whole, valid cache: still not trusted
+  const std::string planted = file_text(elsewhere / "planted.images");
+  fs::create_symlink(elsewhere / "planted.images", file);
+  const ImageSet second = read_image_set(request);
+  EXPECT_FALSE(second.from_cache);
+  EXPECT_TRUE(mentions(second.warnings, file)) << ::testing::PrintToString(second.warnings);
+  EXPECT_EQ(second.images, first.images);
+  EXPECT_FALSE(fs::is_symlink(file));
+  EXPECT_EQ(file_text(elsewhere / "planted.images"), planted);
+  EXPECT_TRUE(read_image_set(request).from_cache) << "rebuilt in place";
+}
+
+// A header whose sizes add up to the file's size only by wrapping around 2^64 once made the
+// reader allocate 2^64 bytes ("basic_string::_M_create", no file named).
+TEST(CacheFiles, AForgedDecodedCacheHeaderIsRebuiltWithAWarning) {
+  TempDir dir;
+  const ImageSetRequest request = three_images(dir);
+  const ImageSet first = read_image_set(request);
+  const fs::path file = decoded_cache_file(request.cache_folder, first.fingerprint, 3, 8, 8);
+  std::string header = file_text(file).substr(0, 112);  // magic, shape, version, count, skipped
+  const std::uint64_t count = 1, skipped = ~std::uint64_t{0};
+  std::memcpy(header.data() + 32, &count, 8);
+  std::memcpy(header.data() + 40, &skipped, 8);
+  // 112 + 1 * (192 + 4) + (2^64 - 1) + 64 wraps to 371 bytes.
+  testing::write_bytes(file, header + std::string(371 - 112, '\0'));
+  ImageSet second;
+  ASSERT_NO_THROW(second = read_image_set(request));
+  EXPECT_FALSE(second.from_cache);
+  EXPECT_TRUE(mentions(second.warnings, file)) << ::testing::PrintToString(second.warnings);
+  EXPECT_EQ(second.images, first.images);
+  EXPECT_TRUE(read_image_set(request).from_cache) << "rebuilt";
+}
+
+TEST(CacheFiles, ASymlinkOrAForgedHashCacheIsRebuiltWithAWarning) {
+  TempDir dir, elsewhere;
+  const ImageSetRequest request = three_images(dir);
+  read_image_set(request);
+  const fs::path hashes = hash_cache_of(request);
+  ASSERT_TRUE(fs::is_regular_file(hashes));
+  fs::rename(hashes, elsewhere / "planted.txt");
+  const std::string planted = file_text(elsewhere / "planted.txt");
+  fs::create_symlink(elsewhere / "planted.txt", hashes);
+  ImageSet set = read_image_set(request);
+  EXPECT_TRUE(mentions(set.warnings, hashes)) << ::testing::PrintToString(set.warnings);
+  EXPECT_FALSE(fs::is_symlink(hashes));
+  EXPECT_EQ(file_text(elsewhere / "planted.txt"), planted);
+
+  testing::write_bytes(hashes, "runner file hashes v1 /somewhere/else\n" + std::string(70, 'z'));
+  set = read_image_set(request);
+  EXPECT_TRUE(mentions(set.warnings, hashes)) << ::testing::PrintToString(set.warnings);
+  EXPECT_TRUE(read_image_set(request).warnings.empty()) << "rebuilt";
+}
+
+// data-fingerprints.json under $XDG_CACHE_HOME/runner: a FIFO there is replaced, not kept for
+// ever (every run hashing every file again), and a file that is not the cache is warned about.
+TEST(CacheFiles, AFingerprintCacheThatIsAFifoIsReplacedWithAWarning) {
+  TempDir dir;
+  const char* old = std::getenv("XDG_CACHE_HOME");
+  const std::string saved = old ? old : "";
+  ::setenv("XDG_CACHE_HOME", (dir / "xdg").c_str(), 1);
+  const fs::path cache = dir / "xdg/runner/data-fingerprints.json";
+  fs::create_directories(cache.parent_path());
+  ASSERT_EQ(::mkfifo(cache.c_str(), 0600), 0);
+  const fs::path data = dir.write("data.bin", "some bytes");
+  std::vector<std::string> warnings;
+  const auto prints = fingerprint_files({data}, warnings);
+  EXPECT_EQ(prints.at(0).sha256, sha256_hex("some bytes"));
+  EXPECT_TRUE(mentions(warnings, cache)) << ::testing::PrintToString(warnings);
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(cache)));
+  warnings.clear();
+  fingerprint_files({data}, warnings);
+  EXPECT_TRUE(warnings.empty()) << ::testing::PrintToString(warnings);
+  if (old) {
+    ::setenv("XDG_CACHE_HOME", saved.c_str(), 1);
+  } else {
+    ::unsetenv("XDG_CACHE_HOME");
+  }
+}
+
+}  // namespace
+}  // namespace runner
