@@ -1,3 +1,5 @@
+// Control characters (C0, DEL, C1 as U+0080..U+009F) and bytes that are not UTF-8 written as
+// \xNN, the rest of the text byte for byte.
 #include "runner/util/terminal_text.h"
 
 #include <fmt/format.h>
