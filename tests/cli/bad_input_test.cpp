@@ -249,6 +249,21 @@ std::vector<BadInput> cases() {
        run,
        {"{tmp}/csv/train.csv: line 4: path '/etc/hostname' leads outside the dataset root "
         "{tmp}/csv (an absolute path) (set dataset.allow_outside_root: true"}},
+      // One name among class numbers once made every label a name sorted as text (10 before 2).
+      {"csv_mixed_labels",
+       kCsvDataset,
+       run,
+       {"{tmp}/csv/train.csv: line 3: found label 'cat', a class name, but line 1 has the class "
+        "number '0' (the labels of a file are either all class numbers"}},
+      {"csv_negative_label",
+       kCsvDataset,
+       run,
+       {"{tmp}/csv/train.csv: line 2: found label -1, expected a class number of 0 or more"}},
+      // A NUL byte once cut the path there, and another file was read.
+      {"csv_nul_in_a_path",
+       kCsvDataset,
+       run,
+       {"{tmp}/csv/train.csv: line 2: holds a NUL byte, which no path or label may hold"}},
       {"long_tag_option",
        kBase,
        run + " --tag note=" + std::string(5000, 'x'),
@@ -289,6 +304,9 @@ std::string substitute(std::string text, const TempDir& tmp, const std::string& 
 // The train.csv of each csv_ case (its test.csv is its first row).
 std::string csv_rows(const std::string& name) {
   if (name == "csv_row_outside_the_root") return "a.png,0\nb.png,1\nc.png,2\n/etc/hostname,3\n";
+  if (name == "csv_mixed_labels") return "a.png,0\nb.png,3\nc.png,cat\n";
+  if (name == "csv_negative_label") return "a.png,0\nb.png,-1\nc.png,3\n";
+  if (name == "csv_nul_in_a_path") return std::string("a.png,0\nb.png\0.txt,3\n", 21);
   throw std::logic_error("no rows for " + name);
 }
 
