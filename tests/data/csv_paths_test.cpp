@@ -74,6 +74,25 @@ TEST(CsvPaths, APathLeadingOutsideTheRootIsAnErrorNamingTheRowAndTheOption) {
   }
 }
 
+// `runner validate` refuses what `run` would: it checks the rows without reading an image.
+TEST(CsvPaths, ValidateChecksThePathsOfEverySplit) {
+  TempDir tmp;
+  DatasetSpec spec = csv_dataset(tmp.path(), "images/a.png,0\nimages/b.png,1\n",
+                                 "images/a.png,0\n../elsewhere.png,1\n");
+  const DatasetFormat& format = format_of(spec);
+  ASSERT_TRUE(format.check_files);
+  std::string message = "no error";
+  try {
+    format.check_files(spec);
+  } catch (const UserError& error) {
+    message = error.what();
+  }
+  expect_parts(message, {(tmp / "test.csv").string(), "line 2", "'../elsewhere.png'",
+                         "dataset.allow_outside_root"});
+  spec.files.allow_outside_root = true;
+  EXPECT_TRUE(format.check_files(spec).empty());
+}
+
 TEST(CsvPaths, PathsUnderTheRootMayGoUpFromTheCsvsFolder) {
   TempDir tmp;
   DatasetSpec spec = csv_dataset(tmp.path(), "images/a.png,0\n");

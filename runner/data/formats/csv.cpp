@@ -115,6 +115,15 @@ RUNNER_DATASET_FORMAT(csv) {
     if (!spec.files.test_absent) records.test = count_rows(split_path(spec, spec.files.test));
     return records;
   };
+  // validate: every split's rows as loading reads them (paths inside the root, labels of the
+  // training file's kind), without reading an image; a missing image is loading's to name.
+  format.check_files = [](const DatasetSpec& spec) {
+    const std::vector<std::string> classes = format_of(spec).class_names(spec);
+    for (const std::string& split : {spec.files.train, spec.files.validation, spec.files.test}) {
+      if (!split.empty()) labelled_files(spec, split_path(spec, split), classes);
+    }
+    return std::vector<std::string>{};
+  };
   format.load = [](const DatasetSpec& spec) {
     const std::vector<std::string> classes = format_of(spec).class_names(spec);
     return load_image_splits(spec, classes, [&](const std::filesystem::path& file, bool) {
