@@ -39,11 +39,11 @@ struct RunContext {
   std::filesystem::path run_dir;  // made by the mode, when it is about to write into it
 
   void open_run_directory() {
-    if (request.run_dir.empty()) {
+    if (request.run_dir.base.empty()) {
       run_dir = new_run_directory(request.output, session.experiment.name, config_sha);
     } else {
-      std::filesystem::create_directories(request.run_dir);
-      run_dir = request.run_dir;
+      create_folders_inside(request.run_dir, "the point's folder");
+      run_dir = request.run_dir.path();
     }
   }
   RunRecord head() const {
@@ -222,7 +222,7 @@ RunReport train_report(RunContext& c) {
     tensorboard.emplace(c.request.tensorboard_dir.base.empty()
                             ? FolderInside{c.run_dir, "tensorboard"}
                             : c.request.tensorboard_dir,
-        experiment.resolved);
+                        experiment.resolved);
     plan.progress = [&](const TrainingOutcome& so_far) { tensorboard->update(so_far); };
   }
   std::optional<EpochCheckpoints> checkpoints;

@@ -24,9 +24,10 @@ using PageWriter = std::function<std::filesystem::path(const RunRecord& report,
 
 struct ExperimentRequest : SessionOptions {
   RunMode mode = RunMode::train;
-  BenchmarkSpec benchmark;        // mode benchmark
-  std::filesystem::path resume;   // mode train: a checkpoint to continue from
-  std::filesystem::path run_dir;  // set: the report goes here; else <output>/<name>/<run id>
+  BenchmarkSpec benchmark;       // mode benchmark
+  std::filesystem::path resume;  // mode train: a checkpoint to continue from
+  // A sweep point's folder, made never through a link; no base: <output>/<name>/<run id>.
+  FolderInside run_dir;
   // A sweep's point: the report's `sweep_point` and, for an ASHA trial, `asha`.
   std::optional<RecordSweepPoint> sweep_point;
   std::optional<RecordAsha> asha;

@@ -10,6 +10,7 @@
 #include "runner/report/machine_load.h"
 #include "runner/report/report.h"
 #include "runner/report/run_tags.h"
+#include "runner/util/folders.h"
 
 namespace runner {
 
@@ -40,7 +41,9 @@ PointRun record_point(const PlannedPoint& planned, const SweepSpec& spec,
   const nlohmann::json config_tags =
       config.is_object() && config.contains("tags") ? config["tags"] : nlohmann::json::object();
   report.tags = merge_tags(config_tags, parse_tag_options(spec.tags));
-  write_report(sweep_dir / planned.point.id, report);
+  // Never through a link planted as the point's folder: the report would land in its target.
+  if (first_link_inside({sweep_dir, planned.point.id}).empty())
+    write_report(sweep_dir / planned.point.id, report);
   return PointRun{status, std::move(report)};
 }
 

@@ -17,7 +17,6 @@ PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
                          const std::filesystem::path& sweep_dir, bool verbose,
                          const PageWriter& write_page) {
   const SweepPoint& point = planned.point;
-  const auto run_dir = sweep_dir / point.id;
   const std::string started_at = timestamp_now();
   auto record = [&](RunStatus status, const std::string& error) {
     return record_point(planned, spec, base_config, sweep_dir, status, error, started_at);
@@ -31,7 +30,7 @@ PointRun run_sweep_point(const PlannedPoint& planned, const SweepSpec& spec,
   request.quiet = !verbose;
   request.mode = spec.mode;
   request.benchmark = spec.benchmark;
-  request.run_dir = run_dir;
+  request.run_dir = {sweep_dir, point.id};
   request.sweep_point = sweep_point_record(planned, spec);
   request.print_layers = verbose;
   request.write_page = write_page;

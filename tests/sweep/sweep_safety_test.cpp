@@ -151,6 +151,24 @@ TEST(SweepSafety, ACheckpointPathThroughASymlinkOutOfThePointFolderIsRefused) {
   EXPECT_TRUE(std::filesystem::is_empty(tmp / "outside"));
 }
 
+// A point's folder planted as a link (to anywhere): neither the run nor the record of its failure
+// writes through it, and the sweep says which link it met.
+TEST(SweepSafety, APointFolderThatIsALinkGetsNothingWrittenThroughIt) {
+  TempDir tmp;
+  std::filesystem::create_directories(tmp / "s");
+  std::filesystem::create_directories(tmp / "outside");
+  std::filesystem::create_directory_symlink(tmp / "outside", tmp / "s" / "batch_size=4");
+  auto sweep = run_runner("sweep " + tiny_config() +
+                          " --mode train --set training.epochs=1 --grid training.batch_size=4 "
+                          "--name s --output " +
+                          tmp.path().string());
+  EXPECT_EQ(sweep.exit_code, 1) << sweep.output;
+  EXPECT_TRUE(std::filesystem::is_empty(tmp / "outside")) << sweep.output;
+  EXPECT_NE(sweep.output.find((tmp / "s" / "batch_size=4").string() + " is a symbolic link"),
+            std::string::npos)
+      << sweep.output;
+}
+
 TEST(SweepSafety, AReportFolderWithAFileThatIsNotAReportSaysWhich) {
   TempDir tmp;
   auto run = run_runner(tiny_config() + " --quiet --set training.epochs=1 --output " +
