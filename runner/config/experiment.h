@@ -39,6 +39,9 @@ struct TrainingSpec {
   Precision precision = Precision::fp32;
   // Run a precision the device only emulates (slowly) instead of refusing it.
   bool allow_emulation = false;
+  // A mean loss above this stops the run as diverged, as a NaN does (Lightning's
+  // divergence_threshold); none: 1,000 times a uniform guess's loss (divergence_threshold()).
+  std::optional<double> divergence_threshold;
   EarlyStoppingSpec early_stopping;  // enabled: stop when the validation figure stalls
 };
 

@@ -224,6 +224,13 @@ DatasetSpec read_dataset(const Fields& f) {
   d.test_limit = f.wide("test_limit", d.test_limit);
   d.validation_split = f.number("validation_split", d.validation_split);
   format.read(f, d);
+  // A split would be ignored beside a validation file of its own, yet recorded: say so instead.
+  if (d.validation_split > 0 && !d.files.validation.empty()) {
+    throw_user_error(
+        f.where("validation_split"),
+        fmt::format("{} beside dataset.validation ('{}')", d.validation_split, d.files.validation),
+        "one of them: the validation file, or a share held out of the training set");
+  }
 
   const ImageShape image = format.image(d);
   const int channels = image.channels;
@@ -397,6 +404,7 @@ TrainingSpec read_training(const Fields& f) {
   // The schema's enum admits only known names.
   t.precision = parse_precision(f.text("precision", "fp32")).value_or(Precision::fp32);
   t.allow_emulation = f.flag("allow_emulation", t.allow_emulation);
+  if (f.has("divergence_threshold")) t.divergence_threshold = f.number("divergence_threshold", 0);
   t.early_stopping = read_early_stopping(f.child("early_stopping"));
   return t;
 }

@@ -168,6 +168,7 @@ nlohmann::json experiment_to_json(const Experiment& e) {
     out["training"]["precision"] = std::string(precision_name(t.precision));
   }
   if (t.allow_emulation) out["training"]["allow_emulation"] = true;
+  if (t.divergence_threshold) out["training"]["divergence_threshold"] = *t.divergence_threshold;
   if (e.logging.tensorboard) out["logging"] = {{"tensorboard", true}};
   if (e.report.html) out["report"] = {{"html", true}};
   return out;

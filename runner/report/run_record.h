@@ -283,6 +283,8 @@ struct RunRecord {
   std::optional<std::string> name, run_id, config_file, config_sha256;
   std::optional<nlohmann::json> config;  // the resolved config, as the run read it
   std::optional<std::int64_t> seed;
+  // The mean loss above which the run counted as diverged (training.divergence_threshold).
+  std::optional<double> divergence_threshold;
   std::optional<Device> device;
   std::optional<std::string> backend;  // onednn | cudnn
   std::optional<RecordEnvironment> environment;

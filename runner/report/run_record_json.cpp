@@ -332,6 +332,7 @@ void fields(Io& io, R& r) {
   io("config_sha256", r.config_sha256);
   io("config", r.config);
   io("seed", r.seed);
+  io("divergence_threshold", r.divergence_threshold);
   io("device", r.device);
   io("backend", r.backend);
   io("environment", r.environment);

@@ -47,7 +47,10 @@ struct RunContext {
     }
   }
   RunRecord head() const {
-    return report_head(session, request.mode, run_dir, config_sha, started_at);
+    RunRecord report = report_head(session, request.mode, run_dir, config_sha, started_at);
+    report.divergence_threshold =
+        divergence_threshold(session.experiment.training, session.graph.classes);
+    return report;
   }
 };
 
@@ -186,13 +189,14 @@ std::optional<TrainingOutcome> nothing_left_to_train(RunContext& c, const Traini
   outcome.selection = plan.selection;
   const int batch = experiment.training.eval_batch_size;
   const DatasetSplits& data = c.session.data;
+  const double threshold = divergence_threshold(experiment.training, c.session.graph.classes);
   if (data.test.size() > 0) {
     outcome.final_evaluation = evaluate(c.program, data.test, batch);
-    stop_if_diverged(outcome, outcome.final_evaluation.loss, "on the test set");
+    stop_if_diverged(outcome, outcome.final_evaluation.loss, threshold, "on the test set");
   }
   if (data.validation.size() > 0) {
     outcome.final_validation = evaluate(c.program, data.validation, batch);
-    stop_if_diverged(outcome, outcome.final_validation.loss, "on the validation set");
+    stop_if_diverged(outcome, outcome.final_validation.loss, threshold, "on the validation set");
   }
   if (outcome.status == RunStatus::diverged) outcome.stop_reason = StopReason::diverged;
   // The run folder holds the state it evaluated, as a trained run's does (and the reload

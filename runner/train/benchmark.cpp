@@ -81,6 +81,7 @@ struct Bench {
   StepClock clock;
   std::int64_t images = 0;
   std::vector<std::vector<StepTiming>> profiled;
+  double divergence_threshold = 0;  // a mean loss above it: diverged
 };
 
 // The next batch, with the learning rate of its step in the run.
@@ -107,7 +108,8 @@ void read_loss(Bench& b, int step) {
   LossSum taken = b.program.take_loss();
   b.losses.sum += taken.sum;
   b.losses.count += taken.count;
-  stop_if_diverged(b.out.run, taken.mean(), fmt::format("at benchmark step {}", step));
+  stop_if_diverged(b.out.run, taken.mean(), b.divergence_threshold,
+                   fmt::format("at benchmark step {}", step));
 }
 
 // Process CPU time and wall time of `work` go into the run's CPU figures; returns the wall time.
@@ -190,7 +192,8 @@ BenchmarkOutcome run_benchmark(const Experiment& experiment, Program& program, c
               {},
               {},
               0,
-              {}};
+              {},
+              divergence_threshold(training, train.classes())};
   warm_up(bench);
   timed_rounds(bench, console);
   console.end_progress();

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "runner/util/interrupt.h"
@@ -16,10 +17,21 @@ bool stop_if_interrupted(TrainingOutcome& outcome, std::string_view where) {
   return true;
 }
 
-bool stop_if_diverged(TrainingOutcome& outcome, double mean_loss, std::string_view where) {
-  if (outcome.status != RunStatus::completed || std::isfinite(mean_loss)) return false;
+double divergence_threshold(const TrainingSpec& training, int classes) {
+  if (training.divergence_threshold) return *training.divergence_threshold;
+  return 1000.0 * std::log(static_cast<double>(std::max(2, classes)));
+}
+
+bool stop_if_diverged(TrainingOutcome& outcome, double mean_loss, double threshold,
+                      std::string_view where) {
+  if (outcome.status != RunStatus::completed) return false;
+  if (std::isfinite(mean_loss) && mean_loss <= threshold) return false;
   outcome.status = RunStatus::diverged;
-  outcome.error = fmt::format("the loss diverged ({}) {}", mean_loss, where);
+  outcome.error =
+      std::isfinite(mean_loss)
+          ? fmt::format("the loss diverged ({:.6g}, above training.divergence_threshold {:.6g}) {}",
+                        mean_loss, threshold, where)
+          : fmt::format("the loss diverged ({}) {}", mean_loss, where);
   return true;
 }
 

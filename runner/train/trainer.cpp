@@ -40,6 +40,7 @@ struct Loop {
   std::int64_t run_step = 0;  // the next step's index in the whole run, resumed epochs included
   StepClock clock;            // steps after the warm-up
   std::int64_t images_after_warmup = 0;
+  double divergence_threshold = 0;  // a mean loss above it: diverged
 };
 
 // Reading the loss is where the host waits for an asynchronous device: the wait is the steps'.
@@ -77,7 +78,7 @@ bool log_running_loss(Loop& loop, int epoch, int step, EpochTotals& totals) {
   loop.progress.loss(running.mean());
   loop.outcome.loss_curve.push_back(
       {loop.run_step, epoch + 1, running.mean(), totals.learning_rate});
-  return !stop_if_diverged(loop.outcome, running.mean(),
+  return !stop_if_diverged(loop.outcome, running.mean(), loop.divergence_threshold,
                            fmt::format("in epoch {} at mini-batch {}", epoch + 1, step));
 }
 
@@ -100,7 +101,8 @@ EpochTotals train_epoch(Loop& loop, int epoch) {
   totals.seconds = seconds_since(epoch_start);
   loop.outcome.cpu_seconds += process_cpu_seconds() - epoch_cpu_start;
   loop.outcome.cpu_wall_seconds += totals.seconds;
-  stop_if_diverged(loop.outcome, totals.loss.mean(), fmt::format("in epoch {}", epoch + 1));
+  stop_if_diverged(loop.outcome, totals.loss.mean(), loop.divergence_threshold,
+                   fmt::format("in epoch {}", epoch + 1));
   return totals;
 }
 
@@ -112,7 +114,7 @@ void add_evaluation(Loop& loop, const Dataset& set, const char* name, int epoch,
   evaluation = evaluate(loop.program, set, loop.spec.eval_batch_size);
   // Weights that give an infinite or undefined loss on held-out images diverged too, though
   // the training loss may still be finite.
-  stop_if_diverged(loop.outcome, evaluation.loss,
+  stop_if_diverged(loop.outcome, evaluation.loss, loop.divergence_threshold,
                    fmt::format("on the {} set after epoch {}",
                                name == std::string("val") ? "validation" : name, epoch));
   loss = evaluation.loss;
@@ -175,7 +177,8 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
             LearningRateSchedule(spec.schedule, spec.optimizer.lr, steps_per_epoch, spec.epochs),
             plan.first_epoch * steps_per_epoch,
             {},
-            0};
+            0,
+            divergence_threshold(spec, data.train.classes())};
   // Without a validation set there is nothing to select by: the state stays as it came.
   std::optional<ModelSelection> selection;
   if (data.validation.size() > 0) selection.emplace(experiment, plan.selection);
@@ -211,7 +214,8 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
   // Early stopping ended a run that left the test set for its end: its last weights are tested.
   if (patience_ran_out && !plan.test_each_epoch && data.test.size() > 0) {
     outcome.final_evaluation = evaluate(program, data.test, spec.eval_batch_size);
-    stop_if_diverged(outcome, outcome.final_evaluation.loss, "on the test set");
+    stop_if_diverged(outcome, outcome.final_evaluation.loss, loop.divergence_threshold,
+                     "on the test set");
   }
   outcome.selection = selection ? selection->state() : plan.selection;
   outcome.stop_reason = stop_reason_of(outcome, patience_ran_out);

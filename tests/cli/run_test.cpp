@@ -2,6 +2,7 @@
 // reload, resume that continues exactly, and real Fashion-MNIST data that is learned.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -70,6 +71,32 @@ TEST(Run, SameConfigTwiceGivesIdenticalLossesAndAccuracy) {
   }
   EXPECT_EQ(first.report["metrics"], second.report["metrics"]);
   EXPECT_NE(first.report["run_id"], second.report["run_id"]);
+}
+
+// At a learning rate of 50 the loss climbs to 1e6 and beyond long before a NaN: the run stops as
+// diverged at the divergence threshold, which the report records; a higher threshold lets it go.
+TEST(Run, ALossPastTheDivergenceThresholdEndsTheRunAsDiverged) {
+  TempDir tmp;
+  RunOutput run = run_and_read(tiny_config() + " --quiet --set training.optimizer.lr=50 --output " +
+                               (tmp / "default").string());
+  EXPECT_EQ(run.result.exit_code, 1) << run.result.output;
+  ASSERT_TRUE(run.report.is_object()) << run.result.output;
+  EXPECT_EQ(run.report["status"], "diverged");
+  EXPECT_EQ(run.report["stop_reason"], "diverged");
+  EXPECT_NEAR(run.report["divergence_threshold"].get<double>(), 1000 * std::log(10.0), 1e-9);
+  EXPECT_NE(run.report["error"].get<std::string>().find("above training.divergence_threshold"),
+            std::string::npos);
+  EXPECT_FALSE(run.report["config"]["training"].contains("divergence_threshold"))
+      << "the default stays out of the resolved config (and its hash)";
+
+  RunOutput lenient = run_and_read(tiny_config() +
+                                   " --quiet --set training.optimizer.lr=50 --set "
+                                   "training.divergence_threshold=1e30 --output " +
+                                   (tmp / "lenient").string());
+  ASSERT_TRUE(lenient.report.is_object()) << lenient.result.output;
+  EXPECT_EQ(lenient.report["config"]["training"]["divergence_threshold"], 1e30);
+  EXPECT_EQ(lenient.report["divergence_threshold"], 1e30);
+  EXPECT_NE(lenient.report["stop_reason"], "diverged") << lenient.result.output;
 }
 
 TEST(Run, ReportValidatesAgainstItsSchemaAndRecordsTheEnvironment) {

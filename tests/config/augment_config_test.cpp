@@ -103,5 +103,19 @@ TEST(AugmentConfig, BadStepsNameTheField) {
   }
 }
 
+// A validation split beside a validation file of its own would be ignored and still recorded:
+// refused, naming both (not about augment, but the same dataset block).
+TEST(DatasetConfig, AValidationFileAndAValidationSplitTogetherAreRefused) {
+  const std::string message = error_of(
+      "{name: csv, root: /tmp, image_size: 8, train: train.csv, validation: val.csv, "
+      "validation_split: 0.1}");
+  EXPECT_NE(message.find("dataset.validation_split"), std::string::npos) << message;
+  EXPECT_NE(message.find("beside dataset.validation ('val.csv')"), std::string::npos) << message;
+  EXPECT_EQ(error_of("{name: csv, root: /tmp, image_size: 8, train: train.csv, validation: "
+                     "val.csv}")
+                .rfind("no error", 0),
+            0u);
+}
+
 }  // namespace
 }  // namespace runner
