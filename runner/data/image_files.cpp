@@ -1,16 +1,20 @@
-// Walking image folders: names sorted in byte order, hidden entries skipped, symlink cycles cut
-// by remembering the (device, inode) of the folders being walked.
+// Walking image folders: names sorted in byte order, hidden entries skipped, each real folder
+// (device, inode) entered once however many links lead to it, the depth and the entries bounded,
+// pseudo file systems (/proc, /sys) refused, Ctrl-C acted on within an entry.
 #include "runner/data/image_files.h"
 
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <set>
 #include <utility>
 
 #include "runner/util/errors.h"
+#include "runner/util/interrupt.h"
 
 namespace runner {
 namespace {
@@ -22,6 +26,50 @@ bool is_hidden(const fs::path& name) {
 }
 
 using FolderId = std::pair<dev_t, ino_t>;
+
+// What one walk visits: every real folder once (links that fan out to one folder, two to the
+// next, 20 levels deep, once took minutes: each level doubled the work), and how much.
+struct Walk {
+  std::set<FolderId> visited;
+  std::size_t entries = 0;
+};
+
+// File systems whose "folders" are the kernel's (a class folder linked to /proc or /sys never
+// ended and grew in memory): by statfs's f_type.
+const char* pseudo_file_system(const fs::path& folder) {
+  struct statfs info {};
+  if (::statfs(folder.c_str(), &info) != 0) return nullptr;
+  switch (static_cast<unsigned long>(info.f_type)) {
+    case 0x9fa0:  // PROC_SUPER_MAGIC
+      return "proc";
+    case 0x62656572:  // SYSFS_MAGIC
+      return "sysfs";
+    case 0x1cd1:  // DEVPTS_SUPER_MAGIC
+      return "devpts";
+    case 0x64626720:  // DEBUGFS_MAGIC
+      return "debugfs";
+    case 0x74726163:  // TRACEFS_MAGIC
+      return "tracefs";
+    case 0x27e0eb:    // CGROUP_SUPER_MAGIC
+    case 0x63677270:  // CGROUP2_SUPER_MAGIC
+      return "cgroup";
+    case 0x73636673:  // SECURITYFS_MAGIC
+      return "securityfs";
+    case 0xcafe4a11:  // BPF_FS_MAGIC
+      return "bpf";
+    default:
+      return nullptr;
+  }
+}
+
+void check_not_pseudo(const fs::path& folder) {
+  if (const char* kind = pseudo_file_system(folder)) {
+    throw UserError(fmt::format(
+        "{}: a folder of the {} pseudo file system (the kernel's, not files): expected a folder "
+        "of images",
+        folder.string(), kind));
+  }
+}
 
 // A folder's files, by relative path of the folder.
 struct FolderFiles {
@@ -45,14 +93,28 @@ void check_folder(const fs::path& folder) {
   }
 }
 
-// Walks `folder` (relative path `relative`), adding what it holds to `out`; `ancestors` are the
-// folders being walked above it, with itself last.
-void walk(const fs::path& folder, const std::string& relative, std::vector<FolderId>& ancestors,
+// Walks `folder` (relative path `relative`, `depth` folders below the first), adding what it
+// holds to `out`.
+void walk(const fs::path& folder, const std::string& relative, int depth, Walk& state,
           std::vector<FolderFiles>& out) {
+  if (depth > kMaxFolderDepth) {
+    throw UserError(
+        fmt::format("{}: folders nested deeper than {} levels: expected the images "
+                    "within {} folders of the root",
+                    folder.string(), kMaxFolderDepth, kMaxFolderDepth));
+  }
+  check_not_pseudo(folder);
   FolderFiles here{relative, {}};
   std::vector<std::string> subfolders;
   std::error_code error;
   for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
+    throw_if_interrupted("listing the image files");
+    if (++state.entries > kMaxFolderEntries) {
+      throw UserError(fmt::format(
+          "{}: more than {} entries below the image folder: expected a folder of images (a "
+          "link to a large tree?)",
+          folder.string(), kMaxFolderEntries));
+    }
     const std::string name = it->path().filename().string();
     if (name.starts_with('.')) continue;
     std::error_code ignored;  // a broken symlink is not a folder: a file that will fail to read
@@ -64,15 +126,15 @@ void walk(const fs::path& folder, const std::string& relative, std::vector<Folde
   }
   if (error) throw_unreadable(folder, error);
   std::sort(here.names.begin(), here.names.end());
+  // In byte order, so that of two links to one folder the first by name lists it, on any disk.
+  std::sort(subfolders.begin(), subfolders.end());
   out.push_back(std::move(here));
   for (const std::string& name : subfolders) {
     struct stat info {};
     if (::stat((folder / name).c_str(), &info) != 0) continue;  // gone meanwhile
-    const FolderId id{info.st_dev, info.st_ino};
-    if (std::find(ancestors.begin(), ancestors.end(), id) != ancestors.end()) continue;
-    ancestors.push_back(id);
-    walk(folder / name, relative.empty() ? name : relative + "/" + name, ancestors, out);
-    ancestors.pop_back();
+    // Entered once: a cycle, or a second link to a folder already walked, adds nothing.
+    if (!state.visited.insert({info.st_dev, info.st_ino}).second) continue;
+    walk(folder / name, relative.empty() ? name : relative + "/" + name, depth + 1, state, out);
   }
 }
 
@@ -89,6 +151,7 @@ bool has_image_extension(const fs::path& file) {
 
 std::vector<std::string> list_class_folders(const fs::path& split_folder) {
   check_folder(split_folder);
+  check_not_pseudo(split_folder);
   std::vector<std::string> names;
   std::error_code error;
   for (fs::directory_iterator it(split_folder, error), end; !error && it != end;
@@ -108,9 +171,10 @@ std::vector<fs::path> list_image_files(const fs::path& folder) {
   struct stat info {};
   if (::stat(folder.c_str(), &info) != 0)
     throw_unreadable(folder, {errno, std::generic_category()});
-  std::vector<FolderId> ancestors = {{info.st_dev, info.st_ino}};
+  Walk state;
+  state.visited.insert({info.st_dev, info.st_ino});
   std::vector<FolderFiles> folders;
-  walk(folder, "", ancestors, folders);
+  walk(folder, "", 0, state, folders);
   std::sort(folders.begin(), folders.end(),
             [](const FolderFiles& a, const FolderFiles& b) { return a.folder < b.folder; });
   std::vector<fs::path> files;

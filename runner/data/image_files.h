@@ -21,9 +21,16 @@ std::vector<std::string> list_class_folders(const std::filesystem::path& split_f
 // ImageFolder's order (make_dataset: sorted(os.walk(folder, followlinks=True)), then each
 // folder's file names sorted): a folder's own files come before those of its subfolders, folders
 // in the byte order of their relative paths. Other files (notes.txt, .DS_Store), hidden files and
-// hidden folders are skipped. Symlinks to files and folders are followed; a folder that is its
-// own ancestor (a symlink cycle) is not entered again. A UserError naming the folder when it, or
-// a folder below it, cannot be read.
+// hidden folders are skipped. Symlinks to files and folders are followed, but each real folder is
+// entered once (a cycle, or a second link to a folder already walked, adds nothing: where
+// ImageFolder would list its files again). A UserError naming the folder when it, or a folder
+// below it, cannot be read, is of a pseudo file system (/proc, /sys), lies deeper than
+// kMaxFolderDepth, or when the walk meets more than kMaxFolderEntries entries; Interrupted on
+// Ctrl-C.
 std::vector<std::filesystem::path> list_image_files(const std::filesystem::path& folder);
+
+// The walk's bounds: far beyond any dataset's layout (ImageNet: 2 levels, 1.3 million files).
+inline constexpr int kMaxFolderDepth = 64;
+inline constexpr std::size_t kMaxFolderEntries = 20'000'000;
 
 }  // namespace runner

@@ -1,5 +1,6 @@
 // Finding image files: ImageFolder's classes and order (tests/data/image_golden.json), extensions
-// in any case, hidden entries and other files skipped, symlinks followed without looping.
+// in any case, hidden entries and other files skipped, symlinks followed without looping, each
+// real folder once, pseudo file systems and endless nesting refused.
 #include "runner/data/image_files.h"
 
 #include <gtest/gtest.h>
@@ -83,6 +84,59 @@ TEST(ImageFiles, FollowsSymlinksWithoutLooping) {
   EXPECT_EQ(
       strings(list_image_files(dir / "data")),
       (std::vector<std::string>{"a.png", "broken.png", "link.png", "more/c.png", "sub/b.png"}));
+}
+
+// Links that fan out (two to the next folder, 20 levels) once made the walk take minutes, the
+// work doubling with each level: each real folder is now entered once, its files listed once.
+TEST(ImageFiles, LinksThatFanOutVisitEachFolderOnce) {
+  TempDir dir;
+  const int levels = 20;
+  for (int level = 0; level < levels; ++level) {
+    const fs::path here = dir / ("level" + std::to_string(level));
+    dir.write("level" + std::to_string(level) + "/image.png", "");
+    if (level + 1 < levels) {
+      const fs::path next = dir / ("level" + std::to_string(level + 1));
+      fs::create_directories(next);
+      fs::create_directory_symlink(next, here / "left");
+      fs::create_directory_symlink(next, here / "right");
+    }
+  }
+  const auto files = list_image_files(dir / "level0");
+  EXPECT_EQ(files.size(), static_cast<std::size_t>(levels)) << "one image a level, not 2^level";
+  EXPECT_EQ(files.front(), fs::path("image.png"));
+  EXPECT_EQ(files[1], fs::path("left/image.png")) << "the first link reaches it";
+}
+
+// A class folder linked to /proc never ended (and grew in memory): the kernel's file systems are
+// refused, naming the folder and the kind.
+TEST(ImageFiles, PseudoFileSystemsAreRefused) {
+  TempDir dir;
+  dir.write("data/a.png", "");
+  fs::create_directory_symlink("/proc", dir / "data/kernel");
+  try {
+    list_image_files(dir / "data");
+    FAIL() << "/proc was walked";
+  } catch (const UserError& error) {
+    EXPECT_NE(std::string(error.what()).find("kernel: a folder of the proc pseudo file system"),
+              std::string::npos)
+        << error.what();
+  }
+  EXPECT_THROW(list_class_folders("/sys"), UserError);
+}
+
+TEST(ImageFiles, FoldersNestedTooDeepAreAUserError) {
+  TempDir dir;
+  std::string path = "data";
+  for (int level = 0; level <= kMaxFolderDepth; ++level) path += "/d";
+  dir.write(path + "/a.png", "");
+  try {
+    list_image_files(dir / "data");
+    FAIL() << "no error";
+  } catch (const UserError& error) {
+    EXPECT_NE(std::string(error.what()).find("nested deeper than 64 levels"), std::string::npos)
+        << error.what();
+  }
+  EXPECT_EQ(list_image_files(dir / "data/d").size(), 1u) << "64 levels are fine";
 }
 
 TEST(ImageFiles, MissingOrNonFolderIsAUserError) {
