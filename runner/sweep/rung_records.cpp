@@ -60,6 +60,25 @@ std::vector<RungEntry> entries_in(const json& file) {
   return entries;
 }
 
+// Before the records are written again: a record this runner cannot read is a UserError naming
+// it, and the file stays as it is (rewriting it would drop that decision without a word).
+void refuse_unreadable_records(const json& file, const std::filesystem::path& path) {
+  const auto refuse = [&](const std::string& what) {
+    throw UserError(fmt::format(
+        "{}: {}; expected records of id, point_sha256, rung (a whole number), value (a number or "
+        "null) and continued (true or false): the file is left as it is; mend it, or move it "
+        "away to start the rungs afresh",
+        path.string(), what));
+  };
+  if (!file.contains("records")) return;
+  if (!file["records"].is_array()) refuse("records: found " + file["records"].dump().substr(0, 80));
+  for (std::size_t i = 0; i < file["records"].size(); ++i) {
+    const json& item = file["records"][i];
+    if (!entry_from(item))
+      refuse(fmt::format("records[{}]: found {}", i, item.dump().substr(0, 120)));
+  }
+}
+
 }  // namespace
 
 std::vector<RungEntry> read_rung_records(const std::filesystem::path& sweep_dir) {
@@ -103,6 +122,7 @@ RungVerdict record_at_rung(const std::filesystem::path& sweep_dir, const AshaSpe
         "the rungs afresh",
         file.string()));
   }
+  if (recorded.is_object()) refuse_unreadable_records(recorded, file);
   std::vector<RungEntry> entries = entries_in(recorded);
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const RungEntry& e = entries[i];

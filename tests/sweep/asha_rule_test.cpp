@@ -163,6 +163,22 @@ TEST(AshaRecords, ADamagedRecordsFileIsRefusedNotOverwritten) {
   const auto records = read_rung_records(tmp.path());
   ASSERT_EQ(records.size(), 1u);
   EXPECT_EQ(records[0].id, "b");
+  // ... but not dropped by the next record: a record of another type is refused, named, and the
+  // file stays as it was.
+  const std::string forged =
+      R"({"records": [{"id": "b", "point_sha256": "s", "rung": 1, "value": 0.5, )"
+      R"("continued": true}, {"id": "c", "point_sha256": "t", "rung": 1, "value": "high", )"
+      R"("continued": false}]})";
+  write_file_atomically(tmp / kRungRecords, forged);
+  try {
+    record_at_rung(tmp.path(), spec, {"d", "u", 1, 0.7, false});
+    FAIL() << "a record of another type was dropped";
+  } catch (const UserError& error) {
+    EXPECT_NE(std::string(error.what()).find("records[1]: found"), std::string::npos)
+        << error.what();
+    EXPECT_NE(std::string(error.what()).find("\"high\""), std::string::npos) << error.what();
+  }
+  EXPECT_EQ(read_file(tmp / kRungRecords), forged);
 }
 
 TEST(AshaRecords, ProcessesRecordingAtOnceLoseNothingAndKeepTheQuota) {
