@@ -28,16 +28,6 @@ const char* cache_kind_of(mode_t mode) {
   return "not a regular file";
 }
 
-bool write_cache_bytes(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
-
 }  // namespace
 
 CacheFile::CacheFile(const fs::path& path) {
@@ -108,7 +98,7 @@ bool write_pieces_atomically(const fs::path& file, std::initializer_list<std::st
   bool written = false;
   if (const int fd = create_new_file(temporary); fd >= 0) {
     written = true;
-    for (std::string_view piece : pieces) written = written && write_cache_bytes(fd, piece);
+    for (std::string_view piece : pieces) written = written && write_all(fd, piece);
     written = ::close(fd) == 0 && written;
   }
   std::error_code rename_error;

@@ -40,8 +40,6 @@ int create_new_file(const std::filesystem::path& path) {
   return -1;
 }
 
-namespace {
-
 bool write_all(int fd, std::string_view bytes) {
   while (!bytes.empty()) {
     const ssize_t n = ::write(fd, bytes.data(), bytes.size());
@@ -51,8 +49,6 @@ bool write_all(int fd, std::string_view bytes) {
   }
   return true;
 }
-
-}  // namespace
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
   check_replaceable_file(path, path.string());

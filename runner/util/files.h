@@ -9,6 +9,10 @@
 
 namespace runner {
 
+// Writes all of `bytes` to the open file `fd` (again after a signal or a short write); false on
+// an error, with errno set.
+bool write_all(int fd, std::string_view bytes);
+
 // Writes `bytes` to `path` through `path.tmp.<pid>` and rename(), so a reader never sees a
 // half-written file and an existing file survives a failed write. Creates parent folders.
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes);

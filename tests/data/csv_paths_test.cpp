@@ -3,6 +3,7 @@
 // is not an image is described without echoing its bytes.
 #include <gtest/gtest.h>
 
+#include "csv_dataset_helpers.h"
 #include "image_writers.h"
 #include "runner/data/dataset_format.h"
 #include "runner/util/errors.h"
@@ -12,55 +13,16 @@ namespace runner {
 namespace {
 
 namespace fs = std::filesystem;
+using ::runner::testing::csv_grey_png;
+using ::runner::testing::csv_load_error;
+using ::runner::testing::csv_test_dataset;
+using ::runner::testing::expect_message_parts;
+using ::runner::testing::load_csv_dataset;
 using ::runner::testing::TempDir;
-
-// An 8x8 PNG of one grey level.
-std::string grey_png(std::uint16_t level) {
-  return testing::png_file(8, 8, 0, 8, std::vector<std::uint16_t>(64, level));
-}
-
-// A csv dataset at `root`: train.csv and test.csv of the given rows, 8x8 RGB images; a.png,
-// b.png and c.png under root/images.
-DatasetSpec csv_dataset(const fs::path& root, const std::string& train_rows,
-                        const std::string& test_rows = "images/a.png,0\n") {
-  for (const char* name : {"a", "b", "c"}) {
-    testing::write_bytes(root / "images" / (std::string(name) + ".png"), grey_png(100));
-  }
-  testing::write_bytes(root / "train.csv", train_rows);
-  testing::write_bytes(root / "test.csv", test_rows);
-  DatasetSpec spec;
-  spec.name = "csv";
-  spec.root = root.string();
-  spec.workers = 1;
-  spec.files.image = {3, 8, 8};
-  spec.files.train = "train.csv";
-  spec.files.test = "test.csv";
-  spec.files.cache = (root / ".cache").string();
-  return spec;
-}
-
-DatasetSplits load_csv(const DatasetSpec& spec) {
-  return format_of(spec).load(spec);
-}
-
-std::string csv_error(const DatasetSpec& spec) {
-  try {
-    load_csv(spec);
-  } catch (const UserError& error) {
-    return error.what();
-  }
-  return "no error";
-}
-
-void expect_parts(const std::string& message, const std::vector<std::string>& parts) {
-  for (const std::string& part : parts) {
-    EXPECT_NE(message.find(part), std::string::npos) << "'" << part << "' not in: " << message;
-  }
-}
 
 TEST(CsvPaths, APathLeadingOutsideTheRootIsAnErrorNamingTheRowAndTheOption) {
   TempDir tmp, elsewhere;
-  testing::write_bytes(elsewhere / "outside.png", grey_png(7));
+  testing::write_bytes(elsewhere / "outside.png", csv_grey_png(7));
   const fs::path root = tmp / "set";
   fs::create_directories(root);
   fs::create_symlink(elsewhere / "outside.png", root / "link.png");
@@ -68,17 +30,18 @@ TEST(CsvPaths, APathLeadingOutsideTheRootIsAnErrorNamingTheRowAndTheOption) {
   const std::string dotdot = fs::relative(elsewhere / "outside.png", root).string();
   for (const std::string& path : {absolute, dotdot, std::string("link.png")}) {
     SCOPED_TRACE(path);
-    const DatasetSpec spec = csv_dataset(root, "images/a.png,0\n" + path + ",1\n");
-    expect_parts(csv_error(spec), {(root / "train.csv").string(), "line 2", "'" + path + "'",
-                                   "outside the dataset root", "dataset.allow_outside_root"});
+    const DatasetSpec spec = csv_test_dataset(root, "images/a.png,0\n" + path + ",1\n");
+    expect_message_parts(csv_load_error(spec),
+                         {(root / "train.csv").string(), "line 2", "'" + path + "'",
+                          "outside the dataset root", "dataset.allow_outside_root"});
   }
 }
 
 // `runner validate` refuses what `run` would: it checks the rows without reading an image.
 TEST(CsvPaths, ValidateChecksThePathsOfEverySplit) {
   TempDir tmp;
-  DatasetSpec spec = csv_dataset(tmp.path(), "images/a.png,0\nimages/b.png,1\n",
-                                 "images/a.png,0\n../elsewhere.png,1\n");
+  DatasetSpec spec = csv_test_dataset(tmp.path(), "images/a.png,0\nimages/b.png,1\n",
+                                      "images/a.png,0\n../elsewhere.png,1\n");
   const DatasetFormat& format = format_of(spec);
   ASSERT_TRUE(format.check_files);
   std::string message = "no error";
@@ -87,27 +50,27 @@ TEST(CsvPaths, ValidateChecksThePathsOfEverySplit) {
   } catch (const UserError& error) {
     message = error.what();
   }
-  expect_parts(message, {(tmp / "test.csv").string(), "line 2", "'../elsewhere.png'",
-                         "dataset.allow_outside_root"});
+  expect_message_parts(message, {(tmp / "test.csv").string(), "line 2", "'../elsewhere.png'",
+                                 "dataset.allow_outside_root"});
   spec.files.allow_outside_root = true;
   EXPECT_TRUE(format.check_files(spec).empty());
 }
 
 TEST(CsvPaths, PathsUnderTheRootMayGoUpFromTheCsvsFolder) {
   TempDir tmp;
-  DatasetSpec spec = csv_dataset(tmp.path(), "images/a.png,0\n");
+  DatasetSpec spec = csv_test_dataset(tmp.path(), "images/a.png,0\n");
   testing::write_bytes(tmp / "lists/train.csv", "../images/a.png,0\n../images/b.png,1\n");
   spec.files.train = "lists/train.csv";
-  EXPECT_EQ(load_csv(spec).train.size(), 2u);
+  EXPECT_EQ(load_csv_dataset(spec).train.size(), 2u);
 }
 
 TEST(CsvPaths, AllowOutsideRootReadsThem) {
   TempDir tmp, elsewhere;
-  testing::write_bytes(elsewhere / "outside.png", grey_png(7));
-  DatasetSpec spec =
-      csv_dataset(tmp.path(), "images/a.png,0\n" + (elsewhere / "outside.png").string() + ",1\n");
+  testing::write_bytes(elsewhere / "outside.png", csv_grey_png(7));
+  DatasetSpec spec = csv_test_dataset(
+      tmp.path(), "images/a.png,0\n" + (elsewhere / "outside.png").string() + ",1\n");
   spec.files.allow_outside_root = true;
-  const DatasetSplits splits = load_csv(spec);
+  const DatasetSplits splits = load_csv_dataset(spec);
   ASSERT_EQ(splits.train.size(), 2u);
   EXPECT_EQ(splits.train.images[3 * 64], 7);
   // The option is in the resolved config (reproduce reads it back).
@@ -119,10 +82,10 @@ TEST(CsvPaths, AllowOutsideRootReadsThem) {
 // A file that is not an image is described, not echoed: its first bytes may be a secret's.
 TEST(CsvPaths, ABadFileIsDescribedWithoutItsBytes) {
   TempDir tmp;
-  DatasetSpec spec = csv_dataset(tmp.path(), "images/a.png,0\nsecret.png,1\n");
+  DatasetSpec spec = csv_test_dataset(tmp.path(), "images/a.png,0\nsecret.png,1\n");
   testing::write_bytes(tmp / "secret.png", "SECRET: a password\n");
-  const std::string message = csv_error(spec);
-  expect_parts(message, {"secret.png", "not an image (no known signature"});
+  const std::string message = csv_load_error(spec);
+  expect_message_parts(message, {"secret.png", "not an image (no known signature"});
   EXPECT_EQ(message.find("SECR"), std::string::npos) << message;
 }
 

@@ -3,6 +3,7 @@
 // names, never negative, "01" the class 1; a NUL byte in a path refused; a UTF-8 BOM dropped.
 #include <gtest/gtest.h>
 
+#include "csv_dataset_helpers.h"
 #include "image_writers.h"
 #include "runner/data/dataset_format.h"
 #include "runner/util/errors.h"
@@ -12,74 +13,35 @@ namespace runner {
 namespace {
 
 namespace fs = std::filesystem;
+using ::runner::testing::csv_grey_png;
+using ::runner::testing::csv_load_error;
+using ::runner::testing::csv_test_dataset;
+using ::runner::testing::expect_message_parts;
+using ::runner::testing::load_csv_dataset;
 using ::runner::testing::TempDir;
-
-// An 8x8 PNG of one grey level.
-std::string csv_grey_png(std::uint16_t level) {
-  return testing::png_file(8, 8, 0, 8, std::vector<std::uint16_t>(64, level));
-}
-
-// A csv dataset at `root`: train.csv and test.csv of the given rows, 8x8 RGB images; a.png,
-// b.png and c.png under root/images.
-DatasetSpec csv_rows_dataset(const fs::path& root, const std::string& train_rows,
-                             const std::string& test_rows = "images/a.png,0\n") {
-  for (const char* name : {"a", "b", "c"}) {
-    testing::write_bytes(root / "images" / (std::string(name) + ".png"), csv_grey_png(100));
-  }
-  testing::write_bytes(root / "train.csv", train_rows);
-  testing::write_bytes(root / "test.csv", test_rows);
-  DatasetSpec spec;
-  spec.name = "csv";
-  spec.root = root.string();
-  spec.workers = 1;
-  spec.files.image = {3, 8, 8};
-  spec.files.train = "train.csv";
-  spec.files.test = "test.csv";
-  spec.files.cache = (root / ".cache").string();
-  return spec;
-}
-
-DatasetSplits load_csv_rows(const DatasetSpec& spec) {
-  return format_of(spec).load(spec);
-}
-
-std::string csv_rows_error(const DatasetSpec& spec) {
-  try {
-    load_csv_rows(spec);
-  } catch (const UserError& error) {
-    return error.what();
-  }
-  return "no error";
-}
-
-void expect_row_parts(const std::string& message, const std::vector<std::string>& parts) {
-  for (const std::string& part : parts) {
-    EXPECT_NE(message.find(part), std::string::npos) << "'" << part << "' not in: " << message;
-  }
-}
 
 TEST(CsvRows, AFirstRowThatIsADataRowIsDataWhateverItsExtension) {
   TempDir tmp;
   testing::write_bytes(tmp / "images/no_extension", csv_grey_png(50));
   const DatasetSpec spec =
-      csv_rows_dataset(tmp.path(), "images/no_extension,0\nimages/b.png,1\nimages/c.png,0\n");
-  EXPECT_EQ(load_csv_rows(spec).train.labels, (std::vector<std::int32_t>{0, 1, 0}));
+      csv_test_dataset(tmp.path(), "images/no_extension,0\nimages/b.png,1\nimages/c.png,0\n");
+  EXPECT_EQ(load_csv_dataset(spec).train.labels, (std::vector<std::int32_t>{0, 1, 0}));
 }
 
 TEST(CsvRows, AHeaderIsAFirstRowWhoseLabelIsNoLabelOfTheRowsBelow) {
   TempDir tmp;
   DatasetSpec spec =
-      csv_rows_dataset(tmp.path(), "filename,class\nimages/a.png,1\nimages/b.png,0\n",
+      csv_test_dataset(tmp.path(), "filename,class\nimages/a.png,1\nimages/b.png,0\n",
                        "path,label\n"
                        "images/c.png,"
                        "1\n");
-  DatasetSplits splits = load_csv_rows(spec);
+  DatasetSplits splits = load_csv_dataset(spec);
   EXPECT_EQ(splits.train.labels, (std::vector<std::int32_t>{1, 0}));
   EXPECT_EQ(splits.test.labels, (std::vector<std::int32_t>{1}));
   // With class names: a first label that no row below uses, and a path that is no file.
   testing::write_bytes(tmp / "train.csv", "image,species\nimages/a.png,cat\nimages/b.png,dog\n");
   testing::write_bytes(tmp / "test.csv", "images/c.png,dog\n");
-  splits = load_csv_rows(spec);
+  splits = load_csv_dataset(spec);
   EXPECT_EQ(splits.train.labels, (std::vector<std::int32_t>{0, 1}));
   // A first data row of a class of its own is data: its file is there.
   testing::write_bytes(tmp / "train.csv",
@@ -90,25 +52,25 @@ TEST(CsvRows, AHeaderIsAFirstRowWhoseLabelIsNoLabelOfTheRowsBelow) {
 TEST(CsvRows, MixedLabelKindsAreRefusedNamingTheRows) {
   TempDir tmp;
   const DatasetSpec spec =
-      csv_rows_dataset(tmp.path(), "images/a.png,0\nimages/b.png,1\nimages/c.png,cat\n");
-  expect_row_parts(csv_rows_error(spec),
-                   {"train.csv", "line 3", "'cat'", "line 1", "class numbers", "class names"});
+      csv_test_dataset(tmp.path(), "images/a.png,0\nimages/b.png,1\nimages/c.png,cat\n");
+  expect_message_parts(csv_load_error(spec),
+                       {"train.csv", "line 3", "'cat'", "line 1", "class numbers", "class names"});
 }
 
 TEST(CsvRows, ANegativeLabelIsRefusedNamingTheRow) {
   TempDir tmp;
   std::string rows;
   for (int k = 0; k <= 10; ++k) rows += "images/a.png," + std::to_string(k) + "\n";
-  const DatasetSpec spec = csv_rows_dataset(tmp.path(), rows + "images/b.png,-1\n");
-  expect_row_parts(csv_rows_error(spec), {"train.csv", "line 12", "-1", "0 or more"});
+  const DatasetSpec spec = csv_test_dataset(tmp.path(), rows + "images/b.png,-1\n");
+  expect_message_parts(csv_load_error(spec), {"train.csv", "line 12", "-1", "0 or more"});
 }
 
 TEST(CsvRows, IntegerLabelsStayNumericPastNine) {
   TempDir tmp;
   std::string rows;
   for (int k = 10; k >= 0; --k) rows += "images/a.png," + std::to_string(k) + "\n";
-  const DatasetSpec spec = csv_rows_dataset(tmp.path(), rows, "images/b.png,10\nimages/c.png,2\n");
-  const DatasetSplits splits = load_csv_rows(spec);
+  const DatasetSpec spec = csv_test_dataset(tmp.path(), rows, "images/b.png,10\nimages/c.png,2\n");
+  const DatasetSplits splits = load_csv_dataset(spec);
   EXPECT_EQ(splits.train.class_names.at(10), "10");
   EXPECT_EQ(splits.train.labels.front(), 10);
   EXPECT_EQ(splits.test.labels, (std::vector<std::int32_t>{10, 2}));
@@ -116,9 +78,9 @@ TEST(CsvRows, IntegerLabelsStayNumericPastNine) {
 
 TEST(CsvRows, LeadingZerosAreTheSameClassNumber) {
   TempDir tmp;
-  const DatasetSpec spec = csv_rows_dataset(
+  const DatasetSpec spec = csv_test_dataset(
       tmp.path(), "images/a.png,0\nimages/b.png,01\nimages/c.png,1\n", "images/a.png,001\n");
-  const DatasetSplits splits = load_csv_rows(spec);
+  const DatasetSplits splits = load_csv_dataset(spec);
   EXPECT_EQ(splits.train.class_names, (std::vector<std::string>{"0", "1"}));
   EXPECT_EQ(splits.train.labels, (std::vector<std::int32_t>{0, 1, 1}));
   EXPECT_EQ(splits.test.labels, (std::vector<std::int32_t>{1}));
@@ -127,16 +89,16 @@ TEST(CsvRows, LeadingZerosAreTheSameClassNumber) {
 TEST(CsvRows, ANulByteInAPathIsRefusedNamingTheRow) {
   TempDir tmp;
   using namespace std::string_literals;
-  const DatasetSpec spec = csv_rows_dataset(tmp.path(), "images/a.png,0\nimages/b.png\0.txt,1\n"s);
-  expect_row_parts(csv_rows_error(spec), {"train.csv", "line 2", "NUL"});
+  const DatasetSpec spec = csv_test_dataset(tmp.path(), "images/a.png,0\nimages/b.png\0.txt,1\n"s);
+  expect_message_parts(csv_load_error(spec), {"train.csv", "line 2", "NUL"});
 }
 
 TEST(CsvRows, AByteOrderMarkIsNotPartOfTheFirstPath) {
   TempDir tmp;
   const DatasetSpec spec =
-      csv_rows_dataset(tmp.path(), "\xEF\xBB\xBFimages/a.png,0\nimages/b.png,1\n",
+      csv_test_dataset(tmp.path(), "\xEF\xBB\xBFimages/a.png,0\nimages/b.png,1\n",
                        "\xEF\xBB\xBFpath,label\nimages/c.png,1\n");
-  const DatasetSplits splits = load_csv_rows(spec);
+  const DatasetSplits splits = load_csv_dataset(spec);
   EXPECT_EQ(splits.train.labels, (std::vector<std::int32_t>{0, 1}));
   EXPECT_EQ(splits.test.labels, (std::vector<std::int32_t>{1}));
 }
