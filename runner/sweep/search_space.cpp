@@ -101,10 +101,14 @@ class DistributionReader {
       fail(field, fmt::format("a log distribution's low bound {} is not positive", d.low),
            "give a low bound above 0");
     }
-    if (integer && (d.low != std::floor(d.low) || d.high != std::floor(d.high) ||
-                    std::fabs(d.low) > 1e15 || std::fabs(d.high) > 1e15)) {
+    if (integer && (d.low != std::floor(d.low) || d.high != std::floor(d.high))) {
       fail(field, fmt::format("[{}, {}] are not both integers", d.low, d.high),
            fmt::format("give integer bounds ({} and {})", low_name, high_name));
+    }
+    // Draws are doubles: beyond this they would skip integers.
+    if (integer && (std::fabs(d.low) > 1e15 || std::fabs(d.high) > 1e15)) {
+      fail(field, fmt::format("[{:.0f}, {:.0f}] reaches beyond 10^15", d.low, d.high),
+           "give integer bounds within [-10^15, 10^15], where every integer can be drawn");
     }
   }
 };

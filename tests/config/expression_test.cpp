@@ -15,8 +15,11 @@ namespace runner {
 namespace {
 
 nlohmann::json evaluated(const std::string& text) {
-  const std::map<std::string, nlohmann::json> fields = {
-      {"training.batch_size", 256}, {"training.lr", 0.1}, {"name", "x"}, {"model.layers[1].n", 3}};
+  const std::map<std::string, nlohmann::json> fields = {{"training.batch_size", 256},
+                                                        {"training.lr", 0.1},
+                                                        {"name", "x"},
+                                                        {"model.layers[1].n", 3},
+                                                        {"training.big", 9007199254740993ULL}};
   return evaluate_expression(text, [&](const std::string& path) {
     auto found = fields.find(path);
     if (found == fields.end()) throw UserError("no field " + path);
@@ -58,6 +61,22 @@ TEST(Expression, IntegersStayIntegersUntilDivisionOrSqrt) {
   EXPECT_TRUE(evaluated("4 / 2").is_number_float());
   EXPECT_TRUE(evaluated("2.0 * 3").is_number_float());
   EXPECT_EQ(evaluated("min(3, 2)"), 2);
+}
+
+// Integers past 2^53 would become their neighbours as doubles (a seed of 9007199254740993 ran as
+// ...992): refused naming the limit, whether written, read from a field or computed.
+TEST(Expression, IntegersPastTwoToThe53AreRefusedNotRounded) {
+  EXPECT_EQ(evaluated("9007199254740992"), 9007199254740992LL) << "2^53 itself is exact";
+  for (const char* text : {"9007199254740993", "99999999999999999999999", "2 * 9007199254740992",
+                           "-9007199254740993 + 1"}) {
+    const std::string message = error_of(text);
+    EXPECT_NE(message.find("beyond 2^53 (9007199254740992)"), std::string::npos)
+        << text << ": " << message;
+  }
+  EXPECT_NE(error_of("training.big + 1").find("training.big (9007199254740993) is beyond 2^53"),
+            std::string::npos)
+      << error_of("training.big + 1");
+  EXPECT_DOUBLE_EQ(evaluated("1e20").get<double>(), 1e20) << "a written double stays a double";
 }
 
 TEST(Expression, MistakesAreSaidWithWhereTheyAre) {

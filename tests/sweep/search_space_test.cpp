@@ -194,6 +194,10 @@ TEST(SearchSpace, BadSpacesAreNamedByFileLineAndField) {
   EXPECT_NE(
       sweep_file_error(head + "      w: {int_uniform: [1, 2.5]}\n").find("are not both integers"),
       std::string::npos);
+  // Integers past 10^15 are integers still, refused for what they are (not "not both integers").
+  const std::string wide =
+      sweep_file_error(head + "      w: {int_uniform: [0, 4611686018427387904]}\n");
+  EXPECT_NE(wide.find("[0, 4611686018427387904] reaches beyond 10^15"), std::string::npos) << wide;
   EXPECT_NE(sweep_file_error(head + "      d: {choice: [a, b], weights: [1]}\n")
                 .find("1 weights for 2 choices"),
             std::string::npos);
