@@ -20,6 +20,7 @@
 #include "runner/util/errors.h"
 #include "runner/util/terminal_text.h"
 #include "runner/util/threads.h"
+#include "runner/util/utf8.h"
 
 namespace runner {
 namespace {
@@ -208,9 +209,13 @@ class Predictor {
     if (options_.json) {
       nlohmann::json predictions = nlohmann::json::array();
       for (const Prediction& p : top) {
-        predictions.push_back({{"class", class_names_[p.label]}, {"probability", p.probability}});
+        predictions.push_back({{"class", escaped_invalid_utf8(class_names_[p.label])},
+                               {"probability", p.probability}});
       }
-      json_.push_back({{"path", file.string()}, {"predictions", predictions}});
+      // JSON holds only UTF-8: a name that is not is written with its stray bytes as \xNN,
+      // where it once made the whole list a type_error.
+      json_.push_back(
+          {{"path", escaped_invalid_utf8(file.string())}, {"predictions", predictions}});
       return;
     }
     // File and class names as a terminal can show them (a name may hold control characters).

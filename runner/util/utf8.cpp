@@ -32,6 +32,22 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t at) {
   return at < text.size() ? sequence_length(text, at) : 0;
 }
 
+std::string escaped_invalid_utf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t at = 0; at < text.size();) {
+    if (const std::size_t length = sequence_length(text, at); length > 0) {
+      out.append(text.substr(at, length));
+      at += length;
+    } else {
+      static constexpr char kHex[] = "0123456789abcdef";
+      const auto byte = static_cast<unsigned char>(text[at++]);
+      out += {'\\', 'x', kHex[byte >> 4], kHex[byte & 15]};
+    }
+  }
+  return out;
+}
+
 std::size_t utf8_characters(std::string_view text) {
   std::size_t n = 0;
   for (char c : text) n += !is_continuation(static_cast<unsigned char>(c));

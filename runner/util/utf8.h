@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -14,6 +15,10 @@ std::optional<std::size_t> first_invalid_utf8(std::string_view text);
 // The length of the well-formed UTF-8 sequence starting at byte `at`, or 0 when none starts
 // there (a stray byte, an overlong form, a surrogate, a cut sequence).
 std::size_t utf8_sequence_length(std::string_view text, std::size_t at);
+
+// `text` with each byte that is not part of well-formed UTF-8 written as "\xNN": a file name
+// that is not UTF-8 can go into JSON (which holds only UTF-8) and still say which file it is.
+std::string escaped_invalid_utf8(std::string_view text);
 
 // The characters of `text` as a terminal counts columns: bytes that are not a continuation
 // ("±" and "…" are one each).

@@ -161,6 +161,23 @@ TEST_F(Predict, TopClassesMatchTheRunsEvaluationOfTheSameImages) {
                    static_cast<double>(all_correct) / static_cast<double>(labels_->size()));
 }
 
+// A file name that is not UTF-8 once made `--json` a type_error that lost every prediction: it
+// is written with its stray byte as \xff, the others as they are.
+TEST_F(Predict, AFileNameThatIsNotUtf8IsEscapedInTheJsonAndLosesNothing) {
+  const fs::path odd = tmp_->path() / "odd" / "bad\xff.png";
+  fs::create_directories(odd.parent_path());
+  fs::copy_file(images() / "00000.png", odd, fs::copy_options::overwrite_existing);
+  std::string out;
+  CommandResult result = predict(run_dir_->string() + " '" + odd.string() + "' " +
+                                     (images() / "00001.png").string() + " --json",
+                                 out);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const nlohmann::json list = nlohmann::json::parse(out);
+  ASSERT_EQ(list.size(), 2u) << out;
+  EXPECT_EQ(list[0]["path"], (tmp_->path() / "odd" / "bad\\xff.png").string());
+  EXPECT_EQ(list[1]["path"], (images() / "00001.png").string());
+}
+
 TEST_F(Predict, TakesTheCheckpointFileAndResizesAndConvertsOtherImages) {
   // A grey 40x24 image: converted to the run's 3 channels and resized to 16x16.
   const fs::path grey = tmp_->path() / "other" / "grey.png";
