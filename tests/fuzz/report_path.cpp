@@ -5,11 +5,14 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "runner/data/csv_rows.h"
+#include "runner/html/embedded_svg.h"
 #include "runner/html/run_page.h"
 #include "runner/html/sweep_page.h"
 #include "runner/report/read_report.h"
 #include "runner/report/run_record.h"
 #include "runner/sweep/point_state.h"
+#include "runner/sweep/rung_records.h"
 #include "runner/sweep/summary.h"
 #include "runner/sweep/summary_files.h"
 #include "runner/sweep/summary_terminal.h"
@@ -65,6 +68,22 @@ void check_report_text(const std::string& text, const std::filesystem::path& fol
     sweep_page(summary, folder);
   });
   std::filesystem::remove(folder / "sweep.json");
+  check_sweep_folder_files(text, folder);
+}
+
+void check_sweep_folder_files(const std::string& text, const std::filesystem::path& folder) {
+  // ASHA's records: read leniently by the summaries, refused (not rewritten) before a record.
+  std::ofstream(folder / kRungRecords, std::ios::binary | std::ios::trunc) << text;
+  read_rung_records(folder);
+  allowing_user_errors([&] { record_at_rung(folder, AshaSpec{}, {"p", "sha", 1, 0.5, false}); });
+  std::filesystem::remove(folder / kRungRecords);
+  // A plot as the sweep's page embeds it: only the drawing, whatever the file holds.
+  embedded_svg(text, "p0-");
+  // A csv dataset's rows.
+  const std::filesystem::path rows = folder / "rows.csv";
+  std::ofstream(rows, std::ios::binary | std::ios::trunc) << text;
+  allowing_user_errors([&] { read_csv_rows(rows); });
+  std::filesystem::remove(rows);
 }
 
 }  // namespace runner::fuzzing
