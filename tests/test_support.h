@@ -2,8 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 
 // Whether this build runs under AddressSanitizer (GCC defines __SANITIZE_ADDRESS__, clang
@@ -59,6 +61,28 @@ int seconds_taken(const std::string& output);
 // Runs `body` in a forked child whose address space is capped at `bytes` (too small for many
 // thread stacks) and returns the exit code `body` returned; -1 when the child died of a signal.
 int exit_code_with_address_space(std::uint64_t bytes, const std::function<int()>& body);
+
+// Sets an environment variable for a scope, and puts back what it was (or unsets it) after.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) saved_ = old;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (saved_) {
+      ::setenv(name_, saved_->c_str(), 1);
+    } else {
+      ::unsetenv(name_);
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> saved_;
+};
 
 // A folder that `make` fills once for every test process of this build (for the same runner
 // binary), for tests that only read what a run or sweep wrote: they share it instead of each

@@ -69,9 +69,7 @@ TEST(CachedSchema, IsReadOnceAndAgainWhenTheFileChanges) {
   testing::TempDir dir;
   auto write = [&](const std::string& text) { std::ofstream(dir / "t.schema.json") << text; };
   write(R"({"type": "object", "properties": {"a": {"type": "integer"}}})");
-  const char* was = std::getenv("RUNNER_SCHEMA_DIR");
-  const std::string saved = was ? was : "";
-  ::setenv("RUNNER_SCHEMA_DIR", dir.path().c_str(), 1);
+  const testing::ScopedEnv env("RUNNER_SCHEMA_DIR", dir.path());
   auto first = cached_schema("t.schema.json");
   EXPECT_EQ(cached_schema("t.schema.json"), first) << "read again though unchanged";
   EXPECT_FALSE(first->compiled.violations({{"a", "x"}}).empty());
@@ -79,11 +77,6 @@ TEST(CachedSchema, IsReadOnceAndAgainWhenTheFileChanges) {
   auto second = cached_schema("t.schema.json");
   EXPECT_NE(second, first) << "a changed file was not read again";
   EXPECT_TRUE(second->compiled.violations({{"a", "x"}}).empty());
-  if (saved.empty()) {
-    ::unsetenv("RUNNER_SCHEMA_DIR");
-  } else {
-    ::setenv("RUNNER_SCHEMA_DIR", saved.c_str(), 1);
-  }
 }
 
 }  // namespace

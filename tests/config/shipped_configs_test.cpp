@@ -323,9 +323,7 @@ TEST(SchemaDirectory, EnvironmentVariableOverridesTheBuiltInPath) {
   testing::TempDir dir;
   auto file = dir.write("x.yaml", "name: x\n");
   ConfigDocument doc = read_config(file, {});
-  const char* previous = std::getenv("RUNNER_SCHEMA_DIR");
-  std::string saved = previous ? previous : "";
-  ::setenv("RUNNER_SCHEMA_DIR", dir.path().c_str(), 1);
+  const testing::ScopedEnv env("RUNNER_SCHEMA_DIR", dir.path());
   try {
     validate_config(doc);
     ADD_FAILURE() << "expected a UserError for the missing schema";
@@ -334,11 +332,6 @@ TEST(SchemaDirectory, EnvironmentVariableOverridesTheBuiltInPath) {
         << error.what();
     EXPECT_NE(std::string(error.what()).find(dir.path().string()), std::string::npos)
         << error.what();
-  }
-  if (previous) {
-    ::setenv("RUNNER_SCHEMA_DIR", saved.c_str(), 1);
-  } else {
-    ::unsetenv("RUNNER_SCHEMA_DIR");
   }
 }
 

@@ -118,9 +118,7 @@ TEST(CacheFiles, ASymlinkOrAForgedHashCacheIsRebuiltWithAWarning) {
 // ever (every run hashing every file again), and a file that is not the cache is warned about.
 TEST(CacheFiles, AFingerprintCacheThatIsAFifoIsReplacedWithAWarning) {
   TempDir dir;
-  const char* old = std::getenv("XDG_CACHE_HOME");
-  const std::string saved = old ? old : "";
-  ::setenv("XDG_CACHE_HOME", (dir / "xdg").c_str(), 1);
+  const testing::ScopedEnv env("XDG_CACHE_HOME", dir / "xdg");
   const fs::path cache = dir / "xdg/runner/data-fingerprints.json";
   fs::create_directories(cache.parent_path());
   ASSERT_EQ(::mkfifo(cache.c_str(), 0600), 0);
@@ -133,11 +131,6 @@ TEST(CacheFiles, AFingerprintCacheThatIsAFifoIsReplacedWithAWarning) {
   warnings.clear();
   fingerprint_files({data}, warnings);
   EXPECT_TRUE(warnings.empty()) << ::testing::PrintToString(warnings);
-  if (old) {
-    ::setenv("XDG_CACHE_HOME", saved.c_str(), 1);
-  } else {
-    ::unsetenv("XDG_CACHE_HOME");
-  }
 }
 
 }  // namespace

@@ -238,15 +238,8 @@ TEST(ImageSet, UnwritableCacheFolderIsNotAnError) {
 }
 
 TEST(ImageSet, DefaultCacheFolderFollowsXdg) {
-  const char* old = std::getenv("XDG_CACHE_HOME");
-  const std::string saved = old ? old : "";
-  ::setenv("XDG_CACHE_HOME", "/somewhere/cache", 1);
+  const testing::ScopedEnv env("XDG_CACHE_HOME", "/somewhere/cache");
   EXPECT_EQ(default_image_cache_folder(), fs::path("/somewhere/cache/runner/images"));
-  if (old) {
-    ::setenv("XDG_CACHE_HOME", saved.c_str(), 1);
-  } else {
-    ::unsetenv("XDG_CACHE_HOME");
-  }
 }
 
 }  // namespace
