@@ -40,6 +40,8 @@ void check_data_files(const DatasetSpec& spec, Console& console) {
 int validate_command(const SessionOptions& options) {
   Console console(options.quiet);
   Session session = Session::prepare(options, console);
+  // The device as `run` gets it: a precision it cannot run, a layer its backend lacks.
+  session.open_device(console);
   check_data_files(session.experiment.dataset, console);
   console.result(fmt::format("{}: valid ({} layers, {} parameters)", options.config.string(),
                              session.graph.nodes.size(), session.graph.parameter_count()));

@@ -57,6 +57,12 @@ Session Session::prepare(const SessionOptions& options, Console& console) {
 }
 
 void Session::open(Console& console) {
+  open_device(console);
+  data = load_dataset_or_say_its_size(experiment);
+  open_data(console);
+}
+
+void Session::open_device(Console& console) {
   std::string note;
   backend = make_backend(experiment.device, &note);
   if (!note.empty()) console.line(note);
@@ -74,7 +80,9 @@ void Session::open(Console& console) {
   console.line(fmt::format("device: {} ({}), backend {}, {} threads, {}", device.device,
                            device.name, device.backend, threads,
                            precision_name(experiment.training.precision)));
-  data = load_dataset_or_say_its_size(experiment);
+}
+
+void Session::open_data(Console& console) {
   hold_out_validation(data, experiment.dataset.validation_split, experiment.seed,
                       {experiment.source_file, "dataset.validation_split"});
   check_data_fits_model(data, graph);

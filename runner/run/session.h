@@ -37,9 +37,18 @@ struct Session {
   static Session prepare(const SessionOptions& options, Console& console);
   // Chooses the backend and loads the data.
   void open(Console& console);
+  // Chooses the backend and checks the graph's layers and the precision against the device it
+  // got: what `validate` runs too, so that it does not call valid what `run` refuses (fp16 on a
+  // CPU, bf16 where the CPU only emulates it).
+  void open_device(Console& console);
   // A freshly compiled program with the seed's initial parameters.
   std::unique_ptr<Program> compile() const;
   CompileOptions compile_options() const;
+
+ private:
+  // After the data is read: the validation split, the checks of the data against the graph and
+  // the report's data block.
+  void open_data(Console& console);
 };
 
 }  // namespace runner

@@ -188,6 +188,11 @@ std::vector<BadInput> cases() {
        "validate {config}",
        {"config.yaml: the run needs about", "more than this machine's"}},
       {"config_is_a_device", "", "validate /dev/zero", {"/dev/zero: is not a regular file"}},
+      // Issue 36: validate said valid where run refused.
+      {"validate_fp16_on_the_cpu",
+       kBase,
+       "validate {config} --set training.precision=fp16",
+       {"config.yaml: training.precision: found fp16, but cpu", "cannot run it"}},
       {"steps_zero",
        kBase,
        "bench {config} --steps 0",
