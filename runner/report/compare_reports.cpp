@@ -30,9 +30,10 @@ struct Metric {
 
 // A figure of a section, when the record has the section.
 template <class Section, class Field>
-std::optional<double> figure(const std::optional<Section>& section, Field Section::*field) {
-  if (!section || !((*section).*field)) return std::nullopt;
-  return static_cast<double>(*((*section).*field));
+std::optional<double> figure(const std::optional<Section>& section,
+                             std::optional<Field> Section::*field) {
+  const std::optional<Field> value = field_of(section, field);
+  return value ? std::optional<double>(static_cast<double>(*value)) : std::nullopt;
 }
 
 // The last epoch's training loss, or a benchmark's mean loss.

@@ -72,13 +72,6 @@ std::optional<RunMode> reported_mode(const nlohmann::json& report) {
   return parse_run_mode(found->get<std::string>());
 }
 
-std::string status_problem(const nlohmann::json& report) {
-  if (status_of(report)) return "";
-  auto found = report.find("status");
-  return fmt::format("status: found {}, expected one of: {}",
-                     found == report.end() ? "nothing" : found->dump(), known_status_names());
-}
-
 std::string record_problem(const RunRecord& record) {
   if (record.reported_status().kind == ReportedStatus::Kind::unreadable) {
     return fmt::format("status: found {}, expected one of: {}", record.unmodelled["status"].dump(),
@@ -100,11 +93,6 @@ std::string record_problem(const RunRecord& record) {
     return fmt::format("epochs: epoch {}, expected a whole number from 1", number.dump());
   }
   return "";
-}
-
-RunStatus report_status(const nlohmann::json& report, const std::string& file) {
-  if (auto status = status_of(report)) return *status;
-  throw UserError(fmt::format("{}: {}", file, status_problem(report)));
 }
 
 }  // namespace runner

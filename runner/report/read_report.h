@@ -35,10 +35,6 @@ std::optional<RunRecord> read_record_leniently(const std::filesystem::path& path
 // when it is missing or not a string.
 std::string text_at(const nlohmann::json& report, const char* pointer);
 
-// What is wrong with a report's `status` ("status: found 5, expected one of: completed, ..."), or
-// "" when it is one this runner writes.
-std::string status_problem(const nlohmann::json& report);
-
 // A report's (or a summary row's) `status`, read leniently: none when it has none, unreadable
 // when it is not one this runner writes.
 ReportedStatus reported_status(const nlohmann::json& report);
@@ -50,9 +46,5 @@ std::optional<RunMode> reported_mode(const nlohmann::json& report);
 // runner does not write, or an epoch whose number is not a whole number from 1 (the summaries
 // key epochs on it). "" when there is nothing.
 std::string record_problem(const RunRecord& record);
-
-// A report's `status` as a RunStatus; a missing, non-string or unknown status is a UserError
-// naming `file` and the status_problem.
-RunStatus report_status(const nlohmann::json& report, const std::string& file);
 
 }  // namespace runner
