@@ -18,6 +18,7 @@
 #include "runner/report/read_report.h"
 #include "runner/train/checkpoint.h"
 #include "runner/util/errors.h"
+#include "runner/util/interrupt.h"
 #include "runner/util/terminal_text.h"
 #include "runner/util/threads.h"
 #include "runner/util/utf8.h"
@@ -173,6 +174,7 @@ class Predictor {
   void run(const std::vector<fs::path>& files, Program& program, int batch_size) {
     const std::size_t batch = static_cast<std::size_t>(batch_size);
     for (std::size_t start = 0; start < files.size(); start += batch) {
+      throw_if_interrupted("predicting");
       std::size_t end = std::min(files.size(), start + batch);
       predict_batch({files.begin() + start, files.begin() + end}, program);
     }

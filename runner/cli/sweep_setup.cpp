@@ -11,7 +11,6 @@
 #include "runner/report/run_tags.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
-#include "runner/util/interrupt.h"
 #include "runner/util/parallel_for.h"
 
 namespace runner {
@@ -122,11 +121,10 @@ std::vector<PointState> point_states(const std::vector<PlannedPoint>& plan,
   // A listing that failed otherwise (a folder not readable) says nothing: every report is tried.
   const bool listed = !error || error == std::errc::no_such_file_or_directory;
   // Read on every core: a resumed sweep of 100,000 points reads as many reports.
-  parallel_for(plan.size(), 1024, [&](std::size_t i) {
+  parallel_for("reading the sweep's reports", plan.size(), 1024, [&](std::size_t i) {
     if (listed && !folders.count(plan[i].point.id)) return;
     states[i] = point_state(dir / plan[i].point.id / "report.json", plan[i]);
   });
-  throw_if_interrupted("reading the sweep's reports");
   return states;
 }
 

@@ -21,6 +21,7 @@
 #include "runner/util/digest.h"
 #include "runner/util/errors.h"
 #include "runner/util/folders.h"
+#include "runner/util/interrupt.h"
 
 namespace runner {
 namespace {
@@ -30,8 +31,9 @@ namespace fs = std::filesystem;
 // Runs work(i) for every i in [0, n) on `workers` threads (the calling thread for 0 or 1), the
 // indices handed out in order. work(i) returns false to stop: no index after the first that did
 // is started, and every index before it is finished, so that index (returned; n when none) is
-// the same for any number of workers.
-std::size_t for_each_index(std::size_t n, int workers,
+// the same for any number of workers. Ctrl-C stops it within a file: Interrupted("interrupted
+// while <doing>").
+std::size_t for_each_index(const char* doing, std::size_t n, int workers,
                            const std::function<bool(std::size_t)>& work) {
   std::atomic<std::size_t> next{0}, limit{n};
   std::exception_ptr failure;
@@ -39,6 +41,10 @@ std::size_t for_each_index(std::size_t n, int workers,
   auto run = [&] {
     try {
       for (std::size_t i; (i = next.fetch_add(1)) < limit.load();) {
+        if (interrupt_requested()) {
+          limit = 0;
+          break;
+        }
         if (work(i)) continue;
         std::size_t current = limit.load();
         while (i < current && !limit.compare_exchange_weak(current, i)) {
@@ -58,6 +64,7 @@ std::size_t for_each_index(std::size_t n, int workers,
     for (std::size_t t = 0; t < threads; ++t) pool.emplace_back(run);
   }
   if (failure) std::rethrow_exception(failure);
+  throw_if_interrupted(doing);
   return limit.load();
 }
 
@@ -94,7 +101,7 @@ Decoded decode_all(const ImageSetRequest& request, std::vector<FileStamp>& stamp
   out.set.images.resize(n * plane);
   out.failures.resize(n);
   const bool skip = request.on_bad_file == OnBadFile::skip;
-  const std::size_t first_failure = for_each_index(n, request.workers, [&](std::size_t i) {
+  const std::size_t first_failure = for_each_index("reading and decoding the images", n, request.workers, [&](std::size_t i) {
     thread_local std::vector<std::uint8_t> bytes;
     const fs::path file = request.root / request.files[i].path;
     try {
@@ -178,7 +185,7 @@ ImageSet read_image_set(const ImageSetRequest& request) {
   const fs::path folder = cache_folder_of(request);
   FileHashCache hashes(folder, request.root);
   std::vector<FileStamp> stamps(request.files.size());
-  for_each_index(stamps.size(), request.workers, [&](std::size_t i) {
+  for_each_index("looking at the image files", stamps.size(), request.workers, [&](std::size_t i) {
     stamps[i] = stamp_file(request.root, request.files[i].path, request.files[i].label);
     stamps[i].sha256 = hashes.find(stamps[i]);
     return true;

@@ -15,7 +15,6 @@
 #include "runner/sweep/asha.h"
 #include "runner/util/console.h"
 #include "runner/util/digest.h"
-#include "runner/util/interrupt.h"
 #include "runner/util/parallel_for.h"
 #include "runner/util/process_stats.h"
 
@@ -161,10 +160,9 @@ std::vector<PlannedPoint> plan_sweep(const SweepSpec& spec,
   DeviceProbes probes;
   // Points are independent: planned on every core (100,000 points are a few seconds' work), a
   // thread for every 256 points at most.
-  parallel_for(points.size(), 256, [&](std::size_t i) {
+  parallel_for("planning the sweep", points.size(), 256, [&](std::size_t i) {
     plan[i] = plan_point(spec, composed, std::move(points[i]), probes);
   });
-  throw_if_interrupted("planning the sweep");
   return plan;
 }
 
@@ -258,8 +256,8 @@ nlohmann::json manifest_with(const SweepSpec& spec, nlohmann::json points) {
 nlohmann::json plan_json(const SweepSpec& spec, const std::vector<PlannedPoint>& plan) {
   nlohmann::json::array_t items(plan.size());
   // Built on every core: 100,000 points took 1.4 s on one.
-  parallel_for(plan.size(), 4096, [&](std::size_t i) { items[i] = point_json(plan[i]); });
-  throw_if_interrupted("writing the sweep's plan");
+  parallel_for("writing the sweep's plan", plan.size(), 4096,
+               [&](std::size_t i) { items[i] = point_json(plan[i]); });
   nlohmann::json points = nlohmann::json::array();
   points.get_ref<nlohmann::json::array_t&>() = std::move(items);
   return manifest_with(spec, std::move(points));
@@ -269,7 +267,7 @@ std::string plan_json_text(const SweepSpec& spec, const std::vector<PlannedPoint
   // The points are written on every core, each as dump(2) writes it at its depth (4 spaces), and
   // spliced into the rest: what plan_json(...).dump(2) gives, without one thread writing 40 MB.
   std::vector<std::string> texts(plan.size());
-  parallel_for(plan.size(), 4096, [&](std::size_t i) {
+  parallel_for("writing the sweep's plan", plan.size(), 4096, [&](std::size_t i) {
     const std::string text =
         point_json(plan[i]).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
     std::string& out = texts[i];
@@ -280,7 +278,6 @@ std::string plan_json_text(const SweepSpec& spec, const std::vector<PlannedPoint
       if (c == '\n') out += "    ";
     }
   });
-  throw_if_interrupted("writing the sweep's plan");
   std::string rest = manifest_with(spec, nlohmann::json::array())
                          .dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
   const std::string empty = "\n  \"points\": []";  // the top-level key: 2 spaces in

@@ -2,8 +2,8 @@
 // boundary (so its report and checkpoint are still written); a second one ends the process.
 #pragma once
 
-#include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace runner {
 
@@ -17,11 +17,18 @@ void request_interrupt();
 // summary of the points that completed), so that only a second Ctrl-C interrupts it.
 void begin_cleanup_after_interrupt();
 
-// Thrown by long loops outside the training steps (planning, summaries, plots, downloads) once
-// Ctrl-C is pressed; `runner` prints what was interrupted and exits with 130.
-class Interrupted : public std::runtime_error {
+// Thrown by long loops outside the training steps (listing, hashing, decoding, planning,
+// summaries, plots, downloads) once Ctrl-C is pressed; `runner` prints what was interrupted and
+// exits with 130. A stop request is not an error: it derives from no std::exception, so that a
+// `catch (const std::exception&)` that tolerates a bad file (a plan that counts what it can)
+// cannot swallow it and go on for minutes.
+class Interrupted {
  public:
-  using std::runtime_error::runtime_error;
+  explicit Interrupted(std::string what) : what_(std::move(what)) {}
+  const char* what() const noexcept { return what_.c_str(); }
+
+ private:
+  std::string what_;
 };
 
 // Throws Interrupted("interrupted while <doing>") when an interrupt was requested.

@@ -12,7 +12,7 @@
 
 namespace runner {
 
-void parallel_for(std::size_t count, std::size_t min_per_thread,
+void parallel_for(const char* doing, std::size_t count, std::size_t min_per_thread,
                   const std::function<void(std::size_t)>& body) {
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
@@ -37,6 +37,7 @@ void parallel_for(std::size_t count, std::size_t min_per_thread,
   work();
   for (auto& thread : threads) thread.join();
   if (first_error) std::rethrow_exception(first_error);
+  throw_if_interrupted(doing);
 }
 
 }  // namespace runner

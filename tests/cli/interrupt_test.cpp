@@ -5,6 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "../data/image_writers.h"
 #include "test_support.h"
 
 namespace runner::testing {
@@ -86,6 +87,36 @@ s.serve_forever()
       << result.output;
   EXPECT_LE(seconds_taken(result.output), 5) << result.output;
   EXPECT_FALSE(std::filesystem::exists(tmp / "cifar"));
+}
+
+// Ctrl-C while thousands of images decode (a CSV naming one large noisy PNG 2,000 times, about a
+// minute's work) stops within a file, not after the last one (issue 36).
+TEST(Interrupt, CtrlCStopsDecodingTheImages) {
+  TempDir tmp;
+  const int side = 1200;
+  const std::vector<std::uint8_t> noise = test_pixels(std::size_t{side} * side * 3, 7);
+  write_bytes(tmp / "csv" / "big.png",
+              png_file(side, side, 2, 8, std::vector<std::uint16_t>(noise.begin(), noise.end())));
+  std::string rows;
+  for (int i = 0; i < 2000; ++i) rows += "big.png," + std::to_string(i % 2) + "\n";
+  tmp.write("csv/train.csv", rows);
+  tmp.write("csv/test.csv", "big.png,0\nbig.png,1\n");
+  const auto config =
+      tmp.write("config.yaml",
+                "name: decode\n"
+                "dataset: {name: csv, root: " +
+                    (tmp / "csv").string() + ", image_size: 8, cache: " + (tmp / "cache").string() +
+                    "}\n"
+                    "model:\n  layers:\n"
+                    "    - {name: flat, type: flatten}\n"
+                    "    - {name: fc, type: linear, out_features: 2}\n"
+                    "training: {epochs: 1, batch_size: 8}\n");
+  const std::string run = std::string(RUNNER_BINARY) + " " + config.string() +
+                          " --quiet --output " + (tmp / "out").string();
+  auto result = run_command(interrupted_after(run, 1.5));
+  EXPECT_NE(result.output.find("exit=130"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("interrupted while"), std::string::npos) << result.output;
+  EXPECT_LE(seconds_taken(result.output), 5) << result.output;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "runner/data/dataset_format.h"
 #include "runner/data/dataset_size.h"
 #include "runner/util/errors.h"
+#include "runner/util/interrupt.h"
 #include "test_support.h"
 
 namespace runner {
@@ -99,6 +100,18 @@ TEST(ImageFolderFormat, ClassesAreTheSortedFoldersAndFilesAreFoundAsImageFolderF
   DatasetRecords planned = planned_dataset_records(spec);
   EXPECT_EQ(planned.train, 4);
   EXPECT_EQ(planned.test, 2);
+}
+
+// The plan counts what it can list and leaves problems to loading, but a Ctrl-C is no problem of
+// the folder: it was once swallowed there, and `validate` walked on and said "valid".
+TEST(ImageFolderFormat, CtrlCWhileCountingStopsThePlan) {
+  TempDir tmp;
+  write_folder(tmp.path());
+  const DatasetSpec spec = folder_spec(tmp.path());
+  request_interrupt();
+  EXPECT_THROW(planned_dataset_records(spec), Interrupted);
+  begin_cleanup_after_interrupt();
+  EXPECT_EQ(planned_dataset_records(spec).train, 4);
 }
 
 TEST(ImageFolderFormat, OneChannelIsPillowsGrayscale) {

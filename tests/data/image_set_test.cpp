@@ -10,6 +10,7 @@
 #include "runner/data/image_cache.h"
 #include "runner/data/image_resize.h"
 #include "runner/util/errors.h"
+#include "runner/util/interrupt.h"
 #include "test_support.h"
 
 namespace runner {
@@ -235,6 +236,23 @@ TEST(ImageSet, UnwritableCacheFolderIsNotAnError) {
   request.cache_folder = dir / "a_file" / "cache";  // cannot be created
   EXPECT_FALSE(read_image_set(request).from_cache);
   EXPECT_EQ(read_image_set(request).size(), 3u);
+}
+
+// Ctrl-C while files are looked at, hashed or decoded stops the reading (it once decoded every
+// file first): nothing is returned and no cache is written.
+TEST(ImageSet, CtrlCStopsTheReadingAndWritesNoCache) {
+  TempDir dir;
+  ImageSetRequest request = write_images(dir, 6);
+  request_interrupt();
+  try {
+    read_image_set(request);
+    begin_cleanup_after_interrupt();
+    FAIL() << "read every image after an interrupt";
+  } catch (const Interrupted& stop) {
+    begin_cleanup_after_interrupt();
+    EXPECT_STREQ(stop.what(), "interrupted while looking at the image files");
+  }
+  EXPECT_FALSE(fs::exists(dir / "cache"));
 }
 
 TEST(ImageSet, DefaultCacheFolderFollowsXdg) {

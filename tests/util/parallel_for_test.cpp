@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runner/util/errors.h"
+#include "runner/util/interrupt.h"
 
 namespace runner {
 namespace {
@@ -14,7 +15,7 @@ namespace {
 TEST(ParallelFor, CallsTheBodyOnceForEveryIndex) {
   for (std::size_t count : {0, 1, 7, 10000}) {
     std::vector<std::atomic<int>> calls(count);
-    parallel_for(count, 16, [&](std::size_t i) { ++calls[i]; });
+    parallel_for("testing", count, 16, [&](std::size_t i) { ++calls[i]; });
     for (std::size_t i = 0; i < count; ++i)
       EXPECT_EQ(calls[i], 1) << "index " << i << " of " << count;
   }
@@ -23,7 +24,7 @@ TEST(ParallelFor, CallsTheBodyOnceForEveryIndex) {
 TEST(ParallelFor, RethrowsTheFirstErrorAndStopsHandingOutWork) {
   std::atomic<int> calls{0};
   try {
-    parallel_for(100000, 1, [&](std::size_t i) {
+    parallel_for("testing", 100000, 1, [&](std::size_t i) {
       ++calls;
       if (i == 10) throw UserError("index 10 is bad");
     });
@@ -32,6 +33,24 @@ TEST(ParallelFor, RethrowsTheFirstErrorAndStopsHandingOutWork) {
     EXPECT_STREQ(error.what(), "index 10 is bad");
   }
   EXPECT_LT(calls, 100000);  // the rest was not handed out
+}
+
+// Ctrl-C mid-way: the rest is not handed out, and the caller is told (it once got a half-done
+// result and went on with it).
+TEST(ParallelFor, AnInterruptStopsItAndThrowsInterrupted) {
+  std::atomic<int> calls{0};
+  try {
+    parallel_for("counting", 100000, 1, [&](std::size_t i) {
+      ++calls;
+      if (i == 10) request_interrupt();
+    });
+    begin_cleanup_after_interrupt();
+    FAIL() << "returned after an interrupt";
+  } catch (const Interrupted& stop) {
+    begin_cleanup_after_interrupt();
+    EXPECT_STREQ(stop.what(), "interrupted while counting");
+  }
+  EXPECT_LT(calls, 100000);
 }
 
 }  // namespace
