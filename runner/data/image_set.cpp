@@ -101,25 +101,27 @@ Decoded decode_all(const ImageSetRequest& request, std::vector<FileStamp>& stamp
   out.set.images.resize(n * plane);
   out.failures.resize(n);
   const bool skip = request.on_bad_file == OnBadFile::skip;
-  const std::size_t first_failure = for_each_index("reading and decoding the images", n, request.workers, [&](std::size_t i) {
-    thread_local std::vector<std::uint8_t> bytes;
-    const fs::path file = request.root / request.files[i].path;
-    try {
-      read_image_file(file, bytes);
-      if (stamps[i].sha256.empty()) {
-        stamps[i].sha256 = sha256_hex({reinterpret_cast<const char*>(bytes.data()), bytes.size()});
-      }
-      const Image image = decode_image(bytes, request.channels, file);
-      resize_image_into(image, request.height, request.width,
-                        {out.set.images.data() + i * plane, plane});
-      release_if_large(bytes);
-      return true;
-    } catch (const UserError& error) {
-      out.failures[i] = error.what();
-      release_if_large(bytes);
-      return skip;
-    }
-  });
+  const std::size_t first_failure =
+      for_each_index("reading and decoding the images", n, request.workers, [&](std::size_t i) {
+        thread_local std::vector<std::uint8_t> bytes;
+        const fs::path file = request.root / request.files[i].path;
+        try {
+          read_image_file(file, bytes);
+          if (stamps[i].sha256.empty()) {
+            stamps[i].sha256 =
+                sha256_hex({reinterpret_cast<const char*>(bytes.data()), bytes.size()});
+          }
+          const Image image = decode_image(bytes, request.channels, file);
+          resize_image_into(image, request.height, request.width,
+                            {out.set.images.data() + i * plane, plane});
+          release_if_large(bytes);
+          return true;
+        } catch (const UserError& error) {
+          out.failures[i] = error.what();
+          release_if_large(bytes);
+          return skip;
+        }
+      });
   if (first_failure < n) throw UserError(out.failures[first_failure]);
   return out;
 }
