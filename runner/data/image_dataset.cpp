@@ -157,4 +157,10 @@ DatasetSplits load_image_splits(const DatasetSpec& spec,
   return splits;
 }
 
+void list_image_splits(const DatasetSpec& spec, const ListSplit& list) {
+  list(split_path(spec, spec.files.train), true);
+  if (!spec.files.validation.empty()) list(split_path(spec, spec.files.validation), false);
+  if (!spec.files.test_absent) list(split_path(spec, spec.files.test), false);
+}
+
 }  // namespace runner

@@ -41,4 +41,8 @@ using ListSplit = std::function<LabelledFiles(const std::filesystem::path& split
 DatasetSplits load_image_splits(const DatasetSpec& spec,
                                 const std::vector<std::string>& class_names, const ListSplit& list);
 
+// validate's look at the same splits: each listed by `list` as loading lists it (its problems are
+// loading's errors), no image read.
+void list_image_splits(const DatasetSpec& spec, const ListSplit& list);
+
 }  // namespace runner

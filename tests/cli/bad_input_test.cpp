@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "../data/image_writers.h"
 #include "test_support.h"
 
 namespace runner::testing {
@@ -59,6 +60,16 @@ const std::string kCsvDataset = replace(
     "  name: synthetic\n  synthetic: {channels: 1, height: 12, width: 12, classes: 4, "
     "train_count: 32, test_count: 8}",
     "  name: csv\n  root: {tmp}/csv\n  image_size: 12\n  channels: 1\n  cache: {tmp}/cache");
+
+// An image folder at {tmp}/images of 12x12 grey images of two classes (cat, dog); prepare_files
+// writes it per case (folder_).
+const std::string kFolderDataset = replace(
+    replace(kBase,
+            "  name: synthetic\n  synthetic: {channels: 1, height: 12, width: 12, classes: 4, "
+            "train_count: 32, test_count: 8}",
+            "  name: image_folder\n  root: {tmp}/images\n  image_size: 12\n  channels: 1\n  cache: "
+            "{tmp}/cache"),
+    "out_features: 4}", "out_features: 2}");
 
 // Batch norm on the 1x1 maps a global average pool leaves.
 const char* kBatchNormAfterPooling =
@@ -294,6 +305,20 @@ std::vector<BadInput> cases() {
        "validate {config}",
        {"the 17 training images in batches of training.batch_size 8 end with a batch of 1 "
         "image"}},
+      // Issue 36's probe: validate said valid where run refused, or a value changed unseen.
+      {"folder_class_linked_to_proc",
+       kFolderDataset,
+       "validate {config}",
+       {"{tmp}/images/train/dog: a folder of the proc pseudo file system (the kernel's, not "
+        "files): expected a folder of images"}},
+      {"folder_validation_and_split",
+       kFolderDataset,
+       "validate {config} --set dataset.validation=train --set dataset.validation_split=0.2",
+       {"dataset.validation_split: 0.2 beside dataset.validation ('train')"}},
+      {"seed_beyond_2_to_the_53",
+       kBase,
+       "validate {config} --set 'seed=${expr:9007199254740993}'",
+       {"the integer 9007199254740993 is beyond 2^53 (9007199254740992)"}},
   };
 }
 
@@ -322,6 +347,19 @@ void prepare_files(const BadInput& c, const TempDir& tmp, std::string& arguments
     const std::string rows = csv_rows(c.name);
     tmp.write("csv/train.csv", rows);
     tmp.write("csv/test.csv", rows.substr(0, rows.find('\n') + 1));
+  }
+  if (c.name.starts_with("folder_")) {
+    for (const char* image :
+         {"images/train/cat/a.png", "images/test/cat/a.png", "images/test/dog/a.png"}) {
+      testing::write_bytes(tmp / image,
+                           testing::png_file(12, 12, 0, 8, std::vector<std::uint16_t>(144, 7)));
+    }
+    if (c.name == "folder_class_linked_to_proc") {
+      std::filesystem::create_directory_symlink("/proc", tmp / "images/train/dog");
+    } else {
+      testing::write_bytes(tmp / "images/train/dog/b.png",
+                           testing::png_file(12, 12, 0, 8, std::vector<std::uint16_t>(144, 9)));
+    }
   }
   if (c.name == "truncated_idx_file") {
     auto root = tmp.path() / "mnist";

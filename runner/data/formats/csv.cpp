@@ -119,9 +119,9 @@ RUNNER_DATASET_FORMAT(csv) {
   // training file's kind), without reading an image; a missing image is loading's to name.
   format.check_files = [](const DatasetSpec& spec) {
     const std::vector<std::string> classes = format_of(spec).class_names(spec);
-    for (const std::string& split : {spec.files.train, spec.files.validation, spec.files.test}) {
-      if (!split.empty()) labelled_files(spec, split_path(spec, split), classes);
-    }
+    list_image_splits(spec, [&](const std::filesystem::path& file, bool) {
+      return labelled_files(spec, file, classes);
+    });
     return std::vector<std::string>{};
   };
   format.load = [](const DatasetSpec& spec) {

@@ -48,6 +48,13 @@ LabelledFiles list_split(const std::filesystem::path& folder,
   return out;
 }
 
+// list_split for the training split's classes.
+ListSplit split_lister(std::vector<std::string> classes) {
+  return [classes = std::move(classes)](const std::filesystem::path& split, bool training) {
+    return list_split(split, classes, training);
+  };
+}
+
 std::int64_t count_images(const std::filesystem::path& folder) {
   std::int64_t count = 0;
   for (const std::string& name : list_class_folders(folder)) {
@@ -75,11 +82,15 @@ RUNNER_DATASET_FORMAT(image_folder) {
     }
     return records;
   };
+  // validate: every split listed as loading lists it (class folders, links, pseudo file systems,
+  // empty classes), without reading an image.
+  format.check_files = [](const DatasetSpec& spec) {
+    list_image_splits(spec, split_lister(train_classes(spec)));
+    return std::vector<std::string>{};
+  };
   format.load = [](const DatasetSpec& spec) {
     const std::vector<std::string> classes = train_classes(spec);
-    return load_image_splits(spec, classes, [&](const std::filesystem::path& split, bool training) {
-      return list_split(split, classes, training);
-    });
+    return load_image_splits(spec, classes, split_lister(classes));
   };
   return format;
 }
