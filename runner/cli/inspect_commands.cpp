@@ -88,10 +88,17 @@ int devices_command(bool measure_peak) {
                              info.details["isa"], resolve_threads(0)));
   console.result(fmt::format("  precisions: {}", precisions_text(info)));
   if (measure_peak) {
-    int threads = resolve_threads(0);
+    const int threads = resolve_threads(0);
+    const double fp32 = onednn::measure_peak_flops(threads, Precision::fp32);
     console.result(
         fmt::format("  attainable FP32: {:.1f} GFLOP/s on {} threads (2048^3 oneDNN matmul)",
-                    onednn::measure_peak_flops(threads) / 1e9, threads));
+                    fp32 / 1e9, threads));
+    // bf16 is not faster everywhere: emulated, or on some CPUs with AVX512-BF16 and no AMX.
+    if (info.precisions.contains(Precision::bf16)) {
+      const double bf16 = onednn::measure_peak_flops(threads, Precision::bf16);
+      console.result(fmt::format("  attainable bf16: {:.1f} GFLOP/s, {:.2f}x FP32{}", bf16 / 1e9,
+                                 bf16 / fp32, bf16 < fp32 ? " (slower: train in fp32 here)" : ""));
+    }
   }
   list_gpus(console);
   return 0;
