@@ -8,7 +8,9 @@ runner's image library (runner/data/image_*) to match bit for bit.
 - decode: small files of every PNG mode (written here by hand: 1/2/4/8/16-bit gray, gray+alpha,
   palette with and without tRNS and with an index past the palette, RGB, RGBA, 8 and 16 bits),
   JPEG (RGB, gray, CMYK), WebP (lossy, lossless with alpha) and BMP (24-bit, palette, gray,
-  1-bit) written by Pillow, with Pillow's convert('RGB') and convert('L') of each.
+  1-bit) written by Pillow, and a top-down 24-bit BMP (its rows reversed under a negative
+  height, which Pillow reads but does not write), with Pillow's convert('RGB') and convert('L')
+  of each.
 - order: the classes and samples torchvision's ImageFolder finds in a small tree.
 
 Run with Debian's Python, which has Pillow and torchvision:
@@ -138,6 +140,16 @@ def png_files():
     return files
 
 
+def top_down_bmp(bmp):
+    """The 24-bit BMP `bmp` with its rows stored top-down, as a negative height says."""
+    offset, = struct.unpack_from("<I", bmp, 10)
+    width, height = struct.unpack_from("<ii", bmp, 18)
+    stride = (width * 3 + 3) // 4 * 4
+    rows = [bmp[offset + r * stride:offset + (r + 1) * stride] for r in range(height)]
+    return (bmp[:22] + struct.pack("<i", -height) + bmp[26:offset] +
+            b"".join(reversed(rows)))
+
+
 def pillow_files():
     rng = random.Random(4)
     w, h = 13, 11
@@ -161,6 +173,7 @@ def pillow_files():
                   enumerate(rgba.getdata())])
     save("lossless_alpha.webp", rgba, "WEBP", lossless=True, exact=True)
     save("rgb24.bmp", rgb, "BMP")
+    files.append(("topdown.bmp", top_down_bmp(files[-1][1])))
     save("palette.bmp", rgb.convert("P"), "BMP")
     save("gray.bmp", rgb.convert("L"), "BMP")
     save("bilevel.bmp", rgb.convert("1"), "BMP")

@@ -1,7 +1,9 @@
 // BMP through Debian's stb_image (the implementation compiled here, BMP only): always asked for
 // RGB, so palettes are looked up and alpha dropped; gray is computed by the caller as Pillow does.
+// Rows are bottom-up, or top-down where the header's height is negative (Pillow reads both).
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 
@@ -49,17 +51,22 @@ void check_complete(std::span<const std::uint8_t> bytes, int width, int height,
 
 DecodedPixels decode_bmp(std::span<const std::uint8_t> bytes, const std::filesystem::path& file) {
   const int size = static_cast<int>(bytes.size());  // bytes.size() <= max_image_file_bytes
-  int width = 0, height = 0, components = 0;
-  if (!stbi_info_from_memory(bytes.data(), size, &width, &height, &components)) {
+  int width = 0, header_height = 0, components = 0;
+  if (!stbi_info_from_memory(bytes.data(), size, &width, &header_height, &components)) {
     throw_bad_image(file, fmt::format("not a valid BMP: {}", stbi_failure_reason()));
   }
+  // stb's info gives the header's height as it is; a negative one means top-down rows, which its
+  // loader reads (as Pillow does). 64 bits: -2^31 has no int magnitude.
+  const std::int64_t height = std::abs(std::int64_t{header_height});
   check_image_size(width, height, "BMP", file);
-  check_complete(bytes, width, height, file);
+  check_complete(bytes, width, static_cast<int>(height), file);
+  int loaded_height = 0;
   std::unique_ptr<stbi_uc, decltype(&stbi_image_free)> pixels(
-      stbi_load_from_memory(bytes.data(), size, &width, &height, &components, 3), stbi_image_free);
+      stbi_load_from_memory(bytes.data(), size, &width, &loaded_height, &components, 3),
+      stbi_image_free);
   if (!pixels) throw_bad_image(file, fmt::format("not a valid BMP: {}", stbi_failure_reason()));
-  DecodedPixels out{3, height, width, {}};
-  out.data.assign(pixels.get(), pixels.get() + std::size_t{3} * width * height);
+  DecodedPixels out{3, loaded_height, width, {}};
+  out.data.assign(pixels.get(), pixels.get() + std::size_t{3} * width * loaded_height);
   return out;
 }
 

@@ -253,6 +253,24 @@ TEST(ImageDecode, Bmp24RoundTripWithRowPadding) {
   }
 }
 
+// A negative height in the header means top-down rows: Pillow reads them, and so does the runner
+// (it once refused them as "8x-8 pixels: empty"). A top-down file cut short is still truncated.
+TEST(ImageDecode, TopDownBmpRowsAreReadTopToBottom) {
+  for (auto [height, width] : {std::pair{1, 1}, {3, 5}, {8, 8}}) {
+    const auto rgb = test_pixels(static_cast<std::size_t>(height) * width * 3, height + width);
+    const std::string bmp = testing::bmp_file(width, height, rgb, /*top_down=*/true);
+    const Image image = decode(bmp, 3);
+    EXPECT_EQ(image.height, height);
+    EXPECT_EQ(difference(image.pixels, to_planar(rgb, 3)), "") << width << "x" << height;
+    EXPECT_EQ(difference(decode(bmp, 1).pixels, to_planar(rgb, 1)), "") << width << "x" << height;
+  }
+  TempDir dir;
+  const std::string whole = testing::bmp_file(8, 8, test_pixels(8 * 8 * 3, 1), true);
+  testing::write_bytes(dir / "cut.bmp", whole.substr(0, whole.size() - 10));
+  EXPECT_NE(read_error(dir / "cut.bmp").find("truncated BMP"), std::string::npos)
+      << read_error(dir / "cut.bmp");
+}
+
 TEST(ImageDecode, FormatComesFromTheBytesNotTheName) {
   TempDir dir;
   const auto rgb = test_pixels(4 * 3 * 3, 9);

@@ -126,7 +126,7 @@ std::string webp_file(int width, int height, int components,
   return out;
 }
 
-std::string bmp_file(int width, int height, const std::vector<std::uint8_t>& rgb) {
+std::string bmp_file(int width, int height, const std::vector<std::uint8_t>& rgb, bool top_down) {
   const int stride = (width * 3 + 3) / 4 * 4;
   const std::uint32_t pixel_bytes = static_cast<std::uint32_t>(stride) * height;
   std::string out;
@@ -139,13 +139,14 @@ std::string bmp_file(int width, int height, const std::vector<std::uint8_t>& rgb
   put(14 + 40, 4);                // offset of the pixels
   put(40, 4);                     // BITMAPINFOHEADER
   put(static_cast<std::uint32_t>(width), 4);
-  put(static_cast<std::uint32_t>(height), 4);  // positive: bottom-up rows
-  put(1, 2);                                   // planes
-  put(24, 2);                                  // bits per pixel
-  put(0, 4);                                   // BI_RGB
+  put(static_cast<std::uint32_t>(top_down ? -height : height), 4);  // negative: top-down rows
+  put(1, 2);                                                        // planes
+  put(24, 2);                                                       // bits per pixel
+  put(0, 4);                                                        // BI_RGB
   put(pixel_bytes, 4);
   put(2835, 4), put(2835, 4), put(0, 4), put(0, 4);  // 72 dpi, no palette
-  for (int y = height - 1; y >= 0; --y) {
+  for (int row = 0; row < height; ++row) {
+    const int y = top_down ? row : height - 1 - row;
     for (int x = 0; x < width; ++x) {
       const std::uint8_t* p = &rgb[(static_cast<std::size_t>(y) * width + x) * 3];
       out += static_cast<char>(p[2]), out += static_cast<char>(p[1]),

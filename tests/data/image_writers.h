@@ -26,8 +26,10 @@ std::string jpeg_file(int width, int height, int components,
 std::string webp_file(int width, int height, int components,
                       const std::vector<std::uint8_t>& pixels, bool lossless, float quality = 90);
 
-// An uncompressed 24-bit BMP (bottom-up rows, padded to 4 bytes, BGR) of interleaved RGB.
-std::string bmp_file(int width, int height, const std::vector<std::uint8_t>& rgb);
+// An uncompressed 24-bit BMP (rows padded to 4 bytes, BGR) of interleaved RGB: bottom-up rows,
+// or top-down ones under a negative height in the header.
+std::string bmp_file(int width, int height, const std::vector<std::uint8_t>& rgb,
+                     bool top_down = false);
 
 // Writes bytes to a file, creating its folder.
 void write_bytes(const std::filesystem::path& file, const std::string& bytes);
