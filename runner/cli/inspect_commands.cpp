@@ -10,6 +10,8 @@
 #include "backends/onednn/peak_flops.h"
 #include "runner/cli/commands.h"
 #include "runner/data/dataset_format.h"
+#include "runner/data/planned_split.h"
+#include "runner/graph/training_batches.h"
 #include "runner/run/layer_table.h"
 #include "runner/run/precision_check.h"
 #include "runner/util/process_stats.h"
@@ -20,19 +22,29 @@ namespace runner {
 namespace {
 
 // `run` reads the data; `validate` reads the data files' headers, so that it does not call
-// valid what `run` refuses, and says which files are not there yet.
-void check_data_files(const DatasetSpec& spec, Console& console) {
+// valid what `run` refuses, and says which files are not there yet. False: some are not (and
+// dataset.download will fetch them).
+bool check_data_files(const DatasetSpec& spec, Console& console) {
   const DatasetFormat& format = format_of(spec);
-  if (!format.check_files) return;
+  if (!format.check_files) return true;
   const std::vector<std::string> missing = format.check_files(spec);
-  if (missing.empty()) return;
+  if (missing.empty()) return true;
   const std::string text = fmt::format("dataset.root {} lacks {} of the data files ({})", spec.root,
                                        missing.size(), fmt::join(missing, ", "));
   if (spec.download && format.download) {
     console.warning("warning: " + text + "; `runner run` downloads them (dataset.download is set)");
-    return;
+    return false;
   }
   throw UserError(text + "; put them there, or set dataset.download where the format can");
+}
+
+// The validation split as `run` will hold it out (the same rule, on the labels the format lists
+// without decoding), and the training batches on what it leaves.
+void check_planned_split(const Session& session) {
+  const Experiment& experiment = session.experiment;
+  const std::optional<std::int64_t> train = planned_training_images(
+      experiment.dataset, {experiment.source_file, "dataset.validation_split"});
+  if (train) check_training_batches(session.graph, experiment.training.batch_size, *train);
 }
 
 }  // namespace
@@ -42,7 +54,7 @@ int validate_command(const SessionOptions& options) {
   Session session = Session::prepare(options, console);
   // The device as `run` gets it: a precision it cannot run, a layer its backend lacks.
   session.open_device(console);
-  check_data_files(session.experiment.dataset, console);
+  if (check_data_files(session.experiment.dataset, console)) check_planned_split(session);
   console.result(fmt::format("{}: valid ({} layers, {} parameters)", options.config.string(),
                              session.graph.nodes.size(), session.graph.parameter_count()));
   return 0;

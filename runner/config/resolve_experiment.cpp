@@ -231,6 +231,15 @@ DatasetSpec read_dataset(const Fields& f) {
         fmt::format("{} beside dataset.validation ('{}')", d.validation_split, d.files.validation),
         "one of them: the validation file, or a share held out of the training set");
   }
+  // Without a test set the validation set measures the model; with neither, nothing would (the
+  // run refused it only once the data was read, with no place to name).
+  if (d.files.test_absent && d.validation_split <= 0 && d.files.validation.empty()) {
+    throw_user_error(f.where("test"),
+                     "found null (no test set), and the run has no validation set either: "
+                     "nothing would measure the model",
+                     "set dataset.validation_split (e.g. 0.1) or dataset.validation, or name the "
+                     "test split");
+  }
 
   const ImageShape image = format.image(d);
   const int channels = image.channels;

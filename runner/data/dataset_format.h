@@ -43,6 +43,10 @@ struct DatasetFormat {
   // images (a UserError for what loading would refuse), and returns the files that are not
   // there yet. None: nothing to check beyond class_names and planned_records.
   std::vector<std::string> (*check_files)(const DatasetSpec& spec) = nullptr;
+  // The training split's labels in file order, before the limits, listed without decoding an
+  // image (`runner validate` checks dataset.validation_split with them; planned_split.h). May
+  // throw a UserError as loading would. None: known only once the records are read (CIFAR).
+  std::vector<std::int32_t> (*training_labels)(const DatasetSpec& spec) = nullptr;
   // Fetches missing files into spec.root (dataset.download). None: the format cannot.
   void (*download)(const DatasetSpec& spec) = nullptr;
   // Both splits, before the limits; the files read go to DatasetSplits::files.

@@ -47,6 +47,11 @@ DatasetFormat idx_format_base() {
   format.check_files = [](const DatasetSpec& spec) {
     return check_idx_headers(spec.root, IdxImageSize{28, 28});
   };
+  format.training_labels = [](const DatasetSpec& spec) {  // the label file: one byte per image
+    const auto classes = static_cast<int>(format_of(spec).class_names(spec).size());
+    return read_idx_labels(
+        find_idx_file(std::filesystem::path(spec.root) / "train-labels-idx1-ubyte"), classes);
+  };
   return format;
 }
 

@@ -77,6 +77,12 @@ std::filesystem::path split_path(const DatasetSpec& spec, const std::string& spl
   return path.is_absolute() ? path : std::filesystem::path(spec.root) / path;
 }
 
+std::vector<std::int32_t> labels_of(const LabelledFiles& files) {
+  std::vector<std::int32_t> labels;
+  for (const LabelledFile& file : files.files) labels.push_back(file.label);
+  return labels;
+}
+
 namespace {
 
 // Decodes `files` into a split; skipped files become warnings and counts in `splits`.

@@ -31,6 +31,9 @@ struct LabelledFiles {
   std::vector<LabelledFile> files;
 };
 
+// Their labels, in order.
+std::vector<std::int32_t> labels_of(const LabelledFiles& files);
+
 // The files of one split (the folder or file at `split`), labelled; `training` for the training
 // split, which must have images of every class.
 using ListSplit = std::function<LabelledFiles(const std::filesystem::path& split, bool training)>;

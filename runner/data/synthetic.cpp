@@ -30,6 +30,28 @@ void check_spec(const SyntheticSpec& spec) {
   check("test_count", spec.test_count, 0);
 }
 
+// The labels of `count` images from the stream `seed` and, when `images` is not null, their
+// pixels: each its class's prototype plus noise. The noise is drawn either way, so the labels are
+// the same with pixels and without.
+std::vector<std::int32_t> draw_images(const SyntheticSpec& spec, const std::uint8_t* prototypes,
+                                      int count, std::uint64_t seed, std::uint8_t* images) {
+  const std::size_t image_bytes =
+      static_cast<std::size_t>(spec.channels) * spec.height * spec.width;
+  std::vector<std::int32_t> labels(static_cast<std::size_t>(count));
+  Random random(seed);
+  for (int i = 0; i < count; ++i) {
+    const auto label = static_cast<std::int32_t>(random.below(spec.classes));
+    labels[i] = label;
+    const std::uint8_t* prototype = prototypes ? prototypes + label * image_bytes : nullptr;
+    std::uint8_t* image = images ? images + i * image_bytes : nullptr;
+    for (std::size_t p = 0; p < image_bytes; ++p) {
+      const int noise = static_cast<int>(random.below(2 * kSyntheticNoise + 1)) - kSyntheticNoise;
+      if (image) image[p] = static_cast<std::uint8_t>(std::clamp(prototype[p] + noise, 0, 255));
+    }
+  }
+  return labels;
+}
+
 Dataset make_split(const SyntheticSpec& spec, const std::vector<std::uint8_t>& prototypes,
                    int count, std::uint64_t seed) {
   Dataset split;
@@ -39,20 +61,8 @@ Dataset make_split(const SyntheticSpec& spec, const std::vector<std::uint8_t>& p
   split.height = spec.height;
   split.width = spec.width;
   split.class_names = synthetic_class_names(spec.classes);
-  const std::size_t image_bytes = split.image_bytes();
-  split.labels.resize(count);
-  split.images.resize(count * image_bytes);
-  Random random(seed);
-  for (int i = 0; i < count; ++i) {
-    const auto label = static_cast<std::int32_t>(random.below(spec.classes));
-    split.labels[i] = label;
-    const std::uint8_t* prototype = prototypes.data() + label * image_bytes;
-    std::uint8_t* image = split.images.data() + i * image_bytes;
-    for (std::size_t p = 0; p < image_bytes; ++p) {
-      const int noise = static_cast<int>(random.below(2 * kSyntheticNoise + 1)) - kSyntheticNoise;
-      image[p] = static_cast<std::uint8_t>(std::clamp(prototype[p] + noise, 0, 255));
-    }
-  }
+  split.images.resize(count * split.image_bytes());
+  split.labels = draw_images(spec, prototypes.data(), count, seed, split.images.data());
   return split;
 }
 
@@ -62,6 +72,11 @@ std::vector<std::string> synthetic_class_names(int classes) {
   std::vector<std::string> names;
   for (int c = 0; c < classes; ++c) names.push_back(fmt::format("class{}", c));
   return names;
+}
+
+std::vector<std::int32_t> synthetic_train_labels(const SyntheticSpec& spec, std::uint64_t seed) {
+  check_spec(spec);
+  return draw_images(spec, nullptr, spec.train_count, derive_seed(seed, kTrain), nullptr);
 }
 
 DatasetSplits make_synthetic(const SyntheticSpec& spec, std::uint64_t seed) {

@@ -20,4 +20,7 @@ std::vector<std::string> synthetic_class_names(int classes);
 // Prototypes are shared by the splits; labels are uniform over the classes.
 DatasetSplits make_synthetic(const SyntheticSpec& spec, std::uint64_t seed = 0);
 
+// The training labels make_synthetic(spec, seed) gives, drawn without its images.
+std::vector<std::int32_t> synthetic_train_labels(const SyntheticSpec& spec, std::uint64_t seed = 0);
+
 }  // namespace runner

@@ -23,24 +23,17 @@ std::vector<std::vector<std::size_t>> rows_by_class(const Dataset& data) {
   return rows;
 }
 
-// Which rows are held out: the first round(fraction x n) of each class's seeded permutation.
+// Which rows are held out: the first held_out_per_class of each class's seeded permutation.
 std::vector<bool> choose_rows(const Dataset& train, double fraction, std::uint64_t seed,
                               const SourceLocation& where) {
   std::vector<bool> held(train.size(), false);
   const std::uint64_t split_seed = derive_seed(seed, kValidationStream);
   const auto rows = rows_by_class(train);
+  const std::vector<std::size_t> take = held_out_per_class(
+      images_per_class(train.labels, rows.size()), train.class_names, fraction, where);
   for (std::size_t k = 0; k < rows.size(); ++k) {
-    const std::size_t n = rows[k].size();
-    const auto take = static_cast<std::size_t>(std::llround(fraction * static_cast<double>(n)));
-    if (n > 0 && take >= n) {
-      throw_user_error(where,
-                       fmt::format("found {}, which holds out all {} training image{} of class "
-                                   "'{}' and leaves none to train on",
-                                   fraction, n, n == 1 ? "" : "s", train.class_names[k]),
-                       "expected a smaller share, or more images of that class");
-    }
-    const auto order = shuffled_indices(n, derive_seed(split_seed, k));
-    for (std::size_t i = 0; i < take; ++i) held[rows[k][order[i]]] = true;
+    const auto order = shuffled_indices(rows[k].size(), derive_seed(split_seed, k));
+    for (std::size_t i = 0; i < take[k]; ++i) held[rows[k][order[i]]] = true;
   }
   return held;
 }
@@ -64,18 +57,46 @@ Dataset select_rows(const Dataset& from, const std::vector<bool>& keep, bool wan
 
 }  // namespace
 
+std::vector<std::size_t> images_per_class(const std::vector<std::int32_t>& labels,
+                                          std::size_t classes) {
+  std::vector<std::size_t> counts(classes, 0);
+  for (std::int32_t label : labels) ++counts.at(static_cast<std::size_t>(label));
+  return counts;
+}
+
+std::vector<std::size_t> held_out_per_class(const std::vector<std::size_t>& images_per_class,
+                                            const std::vector<std::string>& class_names,
+                                            double fraction, const SourceLocation& where) {
+  std::vector<std::size_t> take;
+  std::size_t images = 0, held = 0;
+  for (std::size_t k = 0; k < images_per_class.size(); ++k) {
+    const std::size_t n = images_per_class[k];
+    take.push_back(static_cast<std::size_t>(std::llround(fraction * static_cast<double>(n))));
+    if (n > 0 && take[k] >= n) {
+      throw_user_error(where,
+                       fmt::format("found {}, which holds out all {} training image{} of class "
+                                   "'{}' and leaves none to train on",
+                                   fraction, n, n == 1 ? "" : "s", class_names.at(k)),
+                       "expected a smaller share, or more images of that class");
+    }
+    images += n;
+    held += take[k];
+  }
+  if (held == 0) {
+    throw_user_error(where,
+                     fmt::format("found {}, which holds out no image of the {} training images "
+                                 "(round({} x the images of each class) is 0 for every class)",
+                                 fraction, images, fraction),
+                     "expected a larger share, or more training images");
+  }
+  return take;
+}
+
 void hold_out_validation(DatasetSplits& splits, double fraction, std::uint64_t seed,
                          const SourceLocation& where) {
   if (fraction <= 0 || splits.validation.size() > 0) return;
   const std::vector<bool> held = choose_rows(splits.train, fraction, seed, where);
   Dataset validation = select_rows(splits.train, held, true);
-  if (validation.size() == 0) {
-    throw_user_error(where,
-                     fmt::format("found {}, which holds out no image of the {} training images "
-                                 "(round({} x the images of each class) is 0 for every class)",
-                                 fraction, splits.train.size(), fraction),
-                     "expected a larger share, or more training images");
-  }
   splits.train = select_rows(splits.train, held, false);
   splits.validation = std::move(validation);
 }

@@ -280,6 +280,39 @@ std::vector<BadInput> cases() {
        kCsvDataset,
        run,
        {"{tmp}/csv/train.csv: line 2: holds a NUL byte, which no path or label may hold"}},
+      // `validate` once called valid what `run` refuses (issue 36, item 13): the split is
+      // checked on the labels the format lists, without decoding an image.
+      {"validate_split_that_leaves_a_class_nothing_to_train_on",
+       replace(kBase, "test_count: 8}", "test_count: 8}\n  validation_split: 0.9999"),
+       "validate {config}",
+       {"config.yaml: dataset.validation_split: found 0.9999, which holds out all",
+        "and leaves none to train on"}},
+      {"validate_split_that_holds_out_nothing",
+       replace(kBase, "test_count: 8}", "test_count: 8}\n  validation_split: 0.0001"),
+       "validate {config}",
+       {"config.yaml: dataset.validation_split: found 0.0001, which holds out no image of the 32 "
+        "training images"}},
+      // The training batches are checked on what the split leaves (32 images, 15 held out).
+      {"validate_batch_norm_on_a_last_batch_of_one_after_the_split",
+       replace(layers(kBatchNormAfterPooling), "test_count: 8}",
+               "test_count: 8}\n  validation_split: 0.45"),
+       "validate {config}",
+       {"model.layers[3]: bn (batch_norm2d): the 17 training images in batches of "
+        "training.batch_size 8 end with a batch of 1 image"}},
+      {"csv_validate_one_image_per_class_with_a_split",
+       replace(kCsvDataset, "cache\n", "cache\n  validation_split: 0.5\n"),
+       "validate {config}",
+       {"dataset.validation_split: found 0.5, which holds out all 1 training image of class '0' "
+        "and leaves none to train on"}},
+      {"csv_validate_without_test_csv",
+       kCsvDataset,
+       "validate {config}",
+       {"{tmp}/csv/test.csv: not found, expected a CSV file of path,label rows"}},
+      {"csv_test_null_without_a_validation_set",
+       replace(kCsvDataset, "cache\n", "cache\n  test: null\n"),
+       "validate {config}",
+       {"config.yaml:10:3: dataset.test: found null (no test set), and the run has no validation "
+        "set either: nothing would measure the model"}},
       {"long_tag_option",
        kBase,
        run + " --tag note=" + std::string(5000, 'x'),
@@ -337,6 +370,10 @@ std::string csv_rows(const std::string& name) {
   if (name == "csv_mixed_labels") return "a.png,0\nb.png,3\nc.png,cat\n";
   if (name == "csv_negative_label") return "a.png,0\nb.png,-1\nc.png,3\n";
   if (name == "csv_nul_in_a_path") return std::string("a.png,0\nb.png\0.txt,3\n", 21);
+  if (name == "csv_validate_one_image_per_class_with_a_split" ||
+      name == "csv_validate_without_test_csv" || name == "csv_test_null_without_a_validation_set") {
+    return "a.png,0\nb.png,1\nc.png,2\nd.png,3\n";
+  }
   throw std::logic_error("no rows for " + name);
 }
 
@@ -346,7 +383,9 @@ void prepare_files(const BadInput& c, const TempDir& tmp, std::string& arguments
   if (c.name.starts_with("csv_")) {
     const std::string rows = csv_rows(c.name);
     tmp.write("csv/train.csv", rows);
-    tmp.write("csv/test.csv", rows.substr(0, rows.find('\n') + 1));
+    if (c.name != "csv_validate_without_test_csv") {
+      tmp.write("csv/test.csv", rows.substr(0, rows.find('\n') + 1));
+    }
   }
   if (c.name.starts_with("folder_")) {
     for (const char* image :

@@ -9,7 +9,10 @@
 #include <map>
 #include <set>
 
+#include "csv_dataset_helpers.h"
 #include "runner/data/dataset.h"
+#include "runner/data/planned_split.h"
+#include "test_support.h"
 
 namespace runner {
 namespace {
@@ -131,6 +134,62 @@ TEST(ValidationSplit, AnEmptyValidationSetIsAUserError) {
   EXPECT_NE(message.find("dataset.validation_split: found 0.1, which holds out no image of the 6"),
             std::string::npos)
       << message;
+}
+
+// `runner validate` splits the labels the format lists by the same rule as `run` splits the
+// loaded data: the same training images are left, and the same splits are refused with the same
+// words (validate once called them valid).
+std::string planned_or_error(const DatasetSpec& spec, std::int64_t* train) {
+  try {
+    *train = planned_training_images(spec, kWhere).value_or(-1);
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string loaded_or_error(const DatasetSpec& spec, std::int64_t* train) {
+  DatasetSplits splits = load_dataset(spec);
+  try {
+    hold_out_validation(splits, spec.validation_split, 0, kWhere);
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  *train = static_cast<std::int64_t>(splits.train.size());
+  return "";
+}
+
+TEST(ValidationSplit, ValidatePlansTheSplitRunMakes) {
+  DatasetSpec spec;
+  spec.name = "synthetic";
+  spec.synthetic = {1, 2, 2, 5, 37, 4};  // 37 training images, 5 classes
+  for (double fraction : {0.2, 0.5, 0.0001, 0.9999}) {
+    for (std::int64_t limit : {0, 12}) {
+      spec.validation_split = fraction;
+      spec.train_limit = limit;
+      std::int64_t planned = -2, loaded = -3;
+      const std::string plan_error = planned_or_error(spec, &planned);
+      EXPECT_EQ(plan_error, loaded_or_error(spec, &loaded)) << fraction << ", limit " << limit;
+      if (plan_error.empty()) EXPECT_EQ(planned, loaded) << fraction << ", limit " << limit;
+    }
+  }
+  spec.validation_split = 0;
+  EXPECT_EQ(planned_training_images(spec, kWhere), std::nullopt);  // no split: nothing to plan
+}
+
+TEST(ValidationSplit, ValidateRefusesASplitThatEmptiesACsvClass) {
+  testing::TempDir tmp;
+  // One image per class: a split of 0.5 holds each out whole, as `run` would refuse.
+  DatasetSpec spec =
+      testing::csv_test_dataset(tmp.path(), "images/a.png,0\nimages/b.png,1\nimages/c.png,2\n");
+  spec.validation_split = 0.5;
+  std::int64_t planned = 0, loaded = 0;
+  const std::string message = planned_or_error(spec, &planned);
+  EXPECT_NE(message.find("c.yaml: dataset.validation_split: found 0.5, which holds out all 1 "
+                         "training image of class '0'"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(message, loaded_or_error(spec, &loaded));
 }
 
 }  // namespace

@@ -124,6 +124,10 @@ RUNNER_DATASET_FORMAT(csv) {
     });
     return std::vector<std::string>{};
   };
+  format.training_labels = [](const DatasetSpec& spec) {
+    const std::vector<std::string> classes = format_of(spec).class_names(spec);
+    return labels_of(labelled_files(spec, split_path(spec, spec.files.train), classes));
+  };
   format.load = [](const DatasetSpec& spec) {
     const std::vector<std::string> classes = format_of(spec).class_names(spec);
     return load_image_splits(spec, classes, [&](const std::filesystem::path& file, bool) {

@@ -88,6 +88,9 @@ RUNNER_DATASET_FORMAT(image_folder) {
     list_image_splits(spec, split_lister(train_classes(spec)));
     return std::vector<std::string>{};
   };
+  format.training_labels = [](const DatasetSpec& spec) {
+    return labels_of(list_split(split_path(spec, spec.files.train), train_classes(spec), true));
+  };
   format.load = [](const DatasetSpec& spec) {
     const std::vector<std::string> classes = train_classes(spec);
     return load_image_splits(spec, classes, split_lister(classes));

@@ -38,6 +38,9 @@ RUNNER_DATASET_FORMAT(synthetic) {
     return DatasetRecords{s.train_count, s.test_count,
                           std::int64_t{s.channels} * s.height * s.width};
   };
+  format.training_labels = [](const DatasetSpec& spec) {
+    return synthetic_train_labels(spec.synthetic, 0);
+  };
   format.load = [](const DatasetSpec& spec) { return make_synthetic(spec.synthetic, 0); };
   format.identity = [](const DatasetSpec& spec) {  // the generator's settings are the data
     const SyntheticSpec& s = spec.synthetic;
