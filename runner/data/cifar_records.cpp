@@ -24,6 +24,7 @@ Dataset empty_split(const CifarFiles& files, const std::vector<std::string>& cla
   split.height = 32;
   split.width = 32;
   split.class_names = class_names;
+  split.setting = "dataset.root";
   return split;
 }
 

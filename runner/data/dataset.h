@@ -13,7 +13,8 @@ namespace runner {
 
 struct Dataset {
   std::string name;
-  std::string source;  // the file or folder it was read from, for messages ("synthetic": none)
+  std::string source;   // the file or folder it was read from, for messages ("synthetic": none)
+  std::string setting;  // the config field that chose it ("dataset.test", "dataset.root")
   int channels = 0, height = 0, width = 0;
   std::vector<std::string> class_names;
   std::vector<std::uint8_t> images;  // (N, C, H, W), row-major

@@ -88,6 +88,7 @@ Dataset read_idx_split(const std::filesystem::path& root, const std::string& pre
   Dataset split;
   split.name = dataset.name;
   split.source = images_file.string();
+  split.setting = "dataset.root";
   split.class_names = dataset.class_names;
   IdxImages images = read_idx_images(images_file, expected);
   split.labels = read_idx_labels(labels_file, split.classes());

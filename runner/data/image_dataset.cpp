@@ -85,10 +85,11 @@ std::vector<std::int32_t> labels_of(const LabelledFiles& files) {
 
 namespace {
 
-// Decodes `files` into a split; skipped files become warnings and counts in `splits`.
-Dataset decode_split(const DatasetSpec& spec, const LabelledFiles& files,
-                     const std::vector<std::string>& class_names, const std::string& which,
-                     DatasetSplits& splits) {
+// Decodes `files` (listed from `listed`, the split's folder or CSV) into a split; skipped files
+// become warnings and counts in `splits`.
+Dataset decode_split(const DatasetSpec& spec, const std::filesystem::path& listed,
+                     const LabelledFiles& files, const std::vector<std::string>& class_names,
+                     const std::string& which, DatasetSplits& splits) {
   ImageSetRequest request;
   request.root = files.root;
   request.files = files.files;
@@ -103,7 +104,8 @@ Dataset decode_split(const DatasetSpec& spec, const LabelledFiles& files,
 
   Dataset split;
   split.name = spec.name;
-  split.source = files.root.string();
+  split.source = listed.string();
+  split.setting = "dataset." + which;
   split.channels = set.channels;
   split.height = set.height;
   split.width = set.width;
@@ -130,7 +132,9 @@ Dataset decode_split(const DatasetSpec& spec, const LabelledFiles& files,
 // A split without images (test: null), of the spec's image and `class_names`.
 Dataset empty_split(const DatasetSpec& spec, const std::vector<std::string>& class_names) {
   const ImageShape image = spec.files.image;
-  return Dataset{spec.name, "", image.channels, image.height, image.width, class_names, {}, {}};
+  return Dataset{spec.name,      "",           "dataset.test",
+                 image.channels, image.height, image.width,
+                 class_names,    {},           {}};
 }
 
 // One digest over the splits' fingerprints (the report's data.sha256).
@@ -151,7 +155,8 @@ DatasetSplits load_image_splits(const DatasetSpec& spec,
                                 const ListSplit& list) {
   DatasetSplits splits;
   auto split = [&](const std::string& name, const char* which, bool training) {
-    return decode_split(spec, list(split_path(spec, name), training), class_names, which, splits);
+    const std::filesystem::path listed = split_path(spec, name);
+    return decode_split(spec, listed, list(listed, training), class_names, which, splits);
   };
   splits.train = split(spec.files.train, "train", true);
   if (!spec.files.validation.empty()) {

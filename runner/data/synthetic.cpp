@@ -53,10 +53,11 @@ std::vector<std::int32_t> draw_images(const SyntheticSpec& spec, const std::uint
 }
 
 Dataset make_split(const SyntheticSpec& spec, const std::vector<std::uint8_t>& prototypes,
-                   int count, std::uint64_t seed) {
+                   int count, std::uint64_t seed, const char* count_field) {
   Dataset split;
   split.name = "synthetic";
   split.source = "dataset.synthetic";
+  split.setting = std::string("dataset.synthetic.") + count_field;
   split.channels = spec.channels;
   split.height = spec.height;
   split.width = spec.width;
@@ -86,8 +87,8 @@ DatasetSplits make_synthetic(const SyntheticSpec& spec, std::uint64_t seed) {
   std::vector<std::uint8_t> prototypes(spec.classes * image_bytes);  // (classes, C, H, W)
   Random random(derive_seed(seed, kPrototypes));
   for (auto& pixel : prototypes) pixel = static_cast<std::uint8_t>(random.below(256));
-  return {make_split(spec, prototypes, spec.train_count, derive_seed(seed, kTrain)),
-          make_split(spec, prototypes, spec.test_count, derive_seed(seed, kTest)),
+  return {make_split(spec, prototypes, spec.train_count, derive_seed(seed, kTrain), "train_count"),
+          make_split(spec, prototypes, spec.test_count, derive_seed(seed, kTest), "test_count"),
           {}};
 }
 

@@ -97,6 +97,7 @@ void hold_out_validation(DatasetSplits& splits, double fraction, std::uint64_t s
   if (fraction <= 0 || splits.validation.size() > 0) return;
   const std::vector<bool> held = choose_rows(splits.train, fraction, seed, where);
   Dataset validation = select_rows(splits.train, held, true);
+  validation.setting = "dataset.validation_split";
   splits.train = select_rows(splits.train, held, false);
   splits.validation = std::move(validation);
 }

@@ -10,9 +10,11 @@ namespace {
 
 void check_split(const Dataset& split, const char* which, const Graph& graph) {
   const Shape images{split.channels, split.height, split.width};
-  if (split.size() == 0) {
-    throw UserError(fmt::format("{}: the {} split holds no images, expected at least one",
-                                split.source, which));
+  if (split.size() == 0) {  // named by its file or folder and the field that chose it
+    const std::string field = split.setting.empty() ? "" : " (" + split.setting + ")";
+    throw UserError(fmt::format("{}: the {} split{} holds no images, expected at least one",
+                                split.source.empty() ? split.setting : split.source, which,
+                                split.source.empty() ? "" : field));
   }
   if (!(images == graph.input)) {
     throw UserError(

@@ -67,7 +67,7 @@ TEST(BadData, AnEmptyIdxSplit) {
   TempDir tmp;
   write_idx(tmp, 0, 28, 28);
   expect_refused(run_on(tmp, "fashion_mnist"),
-                 {"train-images-idx3-ubyte: the training split holds no images"});
+                 {"train-images-idx3-ubyte: the training split (dataset.root) holds no images"});
 }
 
 TEST(BadData, CifarWithMoreClassesThanTheModelsOutputs) {
@@ -146,7 +146,7 @@ training: {epochs: 1, batch_size: 2, optimizer: {type: sgd, lr: 0.01}}
 TEST(BadData, EmptyCifarFiles) {
   TempDir tmp;
   write_cifar10_folder(tmp / "data", {0, 0, 0, 0, 0, 2}, 1);
-  expect_refused(run_on(tmp, "cifar10"), {"the training split holds no images"});
+  expect_refused(run_on(tmp, "cifar10"), {"the training split (dataset.root) holds no images"});
 }
 
 TEST(BadData, ACifarFileThatIsAFifoIsNotReadForever) {

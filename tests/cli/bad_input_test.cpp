@@ -313,6 +313,12 @@ std::vector<BadInput> cases() {
        "validate {config}",
        {"config.yaml:10:3: dataset.test: found null (no test set), and the run has no validation "
         "set either: nothing would measure the model"}},
+      // An empty split is named by its file and field (once ': the test split holds no images').
+      {"csv_every_training_image_skipped",
+       replace(kCsvDataset, "cache\n", "cache\n  on_bad_file: skip\n"),
+       run,
+       {"{tmp}/csv/train.csv: the training split (dataset.train) holds no images, expected at "
+        "least one"}},
       {"long_tag_option",
        kBase,
        run + " --tag note=" + std::string(5000, 'x'),
@@ -371,7 +377,8 @@ std::string csv_rows(const std::string& name) {
   if (name == "csv_negative_label") return "a.png,0\nb.png,-1\nc.png,3\n";
   if (name == "csv_nul_in_a_path") return std::string("a.png,0\nb.png\0.txt,3\n", 21);
   if (name == "csv_validate_one_image_per_class_with_a_split" ||
-      name == "csv_validate_without_test_csv" || name == "csv_test_null_without_a_validation_set") {
+      name == "csv_validate_without_test_csv" || name == "csv_test_null_without_a_validation_set" ||
+      name == "csv_every_training_image_skipped") {
     return "a.png,0\nb.png,1\nc.png,2\nd.png,3\n";
   }
   throw std::logic_error("no rows for " + name);
