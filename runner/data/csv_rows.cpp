@@ -60,9 +60,10 @@ std::optional<int> class_number(const fs::path& file, const CsvRow& row) {
   int value = 0;
   auto [end, error] = std::from_chars(label.data(), label.data() + label.size(), value);
   if (error != std::errc() || value >= kMaxCsvClasses) {
-    throw_user_error(at_file(file), fmt::format("line {}: found label {}, expected class numbers "
-                                                "below {}",
-                                                row.line, label, kMaxCsvClasses));
+    throw_user_error(at_file(file),
+                     fmt::format("line {}: found label {}, expected class numbers below {}",
+                                 row.line, label, kMaxCsvClasses),
+                     "label k is the model's output k: is this column an id, not a class?");
   }
   return value;
 }

@@ -319,6 +319,14 @@ std::vector<BadInput> cases() {
        run,
        {"{tmp}/csv/train.csv: the training split (dataset.train) holds no images, expected at "
         "least one"}},
+      // Labels up to 99,999 once ended in std::bad_alloc blaming the batch size; the class count
+      // is checked against the model before anything is allocated, saying where it comes from.
+      {"csv_class_numbers_up_to_99999",
+       kCsvDataset,
+       "validate {config}",
+       {"model.layers[3]: the output layer 'fc' gives 4 values per image, but the dataset has "
+        "100000 classes because {tmp}/csv/train.csv's largest class number is 99999 (line 3), "
+        "and label k is output k"}},
       {"long_tag_option",
        kBase,
        run + " --tag note=" + std::string(5000, 'x'),
@@ -375,6 +383,7 @@ std::string csv_rows(const std::string& name) {
   if (name == "csv_row_outside_the_root") return "a.png,0\nb.png,1\nc.png,2\n/etc/hostname,3\n";
   if (name == "csv_mixed_labels") return "a.png,0\nb.png,3\nc.png,cat\n";
   if (name == "csv_negative_label") return "a.png,0\nb.png,-1\nc.png,3\n";
+  if (name == "csv_class_numbers_up_to_99999") return "a.png,0\nb.png,1\nc.png,99999\n";
   if (name == "csv_nul_in_a_path") return std::string("a.png,0\nb.png\0.txt,3\n", 21);
   if (name == "csv_validate_one_image_per_class_with_a_split" ||
       name == "csv_validate_without_test_csv" || name == "csv_test_null_without_a_validation_set" ||

@@ -86,6 +86,38 @@ TEST(CsvRows, LeadingZerosAreTheSameClassNumber) {
   EXPECT_EQ(splits.test.labels, (std::vector<std::int32_t>{1}));
 }
 
+// A class number the training file lacks is said as a number, the leading zeros it was written
+// with named (it was "found label '07', expected one of the classes"); so is a name it lacks.
+TEST(CsvRows, AClassTheTrainingFileLacksIsNamedAsANumberOrAName) {
+  TempDir tmp;
+  DatasetSpec spec = csv_test_dataset(
+      tmp.path(), "images/a.png,0\nimages/b.png,01\nimages/c.png,3\n", "images/a.png,07\n");
+  expect_message_parts(csv_load_error(spec),
+                       {"test.csv: line 1: found class number 7 (written '07'), but the training "
+                        "file's class numbers go up to 3",
+                        "give it rows of that class, or correct the label"});
+  spec = csv_test_dataset(tmp.path(), "images/a.png,cat\nimages/b.png,dog\n",
+                          "images/a.png,cat\nimages/c.png,wolf\n");
+  expect_message_parts(csv_load_error(spec), {"test.csv: line 2: found label 'wolf', which is "
+                                              "none of the 2 class names of the training file"});
+}
+
+// A class number of 100,000 or more is refused naming the row (an id column, not 100,001
+// outputs); up to 99,999 the class count reaches the model's check, which says where it came from.
+TEST(CsvRows, ClassNumbersStayBelowTheMaximum) {
+  TempDir tmp;
+  DatasetSpec spec = csv_test_dataset(tmp.path(), "images/a.png,0\nimages/b.png,100000\n");
+  expect_message_parts(csv_load_error(spec),
+                       {"train.csv: line 2: found label 100000, expected class numbers below "
+                        "100000"});
+  spec = csv_test_dataset(tmp.path(), "images/a.png,0\nimages/b.png,99999\nimages/c.png,7\n");
+  EXPECT_EQ(format_of(spec).class_names(spec).size(), 100'000u);
+  ASSERT_NE(format_of(spec).classes_origin, nullptr);
+  EXPECT_EQ(format_of(spec).classes_origin(spec),
+            (tmp / "train.csv").string() +
+                "'s largest class number is 99999 (line 2), and label k is output k");
+}
+
 TEST(CsvRows, ANulByteInAPathIsRefusedNamingTheRow) {
   TempDir tmp;
   using namespace std::string_literals;

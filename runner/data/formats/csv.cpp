@@ -35,8 +35,22 @@ bool numbered_classes(const std::vector<std::string>& classes) {
   return !classes.empty() && classes.front() == "0";
 }
 
+// Where the class count of the training file comes from, for a model of another output count:
+// its largest class number (an id column taken for labels gives 100,000 outputs), or its names.
+std::string classes_origin_of(const std::filesystem::path& train_file) {
+  const CsvRows train = read_csv_rows(train_file);
+  if (!train.numbered) {
+    return fmt::format("{}'s labels are class names, one class per name", train_file.string());
+  }
+  const CsvRow* largest = &train.rows.front();
+  for (const CsvRow& row : train.rows) largest = row.number > largest->number ? &row : largest;
+  return fmt::format("{}'s largest class number is {} (line {}), and label k is output k",
+                     train_file.string(), largest->number, largest->line);
+}
+
 // The label of `row` of `file`: its class number (label k is output k), or its name's place among
-// the training file's classes; a label of the other kind than training's is an error.
+// the training file's classes; a label of the other kind than training's, or a class the
+// training file lacks, is an error.
 std::int32_t label_of(const std::filesystem::path& file, const CsvRows& rows, const CsvRow& row,
                       const std::vector<std::string>& classes) {
   const bool numbered = numbered_classes(classes);
@@ -47,13 +61,26 @@ std::int32_t label_of(const std::filesystem::path& file, const CsvRows& rows, co
                                  row.line, row.label, rows.numbered ? "number" : "name",
                                  numbered ? "numbers" : "names"));
   }
+  const std::string no_output =
+      "the classes are the training file's: give it rows of that class, "
+      "or correct the label";
   if (numbered && static_cast<std::size_t>(row.number) < classes.size()) return row.number;
-  auto known = std::find(classes.begin(), classes.end(), row.label);
-  if (numbered || known == classes.end()) {
+  if (numbered) {  // "07" is 7: said as written when it is written otherwise
+    const std::string written =
+        row.label == std::to_string(row.number) ? "" : fmt::format(" (written '{}')", row.label);
     throw_user_error(at_file(file),
-                     fmt::format("line {}: found label '{}', expected one of the {} classes of "
-                                 "the training file",
-                                 row.line, row.label, classes.size()));
+                     fmt::format("line {}: found class number {}{}, but the training file's "
+                                 "class numbers go up to {}",
+                                 row.line, row.number, written, classes.size() - 1),
+                     no_output);
+  }
+  auto known = std::find(classes.begin(), classes.end(), row.label);
+  if (known == classes.end()) {
+    throw_user_error(at_file(file),
+                     fmt::format("line {}: found label '{}', which is none of the {} class names "
+                                 "of the training file",
+                                 row.line, row.label, classes.size()),
+                     no_output);
   }
   return static_cast<std::int32_t>(known - classes.begin());
 }
@@ -107,6 +134,9 @@ RUNNER_DATASET_FORMAT(csv) {
   };
   format.class_names = [](const DatasetSpec& spec) {
     return classes_of(split_path(spec, spec.files.train));
+  };
+  format.classes_origin = [](const DatasetSpec& spec) {
+    return classes_origin_of(split_path(spec, spec.files.train));
   };
   format.planned_records = [](const DatasetSpec& spec) {
     const ImageShape image = spec.files.image;
