@@ -372,9 +372,11 @@ int dispatch_reporting_errors(const Commands& c) {
     std::cerr << terminal_lines(e.what()) << "\n";
     return 130;
   } catch (const std::bad_alloc&) {
-    // The memory plan is checked before a run; this is what it could not foresee.
+    // The memory plan is checked before a run; this is what it could not foresee (a ulimit, a
+    // container). The model's size is named too: 100,000 classes make a large output layer.
     std::cerr << "error: out of host memory (std::bad_alloc): lower training.batch_size, "
-                 "training.eval_batch_size, model.width or the number of images\n";
+                 "training.eval_batch_size, the model's size (model.width, its layers' sizes; the "
+                 "output layer has one value per class) or the number of images\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "error: " << terminal_lines(e.what()) << "\n";

@@ -204,5 +204,31 @@ training: {epochs: 1, batch_size: 2, threads: 1, optimizer: {type: sgd, lr: 0.01
                           "about 2010008040 bytes (1.9 GiB)"});
 }
 
+// 100,000 classes within the machine's memory but not the process's 1 GB address space: the
+// output layer's 40 million parameters fail to allocate, and the message names the model's size
+// and the classes, not only the batch size (it once said "lower training.batch_size").
+TEST(BadData, AModelOfManyClassesLargerThanTheProcessMayAllocateNamesTheModel) {
+  if (kAddressSanitizer)
+    GTEST_SKIP() << "AddressSanitizer reserves more address space than the limit";
+  TempDir tmp;
+  auto config = tmp.write("config.yaml", R"(name: many_classes
+device: cpu
+dataset:
+  name: synthetic
+  workers: 0
+  synthetic: {channels: 1, height: 12, width: 12, classes: 100000, train_count: 8, test_count: 2}
+model:
+  layers:
+    - {name: conv1, type: conv2d, out_channels: 4, kernel: 3}
+    - {name: flat, type: flatten}
+    - {name: fc, type: linear, out_features: 100000}
+training: {epochs: 1, batch_size: 2, threads: 1, optimizer: {type: sgd, lr: 0.01}}
+)");
+  auto result = run_command("ulimit -v 1000000 && " + std::string(RUNNER_BINARY) + " " +
+                            config.string() + " --output " + (tmp / "out").string());
+  expect_refused(result, {"out of host memory (std::bad_alloc)", "the model's size",
+                          "the output layer has one value per class"});
+}
+
 }  // namespace
 }  // namespace runner::testing
