@@ -180,54 +180,52 @@ TEST(BadData, AnIdxFileLinkedToDevZeroIsRefused) {
                   "device), expected a gzipped IDX file"});
 }
 
-// Synthetic data of 2 GB, within the machine's memory (so it validates) but not within the
-// process's 1 GB address space: the failed allocation says what the dataset needs.
+// Runs synthetic data of the settings `synthetic` through a model of `layers` in a process of
+// 1 GB of address space (ulimit -v): within the machine's memory, so that it validates, but not
+// within the process's.
+CommandResult run_in_one_gigabyte(const TempDir& tmp, const std::string& synthetic,
+                                  const std::string& layers) {
+  const auto config =
+      tmp.write("config.yaml",
+                "name: in_one_gigabyte\ndevice: cpu\ndataset:\n  name: synthetic\n  "
+                "workers: 0\n  synthetic: " +
+                    synthetic + "\nmodel:\n  layers:\n" + layers +
+                    "training: {epochs: 1, batch_size: 2, threads: 1, optimizer: {type: sgd, "
+                    "lr: 0.01}}\n");
+  return run_command("ulimit -v 1000000 && " + std::string(RUNNER_BINARY) + " " + config.string() +
+                     " --output " + (tmp / "out").string());
+}
+
+// Synthetic data of 2 GB: the failed allocation says what the dataset needs.
 TEST(BadData, DataLargerThanTheProcessMayAllocateSaysHowMuchItNeeds) {
   if (kAddressSanitizer)
     GTEST_SKIP() << "AddressSanitizer reserves more address space than the limit";
   TempDir tmp;
-  auto config = tmp.write("config.yaml", R"(name: big_data
-device: cpu
-dataset:
-  name: synthetic
-  workers: 0
-  synthetic: {channels: 1, height: 1000, width: 1000, classes: 4, train_count: 2000, test_count: 10}
-model:
-  layers:
-    - {name: flat, type: flatten}
-    - {name: fc, type: linear, out_features: 4}
-training: {epochs: 1, batch_size: 2, threads: 1, optimizer: {type: sgd, lr: 0.01}}
-)");
-  auto result = run_command("ulimit -v 1000000 && " + std::string(RUNNER_BINARY) + " " +
-                            config.string() + " --output " + (tmp / "out").string());
-  expect_refused(result, {"config.yaml: out of memory loading the synthetic dataset, which needs "
-                          "about 2010008040 bytes (1.9 GiB)"});
+  expect_refused(run_in_one_gigabyte(tmp,
+                                     "{channels: 1, height: 1000, width: 1000, classes: 4, "
+                                     "train_count: 2000, test_count: 10}",
+                                     "    - {name: flat, type: flatten}\n"
+                                     "    - {name: fc, type: linear, out_features: 4}\n"),
+                 {"config.yaml: out of memory loading the synthetic dataset, which needs about "
+                  "2010008040 bytes (1.9 GiB)"});
 }
 
-// 100,000 classes within the machine's memory but not the process's 1 GB address space: the
-// output layer's 40 million parameters fail to allocate, and the message names the model's size
-// and the classes, not only the batch size (it once said "lower training.batch_size").
+// 100,000 classes: the output layer's 40 million parameters fail to allocate, and the message
+// names the model's size and the classes, not only the batch size (it once said "lower
+// training.batch_size").
 TEST(BadData, AModelOfManyClassesLargerThanTheProcessMayAllocateNamesTheModel) {
   if (kAddressSanitizer)
     GTEST_SKIP() << "AddressSanitizer reserves more address space than the limit";
   TempDir tmp;
-  auto config = tmp.write("config.yaml", R"(name: many_classes
-device: cpu
-dataset:
-  name: synthetic
-  workers: 0
-  synthetic: {channels: 1, height: 12, width: 12, classes: 100000, train_count: 8, test_count: 2}
-model:
-  layers:
-    - {name: conv1, type: conv2d, out_channels: 4, kernel: 3}
-    - {name: flat, type: flatten}
-    - {name: fc, type: linear, out_features: 100000}
-training: {epochs: 1, batch_size: 2, threads: 1, optimizer: {type: sgd, lr: 0.01}}
-)");
-  auto result = run_command("ulimit -v 1000000 && " + std::string(RUNNER_BINARY) + " " +
-                            config.string() + " --output " + (tmp / "out").string());
-  expect_refused(result, {"out of host memory (std::bad_alloc)", "the model's size",
-                          "the output layer has one value per class"});
+  expect_refused(
+      run_in_one_gigabyte(tmp,
+                          "{channels: 1, height: 12, width: 12, classes: 100000, "
+                          "train_count: 8, test_count: 2}",
+                          "    - {name: conv1, type: conv2d, out_channels: 4, kernel: 3}\n"
+                          "    - {name: flat, type: flatten}\n"
+                          "    - {name: fc, type: linear, out_features: 100000}\n"),
+      {"out of host memory (std::bad_alloc)", "the model's size",
+       "the output layer has one value per class"});
 }
 
 }  // namespace
