@@ -11,6 +11,7 @@
 #include "runner/report/run_tags.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
+#include "runner/util/long_text.h"
 #include "runner/util/parallel_for.h"
 
 namespace runner {
@@ -52,10 +53,10 @@ SweepSpec sweep_spec(const SweepOptions& options) {
   if (options.repeats > 0) spec.repeats = options.repeats;
   if (!options.name.empty()) {
     if (!is_safe_name(options.name)) {
-      throw UserError(fmt::format(
-          "--name: found '{}', expected 1 to 100 letters, digits, '_', '.' and '-' "
-          "(it names the sweep's folder)",
-          options.name.size() > 120 ? options.name.substr(0, 100) + "..." : options.name));
+      throw UserError(
+          fmt::format("--name: found '{}', expected 1 to 100 letters, digits, '_', '.' and '-' "
+                      "(it names the sweep's folder)",
+                      shortened(options.name, 120)));
     }
     spec.name = options.name;
   }

@@ -7,6 +7,7 @@
 #include "runner/util/bounded_json.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
+#include "runner/util/long_text.h"
 
 namespace runner {
 
@@ -81,7 +82,7 @@ std::string record_problem(const RunRecord& record) {
       record.unmodelled.is_object() ? record.unmodelled.value("epochs", nlohmann::json()) : nullptr;
   if (raw_epochs.is_array()) {  // a list holding something other than epochs
     return fmt::format("epochs: found {}, expected a list of epochs",
-                       raw_epochs.dump().substr(0, 80));
+                       shortened(raw_epochs.dump(), 80));
   }
   for (const RecordEpoch& epoch : record.epochs.value_or(std::vector<RecordEpoch>{})) {
     if (epoch.epoch && *epoch.epoch >= 1) continue;

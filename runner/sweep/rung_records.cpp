@@ -10,6 +10,7 @@
 #include "runner/util/errors.h"
 #include "runner/util/file_lock.h"
 #include "runner/util/files.h"
+#include "runner/util/long_text.h"
 
 namespace runner {
 namespace {
@@ -71,11 +72,12 @@ void refuse_unreadable_records(const json& file, const std::filesystem::path& pa
         path.string(), what));
   };
   if (!file.contains("records")) return;
-  if (!file["records"].is_array()) refuse("records: found " + file["records"].dump().substr(0, 80));
+  if (!file["records"].is_array())
+    refuse("records: found " + shortened(file["records"].dump(), 80));
   for (std::size_t i = 0; i < file["records"].size(); ++i) {
     const json& item = file["records"][i];
     if (!entry_from(item))
-      refuse(fmt::format("records[{}]: found {}", i, item.dump().substr(0, 120)));
+      refuse(fmt::format("records[{}]: found {}", i, shortened(item.dump(), 120)));
   }
 }
 

@@ -17,6 +17,7 @@
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
 #include "runner/util/interrupt.h"
+#include "runner/util/long_text.h"
 
 namespace runner {
 namespace {
@@ -272,7 +273,7 @@ json summarize_folder(const std::filesystem::path& dir) {
         unreadable.push_back(
             {{"report", (dir / kSweepManifest).string()},
              {"error", fmt::format("{}: a point without a folder name ({}): left out",
-                                   (dir / kSweepManifest).string(), point.dump().substr(0, 80))}});
+                                   (dir / kSweepManifest).string(), shortened(point.dump(), 80))}});
         continue;
       }
       auto path = dir / id / "report.json";

@@ -5,7 +5,12 @@
 
 #include <algorithm>
 
+#include "runner/util/long_text.h"
+
 namespace runner {
+
+UserError::UserError(const std::string& what)
+    : std::runtime_error(with_long_words_shortened(what)) {}
 
 std::string format_location(const SourceLocation& where) {
   std::string out;

@@ -9,9 +9,11 @@
 namespace runner {
 
 // A mistake in the user's input (config, data, command line). `main` prints what() and exits 2.
+// The message's long words (a 10 MB path, a 100,000-character value) are shortened here, once
+// for every message, report and terminal line it reaches (runner/util/long_text.h).
 class UserError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit UserError(const std::string& what);
 };
 
 // Where in an input file a problem sits; any part may be empty or zero when unknown.

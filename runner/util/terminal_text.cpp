@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "runner/util/long_text.h"
 #include "runner/util/utf8.h"
 
 namespace runner {
@@ -44,11 +45,11 @@ std::string escaped(std::string_view text, bool keep_lines) {
 }  // namespace
 
 std::string terminal_safe(std::string_view text) {
-  return escaped(text, false);
+  return escaped(with_long_words_shortened(text), false);
 }
 
 std::string terminal_lines(std::string_view text) {
-  return escaped(text, true);
+  return escaped(with_long_words_shortened(text), true);
 }
 
 }  // namespace runner

@@ -9,10 +9,12 @@
 namespace runner {
 
 // `text` with every control character (C0, DEL, C1) and every byte that is not UTF-8 written as
-// \xNN (\n, \t and \r as such), so one name stays on one line; printable UTF-8 as it is.
+// \xNN (\n, \t and \r as such), so one name stays on one line; printable UTF-8 as it is. A run
+// of more than 1,000 characters without a space is shortened (with_long_words_shortened).
 std::string terminal_safe(std::string_view text);
 
-// As terminal_safe, but a message's own line breaks and tabs are kept.
+// As terminal_safe, but a message's own line breaks and tabs are kept, and its long words (a path
+// of megabytes) shortened as with_long_words_shortened does.
 std::string terminal_lines(std::string_view text);
 
 }  // namespace runner
