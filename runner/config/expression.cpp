@@ -10,11 +10,19 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "runner/util/utf8.h"
+
 namespace runner {
 namespace {
 
 // 2^53: doubles hold every integer up to it, and skip some beyond.
 constexpr double kExactIntegerLimit = 9007199254740992.0;
+
+// A byte of a character beyond ASCII: part of a name (a config key may be any UTF-8 text), so that
+// "training.bätch" is one name, not "training.b" and a stray byte.
+bool is_multibyte(char c) {
+  return (static_cast<unsigned char>(c) & 0x80) != 0;
+}
 
 struct Number {
   double value = 0;
@@ -29,7 +37,7 @@ class Parser {
   Number parse() {
     Number result = sum();
     skip_spaces();
-    if (at_ < text_.size()) fail(fmt::format("unexpected '{}'", text_.substr(at_, 1)));
+    if (at_ < text_.size()) fail(fmt::format("unexpected '{}'", character()));
     return result;
   }
 
@@ -39,8 +47,15 @@ class Parser {
   std::size_t at_ = 0;
   int depth_ = 0;
 
+  // Positions count characters, not bytes: "é + 1/0" is at character 6, not 7.
   [[noreturn]] void fail(const std::string& what) const {
-    throw ExpressionError(fmt::format("{} at character {} of '{}'", what, at_ + 1, text_));
+    throw ExpressionError(fmt::format("{} at character {} of '{}'", what,
+                                      utf8_characters(text_.substr(0, at_)) + 1, text_));
+  }
+
+  // The character at the position, whole: "é", never its first byte alone.
+  std::string_view character() const {
+    return text_.substr(at_, std::max<std::size_t>(1, utf8_sequence_length(text_, at_)));
   }
 
   void skip_spaces() {
@@ -58,7 +73,7 @@ class Parser {
 
   void expect(char c) {
     if (!take(c)) {
-      fail(at_ < text_.size() ? fmt::format("expected '{}', found '{}'", c, text_.substr(at_, 1))
+      fail(at_ < text_.size() ? fmt::format("expected '{}', found '{}'", c, character())
                               : fmt::format("expected '{}' at the end", c));
     }
   }
@@ -127,8 +142,8 @@ class Parser {
       return inner;
     }
     if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') return number();
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') return name();
-    fail(fmt::format("unexpected '{}'", text_.substr(at_, 1)));
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || is_multibyte(c)) return name();
+    fail(fmt::format("unexpected '{}'", character()));
   }
 
   // Numbers are doubles, exact for integers up to 2^53: a larger one would silently become its
@@ -165,7 +180,7 @@ class Parser {
     std::size_t start = at_;
     while (at_ < text_.size()) {
       char c = text_[at_];
-      if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.') {
+      if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || is_multibyte(c)) {
         ++at_;
       } else if (c == '[') {
         std::size_t close = text_.find(']', at_);

@@ -15,11 +15,9 @@ namespace runner {
 namespace {
 
 nlohmann::json evaluated(const std::string& text) {
-  const std::map<std::string, nlohmann::json> fields = {{"training.batch_size", 256},
-                                                        {"training.lr", 0.1},
-                                                        {"name", "x"},
-                                                        {"model.layers[1].n", 3},
-                                                        {"training.big", 9007199254740993ULL}};
+  const std::map<std::string, nlohmann::json> fields = {
+      {"training.batch_size", 256}, {"training.lr", 0.1}, {"name", "x"},
+      {"model.layers[1].n", 3},     {"größe", 2},         {"training.big", 9007199254740993ULL}};
   return evaluate_expression(text, [&](const std::string& path) {
     auto found = fields.find(path);
     if (found == fields.end()) throw UserError("no field " + path);
@@ -91,6 +89,21 @@ TEST(Expression, MistakesAreSaidWithWhereTheyAre) {
   EXPECT_NE(error_of("min(1)").find("expected ','"), std::string::npos);
   EXPECT_NE(error_of("1e999").find("malformed number"), std::string::npos);
   EXPECT_NE(error_of("2 $ 3").find("unexpected '$'"), std::string::npos);
+}
+
+// A message once quoted the first byte of 'é' alone and counted bytes as characters.
+TEST(Expression, MistakesPointAtWholeCharacters) {
+  EXPECT_EQ(error_of("1 + 2é"), "unexpected 'é' at character 6 of '1 + 2é'");
+  EXPECT_EQ(error_of("(1 + 2 €"), "expected ')', found '€' at character 8 of '(1 + 2 €'");
+  EXPECT_EQ(error_of("1 + 2 🐈"), "unexpected '🐈' at character 7 of '1 + 2 🐈'");
+  EXPECT_EQ(error_of("größe $ 1"), "unexpected '$' at character 7 of 'größe $ 1'");
+  EXPECT_EQ(error_of("größe / 0"), "division by zero at character 10 of 'größe / 0'");
+  try {  // a name is looked up whole, not as "training.b" and a stray byte
+    evaluated("2 * training.bätch");
+    ADD_FAILURE() << "no error";
+  } catch (const UserError& error) {
+    EXPECT_STREQ(error.what(), "no field training.bätch");
+  }
 }
 
 TEST(Expression, DeepNestingIsRefusedNotRecursedInto) {
