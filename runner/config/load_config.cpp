@@ -35,10 +35,11 @@ ConfigDocument compose_document(const std::filesystem::path& file) {
   return doc;
 }
 
-ConfigDocument apply_overrides(ConfigDocument doc, const std::vector<std::string>& overrides) {
+ConfigDocument apply_overrides(ConfigDocument doc, const std::vector<std::string>& overrides,
+                               const std::vector<std::string>& origins) {
   try {
-    for (const auto& override_text : overrides) {
-      apply_override(doc.json, doc.source_map, override_text);
+    for (std::size_t i = 0; i < overrides.size(); ++i) {
+      apply_override(doc.json, doc.source_map, overrides[i], i < origins.size() ? origins[i] : "");
     }
     interpolate_config(doc.json, doc.source_map);  // after --set, so references see its values
   } catch (const std::bad_alloc&) {

@@ -25,8 +25,10 @@ ConfigDocument read_config(const std::filesystem::path& file,
                            const std::vector<std::string>& overrides);
 // read_config in two steps, for many override sets on one file (a sweep's points): the file
 // with its includes, then a copy of that with the overrides applied and references resolved.
+// `origins[i]`, when given, names where overrides[i] was written (apply_override's `origin`).
 ConfigDocument compose_document(const std::filesystem::path& file);
-ConfigDocument apply_overrides(ConfigDocument composed, const std::vector<std::string>& overrides);
+ConfigDocument apply_overrides(ConfigDocument composed, const std::vector<std::string>& overrides,
+                               const std::vector<std::string>& origins = {});
 
 // Checks the document against schemas/experiment.schema.json; throws one UserError naming the
 // file, line:column, field, the value found and what was expected.

@@ -9,6 +9,7 @@
 
 #include "runner/config/field_path.h"
 #include "runner/config/yaml_to_json.h"
+#include "runner/util/terminal_text.h"
 #include "runner/util/utf8.h"
 
 namespace runner {
@@ -112,12 +113,14 @@ void delete_field(nlohmann::json& config, SourceMap& source_map, const std::stri
 
 }  // namespace
 
-void apply_override(nlohmann::json& config, SourceMap& source_map,
-                    const std::string& override_text) {
+void apply_override(nlohmann::json& config, SourceMap& source_map, const std::string& override_text,
+                    const std::string& origin) {
   if (first_invalid_utf8(override_text)) {
     fail("--set", "", "the override is not UTF-8 text");
   }
-  const std::string origin_text = "--set " + override_text;
+  // One line however the value is written: a value of several lines ("8\n---\nx: 1") is named
+  // by the option as given, its line breaks shown as \n.
+  const std::string origin_text = origin.empty() ? "--set " + terminal_safe(override_text) : origin;
   if (override_text.rfind('~', 0) == 0) {
     delete_field(config, source_map, override_text.substr(1), origin_text);
     return;
@@ -138,8 +141,8 @@ void apply_override(nlohmann::json& config, SourceMap& source_map,
 
   nlohmann::json value = parse_value(value_text, path_text, origin_text);
 
-  SourceOrigin origin;
-  origin.override_text = origin_text;
+  SourceOrigin set_here;
+  set_here.override_text = origin_text;
   nlohmann::json* node = &config;
   std::string walked;
   for (const PathSegment& segment : *path) {
@@ -165,13 +168,13 @@ void apply_override(nlohmann::json& config, SourceMap& source_map,
                          walked.empty() ? "the config" : walked, type_name(*node)));
       }
       walked = child_path(walked, segment.key);
-      if (!node->contains(segment.key)) source_map.add(walked, origin);  // created here
+      if (!node->contains(segment.key)) source_map.add(walked, set_here);  // created here
       node = &(*node)[segment.key];
     }
   }
   *node = std::move(value);
 
-  source_map.replace_subtree(walked, origin);
+  source_map.replace_subtree(walked, set_here);
 }
 
 }  // namespace runner

@@ -16,8 +16,9 @@ namespace runner {
 // lr: 0.001}` leaves no `momentum` behind); a `!replace` tag before it is accepted and changes
 // nothing. "~PATH" deletes the field (a key or a list item); a missing one is a UserError;
 // "~PATH=VALUE" deletes it only when it holds VALUE. Hydra's "+PATH=VALUE" and "++PATH=VALUE"
-// are read as "PATH=VALUE".
-void apply_override(nlohmann::json& config, SourceMap& source_map,
-                    const std::string& override_text);
+// are read as "PATH=VALUE". `origin` names where the override was written in messages (a sweep
+// axis's value: "--grid name=3", "sweep.yaml:5:9: sweep.grid.name[1]"); empty: "--set <override>".
+void apply_override(nlohmann::json& config, SourceMap& source_map, const std::string& override_text,
+                    const std::string& origin = "");
 
 }  // namespace runner

@@ -34,6 +34,22 @@ std::string non_finite_problem(const std::string& text) {
       spelt ? " (NaN and infinity are not accepted)" : " (this one is out of range)");
 }
 
+// Where a problem is: the file's line and column, or for a value given on the command line
+// (`root_path` set, `file` the option) the option and the field, and the line within the value
+// when it has several; never a line of a file the value is not in.
+[[noreturn]] void fail_at(const std::string& file, const std::string& root_path,
+                          const YAML::Mark& mark, const std::string& problem,
+                          const std::string& hint = "") {
+  if (root_path.empty()) {
+    throw_user_error({file, "", one_based(mark.line), one_based(mark.column)}, problem, hint);
+  }
+  throw_user_error({file, root_path, 0, 0},
+                   mark.line > 0
+                       ? fmt::format("{} (on line {} of the value)", problem, one_based(mark.line))
+                       : problem,
+                   hint);
+}
+
 struct Converter {
   const std::string& file;
   SourceMap& source_map;
@@ -116,8 +132,8 @@ struct Converter {
           if (out.contains(key)) {
             const SourceOrigin* first = source_map.find(child);
             fail(entry.first.Mark(), child,
-                 fmt::format("duplicate key '{}' (first given on line {})", key,
-                             first ? first->key_line : 0));
+                 fmt::format("duplicate key '{}' (first given on line {}{})", key,
+                             first ? first->key_line : 0, positions ? "" : " of the value"));
           }
           // A null value (`key:`) has no useful mark of its own: point at the key.
           YAML::Mark value_mark = entry.second.IsNull() ? entry.first.Mark() : entry.second.Mark();
@@ -146,7 +162,8 @@ struct Converter {
 // without a word). Asks the parser for three documents at most: yaml-cpp 0.7's LoadAll loops for
 // ever, allocating, on some malformed streams (a stray ',' where a document should start parses
 // as an endless run of empty documents that consume nothing, jbeder/yaml-cpp#1319).
-void refuse_more_documents(const std::string& text, const std::string& file) {
+void refuse_more_documents(const std::string& text, const std::string& file,
+                           const std::string& root_path) {
   class DocumentStarts : public YAML::EventHandler {
    public:
     std::vector<YAML::Mark> marks;
@@ -168,23 +185,41 @@ void refuse_more_documents(const std::string& text, const std::string& file) {
   for (int document = 0; document < 3 && parser.HandleNextDocument(starts); ++document) {
   }
   const std::vector<YAML::Mark>& marks = starts.marks;
-  auto location = [&](const YAML::Mark& mark) {
-    return SourceLocation{file, "", one_based(mark.line), one_based(mark.column)};
-  };
   for (std::size_t i = 1; i < marks.size(); ++i) {
     if (marks[i].pos != marks[i - 1].pos) continue;
     const auto at = static_cast<std::size_t>(std::max(marks[i].pos, 0));
     const bool printable = at < text.size() && text[at] > ' ' && text[at] < 0x7f;
-    throw_user_error(
-        location(marks[i]),
-        printable ? fmt::format("malformed YAML: a document cannot start with '{}'", text[at])
-                  : std::string("malformed YAML: no document can be read from here"),
-        "remove the stray character");
+    fail_at(file, root_path, marks[i],
+            printable ? fmt::format("malformed YAML: a document cannot start with '{}'", text[at])
+                      : std::string("malformed YAML: no document can be read from here"),
+            "remove the stray character");
   }
   if (marks.size() >= 2) {
-    throw_user_error(location(marks[1]),
-                     "found a second YAML document (after a '---' or '...' line), expected one",
-                     "remove the '---' line and what follows it, or merge the documents");
+    fail_at(file, root_path, marks[1],
+            "found a second YAML document (after a '---' or '...' line), expected one",
+            "remove the '---' line and what follows it, or merge the documents");
+  }
+}
+
+// A value given on the command line is one YAML value: a line of it that starts with a document
+// marker ('---' or '...') would begin another document or end this one (`name=---` read as an
+// empty document, null), so it is refused naming the option, not a line of a config file.
+void refuse_document_markers(const std::string& text, const std::string& option,
+                             const std::string& root_path) {
+  int line = 1;
+  for (std::size_t start = 0; start <= text.size(); ++line) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string_view row = std::string_view(text).substr(start, end - start);
+    const bool marker = (row.rfind("---", 0) == 0 || row.rfind("...", 0) == 0) &&
+                        (row.size() == 3 || row[3] == ' ' || row[3] == '\t' || row[3] == '\r');
+    if (marker) {
+      throw_user_error({option, root_path, 0, 0},
+                       fmt::format("found the YAML document marker '{}' on line {} of the value, "
+                                   "expected one value",
+                                   row.substr(0, 3), line),
+                       "quote a text that starts with '---' or '...'");
+    }
+    start = end + 1;
   }
 }
 
@@ -198,24 +233,27 @@ nlohmann::json yaml_to_json(const std::string& text, const std::string& file, So
     bad = nul;
   if (bad) {
     auto [line, column] = line_and_column(text, *bad);
-    throw_user_error({file, "", line, column},
-                     fmt::format("found the byte 0x{:02x}, which is not UTF-8 text",
-                                 static_cast<unsigned char>(text[*bad])),
-                     "save the file as UTF-8");
+    YAML::Mark mark;
+    mark.line = line - 1;
+    mark.column = column - 1;
+    fail_at(file, root_path, mark,
+            fmt::format("found the byte 0x{:02x}, which is not UTF-8 text",
+                        static_cast<unsigned char>(text[*bad])),
+            root_path.empty() ? "save the file as UTF-8" : "");
   }
+  if (!root_path.empty()) refuse_document_markers(text, file, root_path);
   YAML::Node root;
   try {
     root = YAML::Load(text);
-    refuse_more_documents(text, file);
+    refuse_more_documents(text, file, root_path);
   } catch (const YAML::DeepRecursion& error) {
     // yaml-cpp's own message for this is "bad file".
-    throw_user_error({file, "", one_based(error.mark.line), one_based(error.mark.column)},
-                     fmt::format("nested more than {} levels deep (the YAML parser stopped at "
-                                 "{}), expected a config's few levels",
-                                 limits::max_depth, error.depth()));
+    fail_at(file, root_path, error.mark,
+            fmt::format("nested more than {} levels deep (the YAML parser stopped at {}), "
+                        "expected a config's few levels",
+                        limits::max_depth, error.depth()));
   } catch (const YAML::Exception& error) {
-    throw_user_error({file, "", one_based(error.mark.line), one_based(error.mark.column)},
-                     "malformed YAML: " + error.msg);
+    fail_at(file, root_path, error.mark, "malformed YAML: " + error.msg);
   }
   Converter converter{file, source_map, root_path.empty()};
   SourceOrigin top;
@@ -225,8 +263,7 @@ nlohmann::json yaml_to_json(const std::string& text, const std::string& file, So
   try {
     return converter.convert(root, root_path);
   } catch (const YAML::Exception& error) {
-    throw_user_error({file, "", one_based(error.mark.line), one_based(error.mark.column)},
-                     "malformed YAML: " + error.msg);
+    fail_at(file, root_path, error.mark, "malformed YAML: " + error.msg);
   }
 }
 

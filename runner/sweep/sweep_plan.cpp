@@ -62,7 +62,7 @@ PlannedPoint plan_point(const SweepSpec& spec, const ConfigDocument& base, Sweep
   planned.point = std::move(point);
   std::optional<ConfigDocument> read;  // what the error branch reads the name and device from
   try {
-    read = apply_overrides(base, planned.point.overrides);
+    read = apply_overrides(base, planned.point.overrides, planned.point.origins);
     const ConfigDocument& doc = *read;
     validate_config(doc);
     Experiment experiment = resolve_experiment(doc);
@@ -91,14 +91,15 @@ PlannedPoint plan_point(const SweepSpec& spec, const ConfigDocument& base, Sweep
     static const nlohmann::json kUnread;
     const nlohmann::json& c = read ? read->json : kUnread;
     if (!c.is_null()) planned.config_json = c.dump();
-    if (c.is_object()) {
-      planned.name = c.value("name", "");
-      // An unreadable device is this point's error already: auto stands in for it.
-      const auto* device = c.contains("device") && c["device"].is_string()
-                               ? c["device"].get_ptr<const std::string*>()
-                               : nullptr;
-      planned.device = device ? Device::parse(*device).value_or(Device{}) : Device{};
-    }
+    // The config of an invalid point holds whatever its axes gave (`name: 3`, `device: [1]`):
+    // each field is read only when it is a text, else left to the point's error.
+    const auto text_field = [&](const char* key) -> const std::string* {
+      return c.is_object() && c.contains(key) ? c[key].get_ptr<const std::string*>() : nullptr;
+    };
+    if (const std::string* name = text_field("name")) planned.name = *name;
+    // An unreadable device is this point's error already: auto stands in for it.
+    const std::string* device = text_field("device");
+    planned.device = device ? Device::parse(*device).value_or(Device{}) : Device{};
   }
   return planned;
 }

@@ -19,6 +19,8 @@ struct SweepPoint {
   std::string id;                      // e.g. "device=cpu__batch_size=16"
   PointValues values;                  // in axis order
   std::vector<std::string> overrides;  // the sweep's, then the values', then the point's seed
+  // Per override, where it was written ("--grid name=3"; "" for --set): what a point's error names.
+  std::vector<std::string> origins;
   nlohmann::json values_json() const;  // {"training.batch_size": 16, ...}
 };
 
@@ -30,7 +32,8 @@ std::vector<SweepPoint> expand_points(const SweepSpec& spec, std::uint64_t base_
 
 // The id of a point: "name=value" per axis joined by "__", the name being the path's last part
 // unless two axes share it; characters other than letters, digits and ._+- become '_'; long ids
-// are cut and end in a hash.
+// are cut and end in a hash. In a sweep, values of one axis that differ but read the same once
+// made safe ("a b" and "a_b") are told apart by a hash of the value: two values, two points.
 std::string point_id(const PointValues& values);
 
 // "path=value" as a --set override that reads back as the same value.

@@ -9,14 +9,25 @@
 #include "runner/config/yaml_to_json.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
+#include "runner/util/terminal_text.h"
 
 namespace runner {
 namespace {
 
-std::vector<SweepAxis> axes_from(const nlohmann::json& block) {
+// The axes of `block` (the file's `sweep.grid` or `sweep.zip`, at `block_path`), each value
+// with its file:line:col.
+std::vector<SweepAxis> axes_from(const nlohmann::json& block, const SourceMap& source_map,
+                                 const std::string& block_path) {
   std::vector<SweepAxis> axes;  // keys in the JSON's (alphabetical) order
   for (const auto& [path, values] : block.items()) {
-    axes.push_back({path, std::vector<nlohmann::json>(values.begin(), values.end())});
+    SweepAxis axis{path, std::vector<nlohmann::json>(values.begin(), values.end()), {}};
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const std::string value_path = item_path(child_path(block_path, path), i);
+      SourceLocation where = source_map.locate(value_path);
+      where.path.clear();
+      axis.origins.push_back(format_location(where) + value_path);
+    }
+    axes.push_back(std::move(axis));
   }
   return axes;
 }
@@ -170,8 +181,8 @@ SweepSpec read_sweep_file(const std::filesystem::path& file) {
   if (j.contains("set")) spec.overrides = j["set"].get<std::vector<std::string>>();
   if (j.contains("output")) spec.output = j["output"].get<std::string>();
   const auto& sweep = j["sweep"];
-  if (sweep.contains("grid")) spec.grid = axes_from(sweep["grid"]);
-  if (sweep.contains("zip")) spec.zip = axes_from(sweep["zip"]);
+  if (sweep.contains("grid")) spec.grid = axes_from(sweep["grid"], doc.source_map, "sweep.grid");
+  if (sweep.contains("zip")) spec.zip = axes_from(sweep["zip"], doc.source_map, "sweep.zip");
   if (sweep.contains("random")) {
     spec.random = read_random_search(sweep["random"], doc.source_map, "sweep.random");
   }
@@ -188,20 +199,21 @@ SweepSpec read_sweep_file(const std::filesystem::path& file) {
 }
 
 SweepAxis parse_axis(const std::string& text, const std::string& option) {
-  std::string origin = fmt::format("{} {}", option, text);
+  std::string origin = fmt::format("{} {}", option, terminal_safe(text));  // one line
   std::size_t equals = text.find('=');
   if (equals == std::string::npos || equals == 0) {
     throw UserError(fmt::format("{}: expected PATH=V1,V2,... (e.g. {} training.batch_size=16,64)",
                                 origin, option));
   }
-  SweepAxis axis{text.substr(0, equals), {}};
+  SweepAxis axis{text.substr(0, equals), {}, {}};
   for (const std::string& value : split_values(text.substr(equals + 1))) {
     if (value.empty()) {
       throw UserError(
           fmt::format("{}: an empty value; separate values with single commas", origin));
     }
     SourceMap ignored;
-    axis.values.push_back(yaml_to_json(value, origin, ignored));
+    axis.values.push_back(yaml_to_json(value, origin, ignored, axis.path));
+    axis.origins.push_back(fmt::format("{} {}={}", option, axis.path, terminal_safe(value)));
   }
   return axis;
 }

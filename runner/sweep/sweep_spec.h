@@ -20,6 +20,9 @@ namespace runner {
 struct SweepAxis {
   std::string path;  // e.g. training.batch_size
   std::vector<nlohmann::json> values;
+  // Per value, where it was written, for the messages of a point it makes invalid: "--grid
+  // name=3", "sweep.yaml:5:20: sweep.grid.name[1]" (empty: unknown).
+  std::vector<std::string> origins;
 };
 
 struct SweepSpec {

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "runner/util/errors.h"
 #include "sweep_helpers.h"
 #include "test_support.h"
@@ -56,6 +58,46 @@ TEST(SweepPoints, IdsAreStableAndUseTheFullPathWhenNamesClash) {
   ASSERT_EQ(points.size(), 2u);
   EXPECT_EQ(points[1].values[0].second, nlohmann::json::array({5, 5}));
   EXPECT_EQ(points[1].id, "kernel=_5_5_");
+}
+
+// "a b" and "a_b" once made one folder name, refused as "points are the same": two values are
+// two points, the value that shows as it is keeping its plain id.
+TEST(SweepPoints, ValuesThatDifferOnlyWhereFolderNamesCannotShowItAreTwoPoints) {
+  SweepSpec spec = spec_with({parse_axis("tags.note=a_b,\"a b\",\"a:b\",1,\"1\"", "--grid"),
+                              parse_axis("model.layers[0].name=conv_1,\"conv 1\"", "--grid")});
+  const std::vector<SweepPoint> points = expand_points(spec, 0);
+  ASSERT_EQ(points.size(), 10u);
+  std::set<std::string> ids;
+  for (const SweepPoint& point : points) ids.insert(point.id);
+  EXPECT_EQ(ids.size(), points.size()) << "every point its own folder";
+  EXPECT_EQ(points[0].id, "note=a_b__name=conv_1");
+  EXPECT_EQ(points[2].id.rfind("note=a_b-", 0), 0u) << points[2].id;  // "a b", told apart
+  EXPECT_EQ(points[2].id.substr(points[2].id.find("__")), "__name=conv_1");
+  EXPECT_EQ(points[3].id.substr(points[3].id.find("__")).rfind("__name=conv_1-", 0), 0u)
+      << points[3].id;
+  EXPECT_EQ(points[6].id, "note=1__name=conv_1");  // the number 1 and the text "1"
+  EXPECT_EQ(points[8].id.rfind("note=1-", 0), 0u) << points[8].id;
+  EXPECT_EQ(points[2].values_json()["tags.note"], "a b");
+  EXPECT_EQ(expand_points(spec, 0)[2].id, points[2].id) << "stable";
+  EXPECT_NE(points[0].overrides.back(), points[2].overrides.back()) << "seeds of their own";
+  // The same value twice is still one point given twice.
+  try {
+    expand_points(spec_with({parse_axis("tags.note=a_b,a_b", "--grid")}), 0);
+    ADD_FAILURE() << "a value given twice was accepted";
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(),
+                 "sweep: points 1 and 2 are the same (note=a_b); give each value of an axis once");
+  }
+}
+
+// A point's overrides name where each axis value was written, for the point's error.
+TEST(SweepPoints, EachOverrideKnowsWhereItWasWritten) {
+  SweepSpec spec = spec_with({parse_axis("name=3,ok", "--grid")});
+  spec.overrides = {"training.epochs=1"};
+  const std::vector<SweepPoint> points = expand_points(spec, 0);
+  ASSERT_EQ(points[0].overrides.size(), 3u);  // the sweep's, the axis's, the seed
+  EXPECT_EQ(points[0].origins, (std::vector<std::string>{"", "--grid name=3", ""}));
+  EXPECT_EQ(points[1].origins[1], "--grid name=ok");
 }
 
 TEST(SweepPoints, OverridesReadBackAsTheSameValue) {
