@@ -46,4 +46,12 @@ const HostTensor& require_f32(const HostTensor& tensor) {
   return tensor;
 }
 
+const HostTensor& require_shape(const HostTensor& tensor, const std::vector<std::int64_t>& dims) {
+  if (tensor.dims != dims) {
+    throw UserError(fmt::format("tensor '{}' has shape ({}), the model expects ({})", tensor.name,
+                                fmt::join(tensor.dims, ", "), fmt::join(dims, ", ")));
+  }
+  return tensor;
+}
+
 }  // namespace runner

@@ -19,6 +19,8 @@ HostTensor optimizer_step_tensor(std::int64_t step);
 std::int64_t read_optimizer_step(const TensorLookup& index);
 // `tensor`, when it holds float32 values (parameters and optimizer buffers do); else a UserError.
 const HostTensor& require_f32(const HostTensor& tensor);
+// `tensor`, when its shape is `dims`; else a UserError naming both shapes.
+const HostTensor& require_shape(const HostTensor& tensor, const std::vector<std::int64_t>& dims);
 
 // `Store` is a backend's parameter store: parameters() lists Parameters with `spec`, `value` and
 // `state` (one buffer per optimizer state name); download(p, buffer, name) copies a buffer of p

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "backends/common/checkpoint_tensors.h"
 #include "runner/util/errors.h"
 
 namespace runner::onednn {
@@ -98,10 +99,7 @@ HostTensor ParamStore::download(const Parameter& p, const dnnl::memory& buffer,
 
 void ParamStore::upload(const Parameter& p, const dnnl::memory& buffer,
                         const HostTensor& tensor) const {
-  if (tensor.dims != p.spec.dims) {
-    throw UserError(fmt::format("tensor '{}' has shape ({}), the model expects ({})", tensor.name,
-                                fmt::join(tensor.dims, ", "), fmt::join(p.spec.dims, ", ")));
-  }
+  require_shape(tensor, p.spec.dims);
   dnnl::memory plain(p.plain, engine_, const_cast<float*>(tensor.values.data()));
   copy_layout(engine_, plain, buffer);
 }

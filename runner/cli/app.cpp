@@ -23,6 +23,7 @@
 #include "runner/util/command_line.h"
 #include "runner/util/errors.h"
 #include "runner/util/interrupt.h"
+#include "runner/util/long_text.h"
 #include "runner/util/terminal_text.h"
 
 namespace runner {
@@ -59,8 +60,8 @@ CLI::Validator whole_number(std::int64_t low, std::int64_t high) {
         auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
         if (error != std::errc() || end != text.data() + text.size() || value < low ||
             value > high) {
-          return fmt::format("found {}, expected a whole number from {} to {}",
-                             text.size() > 24 ? text.substr(0, 20) + "..." : text, low, high);
+          return fmt::format("found {}, expected a whole number from {} to {}", shortened(text, 24),
+                             low, high);
         }
         return "";
       },
@@ -221,8 +222,10 @@ void add_predict_command(CLI::App& app, Commands& c) {
   c.predict_cmd->add_flag("--json", o.json,
                           "print a JSON list of {path, predictions: [{class, probability}]}");
   c.predict_cmd
-      ->add_option("--batch-size", o.batch_size,
-                   "images per forward pass (default: the run's training.eval_batch_size)")
+      ->add_option(
+          "--batch-size", o.batch_size,
+          "images per forward pass (default: the run's training.eval_batch_size, at most the "
+          "number of files)")
       ->check(whole_number(1, 1'000'000));
   c.predict_cmd->add_option("--device", o.device,
                             "auto, cpu, cuda or cuda:N (default: the run's device)");

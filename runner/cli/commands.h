@@ -58,7 +58,7 @@ struct PredictOptions {
   std::vector<std::filesystem::path> files;  // image files and folders of them
   int top_k = 3;
   bool json = false;   // a JSON list on stdout, nothing else there
-  int batch_size = 0;  // images per forward pass; 0: the run's training.eval_batch_size
+  int batch_size = 0;  // images per forward pass; 0: the run's eval_batch_size (or fewer files)
   std::string device;  // "" the report's
 };
 

@@ -15,12 +15,13 @@
 #include "runner/data/image_files.h"
 #include "runner/data/image_resize.h"
 #include "runner/graph/dataset_geometry.h"
+#include "runner/graph/memory_estimate.h"
 #include "runner/report/read_report.h"
 #include "runner/train/checkpoint.h"
 #include "runner/util/errors.h"
 #include "runner/util/interrupt.h"
+#include "runner/util/process_stats.h"
 #include "runner/util/terminal_text.h"
-#include "runner/util/threads.h"
 #include "runner/util/utf8.h"
 
 namespace runner {
@@ -103,22 +104,34 @@ TrainedRun find_trained_run(const fs::path& model) {
   return run;
 }
 
-// The experiment the run resolved, from its report.
+// The experiment the run resolved, from its report, checked as `run` checks a config: an edited
+// report is refused naming the report and the field ("RUN/report.json: config.model.layers[0]:
+// ..."), before anything is compiled for it.
 Experiment experiment_of(const TrainedRun& run) {
   ConfigDocument doc;
   doc.file = run.report_path.string();
+  doc.source_map = SourceMap(doc.file, "config");
   doc.json = *run.report.config;
   validate_config(doc);
   return resolve_experiment(doc);
 }
 
+struct ClassNames {
+  std::vector<std::string> names;
+  std::string origin;  // why there are that many, for a model that does not give as many values
+};
+
 // In label order: the report's (so a moved dataset does not matter), else from the dataset's
 // format (reports written before they held them).
-std::vector<std::string> class_names_of(const TrainedRun& run, const DatasetSpec& spec) {
+ClassNames class_names_of(const TrainedRun& run, const DatasetSpec& spec) {
   const auto names = field_of(run.report.data, &RecordData::class_names);
-  if (names && !names->empty()) return *names;
+  if (names && !names->empty()) {
+    return {*names, fmt::format("{} lists {} class names in data.class_names",
+                                run.report_path.string(), names->size())};
+  }
   try {
-    return dataset_geometry(spec).class_names;
+    DatasetGeometry geometry = dataset_geometry(spec);
+    return {geometry.class_names, geometry.classes_origin};
   } catch (const UserError& e) {
     throw UserError(
         fmt::format("{}: the report has no data.class_names and the dataset cannot "
@@ -195,7 +208,8 @@ class Predictor {
         decoded.push_back(file);
       } catch (const std::exception& e) {
         ++failures_;
-        std::cerr << "error: " << terminal_lines(e.what()) << "\n";
+        // One line per file, as the predictions are: a line break in its name is shown as \n.
+        std::cerr << "error: " << terminal_safe(e.what()) << "\n";
       }
     }
     if (decoded.empty()) return;
@@ -239,6 +253,34 @@ class Predictor {
 
 }  // namespace
 
+// Images per forward pass: --batch-size, else the run's evaluation batch, never more than there
+// are files (a report's eval_batch_size of a million allocates nothing for one image).
+int predict_batch_size(const PredictOptions& options, const Experiment& experiment,
+                       std::size_t files) {
+  if (options.batch_size > 0) return options.batch_size;
+  return static_cast<int>(
+      std::min<std::size_t>(static_cast<std::size_t>(experiment.training.eval_batch_size), files));
+}
+
+// The program compiled for predicting (its batches, and the training buffers every program
+// holds) must fit in this machine's memory: said before the backend allocates and fails.
+void check_predict_memory(const Experiment& experiment, const Graph& graph, bool batch_given,
+                          const fs::path& report) {
+  const TrainingSpec& t = experiment.training;
+  const std::int64_t needed =
+      estimate_training_memory(graph, t.batch_size, t.eval_batch_size, t.optimizer, t.precision)
+          .total();
+  const std::int64_t physical = physical_memory_bytes();
+  if (physical <= 0 || needed <= physical) return;
+  constexpr double kGiB = 1 << 30;
+  throw UserError(fmt::format(
+      "{}: predicting in batches of {} images ({}) needs about {:.1f} GiB of memory, more than "
+      "this machine's {:.1f} GiB (lower --batch-size)",
+      report.string(), t.eval_batch_size,
+      batch_given ? "--batch-size" : "the report's config.training.eval_batch_size",
+      static_cast<double>(needed) / kGiB, static_cast<double>(physical) / kGiB));
+}
+
 int predict_command(const PredictOptions& options) {
   TrainedRun run = find_trained_run(options.model);
   Session session;
@@ -255,31 +297,28 @@ int predict_command(const PredictOptions& options) {
     session.experiment.device = *device;
   }
   const Experiment& experiment = session.experiment;
-  std::vector<std::string> class_names = class_names_of(run, experiment.dataset);
+  ClassNames classes = class_names_of(run, experiment.dataset);
   const ImageShape image = format_of(experiment.dataset).image(experiment.dataset);
   session.graph = build_graph(experiment.model, Shape{image.channels, image.height, image.width},
-                              static_cast<int>(class_names.size()));
+                              static_cast<int>(classes.names.size()), classes.origin);
   check_layer_support(session.graph, experiment.device);
+  check_checkpoint_fits(run.checkpoint, session.graph);
   std::vector<fs::path> files = input_files(options.files);
   if (files.empty()) throw UserError("no image files to predict");
 
-  std::string note;
-  session.backend = make_backend(experiment.device, &note);
-  if (!note.empty()) std::cerr << terminal_lines(note) << "\n";
-  session.threads = resolve_threads(experiment.training.threads);
-  check_threads_can_start(session.threads, experiment.training.threads);
-  session.device = session.backend->info();
-  check_backend_layer_support(session.graph, session.device.backend);
-  // Batches of at most eval_batch_size images, the program's largest.
-  const int batch_size =
-      options.batch_size > 0 ? options.batch_size : experiment.training.eval_batch_size;
+  // One batch size for the whole program: predicting needs no training batch of its own.
+  const int batch_size = predict_batch_size(options, experiment, files.size());
+  session.experiment.training.batch_size = batch_size;
   session.experiment.training.eval_batch_size = batch_size;
+  check_predict_memory(experiment, session.graph, options.batch_size > 0, run.report_path);
+  Console quiet(true);         // stdout holds the predictions alone; warnings still go to stderr
+  session.open_device(quiet);  // as `run` opens it: threads, layers, the precision
   auto program = session.compile();
   load_checkpoint(run.checkpoint, *program, CheckpointUse::weights);
   check_finite_weights(*program, run.checkpoint);
   std::cerr << fmt::format("weights: {}\n", terminal_safe(run.checkpoint.string()));
 
-  Predictor predictor(options, session.graph.input, std::move(class_names));
+  Predictor predictor(options, session.graph.input, std::move(classes.names));
   predictor.run(files, *program, batch_size);
   if (predictor.failures() > 0) {
     std::cerr << fmt::format("error: {} of {} files could not be read\n", predictor.failures(),

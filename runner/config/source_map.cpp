@@ -42,8 +42,13 @@ const SourceOrigin* SourceMap::find(const std::string& path) const {
   return it == origins_.end() ? nullptr : &it->second;
 }
 
+std::string SourceMap::shown_path(const std::string& path) const {
+  if (path_prefix_.empty()) return path;
+  return path.empty() ? path_prefix_ : child_path(path_prefix_, path);
+}
+
 SourceLocation SourceMap::locate(const std::string& path, bool at_key) const {
-  SourceLocation where{file_, path, 0, 0};
+  SourceLocation where{file_, shown_path(path), 0, 0};
   std::string probe = path;
   while (true) {
     if (const SourceOrigin* origin = find(probe)) {

@@ -20,7 +20,10 @@ struct SourceOrigin {
 class SourceMap {
  public:
   SourceMap() = default;
-  explicit SourceMap(std::string file) : file_(std::move(file)) {}
+  // `path_prefix`: where the config sits in its file when it is part of one (a report's
+  // `config`): messages then name `config.model.layers[0]`.
+  explicit SourceMap(std::string file, std::string path_prefix = "")
+      : file_(std::move(file)), path_prefix_(std::move(path_prefix)) {}
 
   const std::string& file() const { return file_; }
   void add(const std::string& path, const SourceOrigin& origin) { origins_[path] = origin; }
@@ -36,9 +39,12 @@ class SourceMap {
   // The location of `path` (its key when `at_key` and one is known), from the nearest recorded
   // ancestor when the path itself was never written (a missing key, a default).
   SourceLocation locate(const std::string& path, bool at_key = false) const;
+  // `path` as messages name it (with the prefix).
+  std::string shown_path(const std::string& path) const;
 
  private:
   std::string file_;
+  std::string path_prefix_;
   std::map<std::string, SourceOrigin> origins_;
 };
 

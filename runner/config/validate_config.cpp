@@ -194,7 +194,7 @@ Message word_problem(const Problem& problem, const ConfigDocument& doc, const Sc
   }
   if (problem.kind == ProblemKind::missing_key) {
     SourceLocation where = doc.source_map.locate(format_path(parent));
-    where.path = path;
+    where.path = doc.source_map.shown_path(path);
     std::string expected = walk.describe(walk.at(doc.json, problem.path));
     return {where, with_hint(fmt::format("missing required key '{}'", problem.path.back().key),
                              "expected " + expected)};

@@ -7,10 +7,12 @@
 #include <cstring>
 #include <set>
 
+#include "backends/common/checkpoint_tensors.h"
 #include "runner/train/safetensors.h"
 #include "runner/util/bounded_json.h"
 #include "runner/util/errors.h"
 #include "runner/util/json_paths.h"
+#include "runner/util/long_text.h"
 
 namespace runner {
 namespace {
@@ -51,10 +53,10 @@ int read_epochs_done(const std::filesystem::path& path,
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size() || value < 0 ||
       value > kMaxEpochsDone) {
-    throw UserError(fmt::format(
-        "{}: metadata epochs_done: found '{}', expected a whole number "
-        "from 0 to {}",
-        path.string(), text.size() > 24 ? text.substr(0, 20) + "..." : text, kMaxEpochsDone));
+    throw UserError(
+        fmt::format("{}: metadata epochs_done: found '{}', expected a whole number "
+                    "from 0 to {}",
+                    path.string(), shortened(text, 24), kMaxEpochsDone));
   }
   return value;
 }
@@ -78,6 +80,14 @@ constexpr const char* kBatchesTracked = ".num_batches_tracked";
 
 bool ends_with(const std::string& text, const std::string& end) {
   return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+}
+
+// A layer's num_batches_tracked, beside its running mean among `parameters`: derived from the
+// optimizer step (batches_tracked), never loaded.
+bool is_batches_tracked(const std::string& name, const std::set<std::string>& parameters) {
+  return ends_with(name, kBatchesTracked) &&
+         parameters.count(name.substr(0, name.size() - std::strlen(kBatchesTracked)) +
+                          kRunningMean);
 }
 
 std::vector<HostTensor> batches_tracked(const std::vector<HostTensor>& parameters,
@@ -151,11 +161,7 @@ CheckpointInfo load_checkpoint(const std::filesystem::path& path, Program& progr
   std::vector<HostTensor> params, state;
   const std::set<std::string> program_parameters = names_of(program.parameters());
   for (auto& t : checkpoint.tensors) {
-    if (ends_with(t.name, kBatchesTracked) &&
-        program_parameters.count(t.name.substr(0, t.name.size() - std::strlen(kBatchesTracked)) +
-                                 kRunningMean)) {
-      continue;  // derived from the optimizer step (batches_tracked)
-    }
+    if (is_batches_tracked(t.name, program_parameters)) continue;
     if (!is_optimizer_tensor(t.name)) {
       params.push_back(std::move(t));
     } else if (use == CheckpointUse::resume) {
@@ -173,6 +179,28 @@ CheckpointInfo load_checkpoint(const std::filesystem::path& path, Program& progr
     throw UserError(fmt::format("{}: does not fit this model: {}", path.string(), e.what()));
   }
   return info;
+}
+
+void check_checkpoint_fits(const std::filesystem::path& path, const Graph& graph) {
+  const Checkpoint checkpoint = load_safetensors(path);
+  std::set<std::string> names;
+  for (const Node& node : graph.nodes) {
+    for (const ParamSpec& spec : node.params) names.insert(spec.name);
+  }
+  std::vector<HostTensor> params;
+  for (const HostTensor& t : checkpoint.tensors) {
+    if (!is_optimizer_tensor(t.name) && !is_batches_tracked(t.name, names)) params.push_back(t);
+  }
+  refuse_unknown(path, params, names, "parameters");
+  const TensorLookup index(params);
+  try {
+    for (const Node& node : graph.nodes) {
+      for (const ParamSpec& spec : node.params)
+        require_shape(require_f32(index.require(spec.name)), spec.dims);
+    }
+  } catch (const UserError& e) {
+    throw UserError(fmt::format("{}: does not fit this model: {}", path.string(), e.what()));
+  }
 }
 
 std::vector<std::string> config_differences(const nlohmann::json& saved,

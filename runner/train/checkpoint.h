@@ -41,6 +41,12 @@ enum class CheckpointUse { resume, weights };
 CheckpointInfo load_checkpoint(const std::filesystem::path& path, Program& program,
                                CheckpointUse use);
 
+// Whether the checkpoint's parameters are `graph`'s, by name and shape, before a program is
+// compiled for it: the UserErrors of load_checkpoint ("does not fit this model: tensor 'fc.weight'
+// has shape (10, 256), the model expects (10, 64)"). A report edited to another model once went
+// on to the backend's compiler and failed there, or ran out of memory.
+void check_checkpoint_fits(const std::filesystem::path& path, const Graph& graph);
+
 // The config fields where `saved` and `current` differ ("training.epochs: 2 -> 4"), at most
 // `limit` of them, for the warning a resume from another config prints.
 std::vector<std::string> config_differences(const nlohmann::json& saved,

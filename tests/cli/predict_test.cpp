@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -232,6 +233,84 @@ TEST_F(Predict, ACopiedRunFolderPredictsWithItsOwnWeightsAndRefusesNonFiniteOnes
   EXPECT_NE(original.output.find("weights: " + (*run_dir_ / "model.safetensors").string()),
             std::string::npos)
       << original.output;
+}
+
+// A copy of the run folder whose report's config `edit` changes.
+fs::path edited_run(const fs::path& run_dir, const fs::path& copy,
+                    const std::function<void(nlohmann::json&)>& edit) {
+  fs::remove_all(copy);
+  fs::copy(run_dir, copy, fs::copy_options::recursive);
+  nlohmann::json report = nlohmann::json::parse(read_file(copy / "report.json"));
+  edit(report["config"]);
+  write_bytes(copy / "report.json", report.dump());
+  return copy;
+}
+
+// An edited report is checked as `run` checks a config, naming the report and the field, and
+// its checkpoint against the model, before anything is compiled: it once reached "oneDNN could
+// not compile the model (status 1)".
+TEST_F(Predict, AnEditedReportIsRefusedNamingTheReportAndFieldBeforeCompiling) {
+  const std::string image = (images() / "00000.png").string();
+  std::string out;
+  // Predicting with the run edited by `edit` fails naming its report, then `expected`.
+  const auto expect_refused = [&](const std::string& name,
+                                  const std::function<void(nlohmann::json&)>& edit,
+                                  const std::string& options, const std::string& expected) {
+    const fs::path copy = edited_run(*run_dir_, tmp_->path() / name, edit);
+    CommandResult result = predict(copy.string() + " " + image + options, out);
+    EXPECT_EQ(result.exit_code, 2) << result.output;
+    EXPECT_NE(result.output.find((copy / "report.json").string() + ": " + expected),
+              std::string::npos)
+        << result.output;
+  };
+  expect_refused(
+      "edited_kernel", [](auto& config) { config["model"]["layers"][0]["kernel"] = 40; }, "",
+      "config.model.layers[0]: conv1 (conv2d): input 3x16x16 (padding 1x1) is smaller than "
+      "kernel 40x40");
+  expect_refused(
+      "edited_type", [](auto& config) { config["model"]["layers"][0]["out_channels"] = "four"; },
+      "", "config.model.layers[0].out_channels: found \"four\"");
+  // Weights of the same shapes, but a model of 1 GiB per image: batches of 100,000 are refused
+  // before the backend allocates them.
+  expect_refused(
+      "edited_huge",
+      [](auto& config) {
+        config["dataset"]["synthetic"]["height"] = config["dataset"]["synthetic"]["width"] = 8192;
+        config["model"]["layers"][2]["kernel"] = config["model"]["layers"][2]["stride"] = 1024;
+      },
+      " --batch-size 100000", "predicting in batches of 100000 images (--batch-size) needs about");
+
+  // A report's evaluation batch of a million images: one file is predicted in a batch of one.
+  const fs::path batch = edited_run(*run_dir_, tmp_->path() / "edited_batch", [](auto& config) {
+    config["training"]["batch_size"] = config["training"]["eval_batch_size"] = 1048576;
+  });
+  CommandResult one = predict(batch.string() + " " + image, out);
+  EXPECT_EQ(one.exit_code, 0) << one.output;
+  EXPECT_NE(out.find("00000.png: class"), std::string::npos) << out;
+}
+
+// A line break in a file name stays inside that file's line, on stdout and in its error.
+TEST_F(Predict, ALineBreakInAFileNameDoesNotSplitItsLine) {
+  const fs::path good = tmp_->path() / "newline" / "good\nname.png";
+  const fs::path bad = tmp_->path() / "newline" / "bad\nname.png";
+  fs::create_directories(good.parent_path());
+  fs::copy_file(images() / "00000.png", good, fs::copy_options::overwrite_existing);
+  write_bytes(bad, "not an image");
+  std::string out;
+  CommandResult result =
+      predict(run_dir_->string() + " '" + good.string() + "' '" + bad.string() + "'", out);
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+  EXPECT_EQ(out.rfind((tmp_->path() / "newline").string() + "/good\\nname.png: class", 0), 0u)
+      << out;
+  const std::string error_line =
+      "error: " + (tmp_->path() / "newline").string() + "/bad\\nname.png";
+  const std::size_t at = result.output.find(error_line);
+  ASSERT_NE(at, std::string::npos) << result.output;
+  const std::size_t end = result.output.find('\n', at);
+  EXPECT_NE(result.output.substr(at, end - at).find("not an image"), std::string::npos)
+      << "the reason on the file's own line:\n"
+      << result.output;
 }
 
 TEST_F(Predict, AMissingRunOrReportIsAUserError) {
