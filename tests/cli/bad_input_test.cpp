@@ -346,6 +346,45 @@ std::vector<BadInput> cases() {
        {"model.layers[3]: bn (batch_norm2d): the 33 training images in batches of "
         "training.batch_size 8 end with a batch of 1 image",
         "(one that does not divide 32), or change dataset.train_limit"}},
+      // Issue 36, raw and misleading messages. An axis value of the wrong type for `name` was a
+      // raw "[json.exception.type_error.302]"; now the point is invalid, naming the value's origin.
+      {"sweep_axis_of_the_wrong_type",
+       kBase,
+       "sweep {config} --grid name=3,[a] --dry-run --output {tmp}/out",
+       {"--grid name=3: name: found 3, expected a name of letters",
+        "--grid name=[a]: name: found [\"a\"], expected a name of letters"},
+       0},
+      {"sweep_file_axis_of_the_wrong_type",
+       "name: s\nbase: " + (source_dir() / "configs" / "tiny_synthetic.yaml").string() +
+           "\nmode: benchmark\nsweep: {grid: {name: [ok, 3]}}\n",
+       "sweep {config} --dry-run --output {tmp}/out",
+       {"point 2 (name=3) is invalid", "config.yaml:4:27: sweep.grid.name[1]: name: found 3"},
+       0},
+      // A second document in a --set value was blamed on line 2 of a config file.
+      {"set_value_with_an_embedded_document",
+       kBase,
+       "validate {config} --set 'training.batch_size=8\n---\nx: 1'",
+       {"error: --set training.batch_size=8\\n---\\nx: 1: training.batch_size: found the YAML "
+        "document marker '---' on line 2 of the value, expected one value"}},
+      {"set_value_that_is_a_document_marker",  // read as an empty document: "found null"
+       kBase,
+       "validate {config} --set name=---",
+       {"--set name=---: name: found the YAML document marker '---' on line 1 of the value"}},
+      {"grid_value_with_an_embedded_document",
+       kBase,
+       "sweep {config} --grid 'name=a,b\n---\nc: 1' --dry-run --output {tmp}/out",
+       {"error: --grid name=a,b\\n---\\nc: 1: name: found the YAML document marker '---' on "
+        "line 2 of the value"}},
+      // The message quoted the first byte of 'é' and counted bytes as characters.
+      {"expression_with_a_character_of_two_bytes",
+       kBase,
+       "validate {config} --set 'training.optimizer.lr=${expr:0.1 + 2é}'",
+       {"${expr:0.1 + 2é}: unexpected 'é' at character 8 of '0.1 + 2é'"}},
+      // A path of 120,000 characters was echoed whole.
+      {"path_of_120000_characters",
+       "",
+       "validate {tmp}/" + std::string(120'000, 'a') + ".yaml",
+       {"aaaa...(", " characters)...aaaa", "aaaa.yaml: not found, expected a YAML config file"}},
       {"batch_norm_on_a_last_batch_of_one_after_train_limit",
        replace(replace(layers(kBatchNormAfterPooling), "train_count: 32", "train_count: 64"),
                "name: synthetic\n", "name: synthetic\n  train_limit: 17\n"),
