@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -92,35 +93,54 @@ std::string read_file(const std::filesystem::path& path) {
   return bytes;
 }
 
-std::string read_regular_file(const std::filesystem::path& path, std::size_t max_bytes,
-                              const std::string& what) {
-  std::error_code error;
-  auto status = std::filesystem::status(path, error);
-  if (!std::filesystem::exists(status)) {
-    throw UserError(fmt::format("{}: not found, expected {}", path.string(), what));
+int open_regular_file(const std::filesystem::path& path, const std::string& what) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT || errno == ENOTDIR) {
+      throw UserError(fmt::format("{}: not found, expected {}", path.string(), what));
+    }
+    throw UserError(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
   }
-  if (std::filesystem::is_directory(status)) {
+  struct stat info {};
+  const bool stated = ::fstat(fd, &info) == 0;
+  if (stated && S_ISREG(info.st_mode)) return fd;
+  ::close(fd);
+  if (stated && S_ISDIR(info.st_mode)) {
     throw UserError(fmt::format("{}: is a folder, expected {}", path.string(), what));
   }
-  if (!std::filesystem::is_regular_file(status)) {
-    throw UserError(
-        fmt::format("{}: is not a regular file (a FIFO, a socket or a device), "
-                    "expected {}",
-                    path.string(), what));
-  }
-  auto size = std::filesystem::file_size(path, error);
-  if (!error && size > max_bytes) {
+  throw UserError(
+      fmt::format("{}: is not a regular file (a FIFO, a socket or a device), expected {}",
+                  path.string(), what));
+}
+
+namespace {
+
+// Closes a file descriptor on every way out of a read.
+struct FileDescriptorGuard {
+  int fd;
+  ~FileDescriptorGuard() { ::close(fd); }
+};
+
+}  // namespace
+
+std::string read_regular_file(const std::filesystem::path& path, std::size_t max_bytes,
+                              const std::string& what) {
+  const FileDescriptorGuard file{open_regular_file(path, what)};
+  struct stat info {};
+  const auto size = ::fstat(file.fd, &info) == 0 ? static_cast<std::uintmax_t>(info.st_size) : 0;
+  if (size > max_bytes) {
     throw UserError(fmt::format("{}: is {} bytes, expected {} of at most {} bytes", path.string(),
                                 size, what, max_bytes));
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
   std::string bytes;
-  bytes.reserve(error ? 0 : static_cast<std::size_t>(size));
+  bytes.reserve(static_cast<std::size_t>(size));
   char chunk[1 << 16];
-  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
-    bytes.append(chunk, static_cast<std::size_t>(in.gcount()));
-    if (bytes.size() > max_bytes) {  // it grew since, or its size was unknown
+  for (ssize_t n; (n = ::read(file.fd, chunk, sizeof chunk)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0)
+      throw UserError(fmt::format("{}: cannot read: {}", path.string(), std::strerror(errno)));
+    bytes.append(chunk, static_cast<std::size_t>(n));
+    if (bytes.size() > max_bytes) {  // it grew since
       throw UserError(fmt::format("{}: is more than {} bytes, expected {} of at most that size",
                                   path.string(), max_bytes, what));
     }

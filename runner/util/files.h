@@ -38,6 +38,11 @@ bool is_safe_name(std::string_view name);
 // Reads a whole file; throws UserError naming the file when it cannot be read.
 std::string read_file(const std::filesystem::path& path);
 
+// Opens an input file the user named for reading, when it is a regular file (or a link to one):
+// a file descriptor the caller closes. A missing file, a folder and a FIFO or device (which would
+// block or never end) are UserErrors naming the file; `what` says what was expected.
+int open_regular_file(const std::filesystem::path& path, const std::string& what);
+
 // Reads a whole input file the user named (a config, a sweep, a report) of at most `max_bytes`.
 // A missing file, a folder, a FIFO or device (which would never end) and a larger file are
 // UserErrors naming the file; `what` says what was expected ("a YAML config").

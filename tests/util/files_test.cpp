@@ -1,5 +1,6 @@
 // Writes in shared folders never go through a planted symlink, and never replace anything but a
-// regular file (issue 24).
+// regular file (issue 24); reads, whole or a line at a time (runner/util/line_reader.h), open
+// only regular files.
 #include "runner/util/files.h"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 
 #include "runner/util/errors.h"
 #include "runner/util/folder_lock.h"
+#include "runner/util/line_reader.h"
 #include "test_support.h"
 
 namespace runner {
@@ -72,6 +74,59 @@ TEST(FolderLock, APlantedLockLinkIsRefusedAndItsTargetUntouched) {
             std::string::npos)
       << message;
   EXPECT_EQ(contents(victim), "keep me");
+}
+
+// A file read a line at a time: lines across the read buffer's pieces, a last line without a
+// line break, a line past the limit, and what is not a regular file (which would block or never
+// end), refused as whole-file reads refuse it.
+std::vector<std::string> lines_of(const std::filesystem::path& file, std::size_t max_line) {
+  LineReader reader(file, max_line, "a list");
+  std::vector<std::string> lines;
+  for (std::string_view line; reader.next(line);) {
+    lines.emplace_back(line);
+    EXPECT_EQ(reader.line_number(), static_cast<long long>(lines.size()));
+  }
+  return lines;
+}
+
+TEST(LineReader, GivesEveryLineWhereverTheReadsCutThem) {
+  testing::TempDir dir;
+  std::vector<std::string> expected;
+  std::string text;
+  for (int i = 0; i < 20'000; ++i) {  // about 300 KB: lines across several 64 KiB pieces
+    expected.push_back(std::string(static_cast<std::size_t>(i % 23), 'x') + std::to_string(i));
+    text += expected.back() + "\n";
+  }
+  expected.push_back("");  // an empty line, then a last one without a line break
+  expected.push_back("last");
+  text += "\nlast";
+  EXPECT_EQ(lines_of(dir.write("list.txt", text), 100), expected);
+  EXPECT_TRUE(lines_of(dir.write("empty.txt", ""), 100).empty());
+  EXPECT_EQ(lines_of(dir.write("one.txt", "one\n"), 100), std::vector<std::string>{"one"});
+}
+
+TEST(LineReader, ALineLongerThanTheLimitIsAnErrorNamingIt) {
+  testing::TempDir dir;
+  const auto file = dir.write("list.txt", "short\n" + std::string(200'000, 'y') + "\nshort\n");
+  EXPECT_EQ(error_of([&] { lines_of(file, 1000); }),
+            file.string() + ": line 2 is longer than 1000 bytes, expected a row of a list");
+  EXPECT_EQ(lines_of(file, 200'000).size(), 3u);
+}
+
+TEST(LineReader, OnlyARegularFileIsOpened) {
+  testing::TempDir dir;
+  const auto fifo = dir / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(
+      error_of([&] { LineReader(fifo, 100, "a list"); }),
+      fifo.string() + ": is not a regular file (a FIFO, a socket or a device), expected a list");
+  EXPECT_EQ(error_of([&] { LineReader(dir.path(), 100, "a list"); }),
+            dir.path().string() + ": is a folder, expected a list");
+  EXPECT_EQ(error_of([&] { LineReader(dir / "gone", 100, "a list"); }),
+            (dir / "gone").string() + ": not found, expected a list");
+  // The whole-file read refuses them alike.
+  EXPECT_EQ(error_of([&] { read_regular_file(fifo, 100, "a list"); }),
+            error_of([&] { LineReader(fifo, 100, "a list"); }));
 }
 
 }  // namespace
