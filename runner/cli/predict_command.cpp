@@ -177,12 +177,14 @@ std::vector<Prediction> top_k(const float* logits, int classes, int k) {
 
 class Predictor {
  public:
-  Predictor(const PredictOptions& options, Shape input, std::vector<std::string> class_names)
+  Predictor(const PredictOptions& options, Shape input, std::vector<std::string> class_names,
+            std::int64_t max_image_bytes)
       : options_(options),
         class_names_(std::move(class_names)),
         channels_(input.c),
         height_(input.h),
-        width_(input.w) {}
+        width_(input.w),
+        max_image_bytes_(max_image_bytes) {}
 
   void run(const std::vector<fs::path>& files, Program& program, int batch_size) {
     const std::size_t batch = static_cast<std::size_t>(batch_size);
@@ -202,7 +204,7 @@ class Predictor {
     std::vector<fs::path> decoded;
     for (const fs::path& file : files) {
       try {
-        Image image = read_image(file, channels_);
+        Image image = read_image(file, channels_, max_image_bytes_);
         std::span<std::uint8_t> slot(images.data() + decoded.size() * image_bytes, image_bytes);
         resize_image_into(image, height_, width_, slot);
         decoded.push_back(file);
@@ -247,6 +249,7 @@ class Predictor {
   const PredictOptions& options_;
   std::vector<std::string> class_names_;
   int channels_, height_, width_;  // of the model's input
+  std::int64_t max_image_bytes_;   // the run's dataset.max_image_bytes
   nlohmann::json json_ = nlohmann::json::array();
   int failures_ = 0;
 };
@@ -318,7 +321,8 @@ int predict_command(const PredictOptions& options) {
   check_finite_weights(*program, run.checkpoint);
   std::cerr << fmt::format("weights: {}\n", terminal_safe(run.checkpoint.string()));
 
-  Predictor predictor(options, session.graph.input, std::move(classes.names));
+  Predictor predictor(options, session.graph.input, std::move(classes.names),
+                      experiment.dataset.files.max_image_bytes);
   predictor.run(files, *program, batch_size);
   if (predictor.failures() > 0) {
     std::cerr << fmt::format("error: {} of {} files could not be read\n", predictor.failures(),

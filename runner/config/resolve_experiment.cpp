@@ -56,7 +56,7 @@ class Fields : public SettingsReader {
     if (!raw(key).is_number()) wrong(key, "a number");
     return raw(key).get<double>();
   }
-  std::int64_t wide(const std::string& key, std::int64_t fallback) const {
+  std::int64_t wide(const std::string& key, std::int64_t fallback) const override {
     if (!has(key)) return fallback;
     const nlohmann::json& value = raw(key);
     if (!value.is_number_integer() ||

@@ -49,7 +49,8 @@ struct DatasetFormat {
   std::vector<std::int32_t> (*training_labels)(const DatasetSpec& spec) = nullptr;
   // Fetches missing files into spec.root (dataset.download). None: the format cannot.
   void (*download)(const DatasetSpec& spec) = nullptr;
-  // Both splits, before the limits; the files read go to DatasetSplits::files.
+  // Both splits; the files read go to DatasetSplits::files. A format may apply the limits itself
+  // (the image formats do, before reading an image); load_dataset then cuts nothing more.
   DatasetSplits (*load)(const DatasetSpec& spec) = nullptr;
   // What the data is when there are no files to hash (synthetic: its settings). None: the files.
   std::string (*identity)(const DatasetSpec& spec) = nullptr;

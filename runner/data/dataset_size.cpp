@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "runner/data/dataset_format.h"
+#include "runner/util/threads.h"
 
 namespace runner {
 namespace {
@@ -29,6 +30,15 @@ DatasetRecords planned_dataset_records(const DatasetSpec& spec) {
   records.train = limited(records.train, spec.train_limit);
   records.test = limited(records.test, spec.test_limit);
   return records;
+}
+
+int image_decoding_workers(const DatasetSpec& spec) {
+  return std::max(spec.workers.value_or(available_cores()), 1);
+}
+
+std::int64_t planned_decoding_workers(const DatasetSpec& spec, const DatasetRecords& records) {
+  const std::int64_t images = std::max<std::int64_t>({records.train, records.test, 1});
+  return std::min<std::int64_t>(image_decoding_workers(spec), images);
 }
 
 }  // namespace runner

@@ -12,6 +12,9 @@ namespace runner {
 struct DatasetRecords {
   std::int64_t train = 0, test = 0;  // after dataset.train_limit and test_limit
   std::int64_t image_bytes = 0;      // channels x height x width, one byte each
+  // Formats of image files: the most memory decoding one image holds (dataset.max_image_bytes),
+  // in each decoding worker; 0: the records are read, not decoded.
+  std::int64_t decoding_bytes = 0;
   // The loaded splits' bytes: each record's pixels and its 4-byte label.
   std::int64_t bytes() const;
 };
@@ -21,5 +24,13 @@ struct DatasetRecords {
 // after the limits. Files that are missing or unreadable count as the official dataset's:
 // loading them names the problem. Never throws for the files' sake.
 DatasetRecords planned_dataset_records(const DatasetSpec& spec);
+
+// The threads that decode image files (dataset.workers, else every core: decoding comes before
+// training, with no compute threads to share the cores with).
+int image_decoding_workers(const DatasetSpec& spec);
+
+// The workers that decode at once: image_decoding_workers, at most one per image of a split of
+// `records` (the spec's planned records).
+std::int64_t planned_decoding_workers(const DatasetSpec& spec, const DatasetRecords& records);
 
 }  // namespace runner

@@ -38,6 +38,11 @@ struct AugmentStep {
   double p = 0.5;   // horizontal_flip: probability of flipping
 };
 
+// dataset.max_image_bytes' default: the most memory decoding one image may hold (see
+// decode_image), per decoding worker. It reads an 8-bit RGB image of 59 million pixels (a 50
+// megapixel photo) and refuses the 2.5 GB a 16-bit RGBA PNG of 16384x10922 pixels would take.
+inline constexpr std::int64_t kDefaultMaxImageBytes = std::int64_t{512} << 20;
+
 // What to do with an image file that cannot be decoded: stop before training, or leave it out
 // with a warning (dataset.on_bad_file).
 enum class OnBadFile { error, skip };
@@ -52,6 +57,9 @@ struct ImageFilesSpec {
   std::string validation;     // a folder (image_folder) or file (csv) instead of a split
   OnBadFile on_bad_file = OnBadFile::error;
   std::string cache;  // folder of the decoded-image cache ("": the user's cache folder)
+  // The most bytes decoding one image may hold (dataset.max_image_bytes): a larger image is a
+  // bad file, refused before its pixels are allocated.
+  std::int64_t max_image_bytes = kDefaultMaxImageBytes;
   // csv: rows may name files outside the dataset root and the CSV's folder (absolute paths,
   // "..", symlinks leading out); by default such a row is an error, as a CSV from elsewhere
   // could name any file the user may read.

@@ -49,7 +49,8 @@ void check_complete(std::span<const std::uint8_t> bytes, int width, int height,
 
 }  // namespace
 
-DecodedPixels decode_bmp(std::span<const std::uint8_t> bytes, const std::filesystem::path& file) {
+DecodedPixels decode_bmp(std::span<const std::uint8_t> bytes, const std::filesystem::path& file,
+                         const DecodeBudget& budget) {
   const int size = static_cast<int>(bytes.size());  // bytes.size() <= max_image_file_bytes
   int width = 0, header_height = 0, components = 0;
   if (!stbi_info_from_memory(bytes.data(), size, &width, &header_height, &components)) {
@@ -60,6 +61,12 @@ DecodedPixels decode_bmp(std::span<const std::uint8_t> bytes, const std::filesys
   const std::int64_t height = std::abs(std::int64_t{header_height});
   check_image_size(width, height, "BMP", file);
   check_complete(bytes, width, static_cast<int>(height), file);
+  // stb's RGB, then copied into the decoder's own.
+  check_decoding_bytes({"BMP", width, height, bytes.size(),
+                        std::uint64_t{3} * static_cast<std::uint64_t>(width) *
+                            static_cast<std::uint64_t>(height),
+                        3},
+                       budget, file);
   int loaded_height = 0;
   std::unique_ptr<stbi_uc, decltype(&stbi_image_free)> pixels(
       stbi_load_from_memory(bytes.data(), size, &width, &loaded_height, &components, 3),

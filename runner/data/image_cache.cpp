@@ -91,14 +91,22 @@ Header make_header(const std::string& fingerprint, int channels, int height, int
 
 }  // namespace
 
-fs::path decoded_cache_file(const fs::path& folder, const std::string& fingerprint, int channels,
-                            int height, int width) {
-  return folder / fmt::format("{}-{}x{}x{}.images", fingerprint, channels, height, width);
+DecodedCacheKey decoded_cache_key(const ImageSetRequest& request, const std::string& fingerprint) {
+  return {fingerprint,   request.channels,        request.height,
+          request.width, request.max_image_bytes, request.files.size()};
 }
 
-std::optional<ImageSet> read_decoded_cache(const fs::path& file, const std::string& fingerprint,
-                                           int channels, int height, int width,
+fs::path decoded_cache_file(const fs::path& folder, const DecodedCacheKey& key) {
+  const std::string limit = key.max_image_bytes == kDefaultMaxImageBytes
+                                ? ""
+                                : fmt::format("-max{}", key.max_image_bytes);
+  return folder / fmt::format("{}-{}x{}x{}{}.images", key.fingerprint, key.channels, key.height,
+                              key.width, limit);
+}
+
+std::optional<ImageSet> read_decoded_cache(const fs::path& file, const DecodedCacheKey& key,
                                            std::string& problem) {
+  const int channels = key.channels, height = key.height, width = key.width;
   CacheFile in(file);
   problem = in.problem();
   Header h{};
@@ -108,7 +116,7 @@ std::optional<ImageSet> read_decoded_cache(const fs::path& file, const std::stri
     return std::nullopt;
   }
   const Header expected =
-      make_header(fingerprint, channels, height, width, h.count, h.skipped_bytes);
+      make_header(key.fingerprint, channels, height, width, h.count, h.skipped_bytes);
   if (std::memcmp(&h, &expected, sizeof h) != 0) {
     // Another decoder's cache of the same files is an old cache, not a forged one: no warning.
     const bool old =
@@ -124,15 +132,22 @@ std::optional<ImageSet> read_decoded_cache(const fs::path& file, const std::stri
     problem = "its header's sizes do not add up to the file's";
     return std::nullopt;
   }
-  ImageSet set{channels, height, width, {}, {}, {}, fingerprint, true};
+  if (h.count > key.files) {  // a file of zeros may be as large as it likes: not the files
+    problem = fmt::format("its header counts {} images of {} files", h.count, key.files);
+    return std::nullopt;
+  }
+  ImageSet set{channels, height, width, {}, {}, {}, key.fingerprint, true};
   set.images.resize(h.count * plane);
   set.labels.resize(h.count);
   std::string skipped(h.skipped_bytes, '\0'), stored(64, '\0');
   if (!in.read(set.images.data(), set.images.size()) || !in.read(set.labels.data(), h.count * 4) ||
       !in.read(skipped.data(), skipped.size()) || !in.read(stored.data(), 64) ||
-      stored != checksum(h, bytes_of(set.images), bytes_of(set.labels), skipped) ||
-      !parse_skipped(skipped, set.skipped)) {
+      stored != checksum(h, bytes_of(set.images), bytes_of(set.labels), skipped)) {
     problem = "its checksum does not match its contents";
+    return std::nullopt;
+  }
+  if (!parse_skipped(skipped, set.skipped) || set.size() + set.skipped.size() != key.files) {
+    problem = "its list of skipped files does not parse, or does not make up the files";
     return std::nullopt;
   }
   return set;

@@ -12,18 +12,32 @@
 
 namespace runner {
 
-// The cache file for a fingerprint, channels and size in `folder`.
-std::filesystem::path decoded_cache_file(const std::filesystem::path& folder,
-                                         const std::string& fingerprint, int channels, int height,
-                                         int width);
+// What a cache holds the decode of: the files (their fingerprint and number), the channels and
+// size they were converted to, and the limit on one image's memory (what one limit leaves out,
+// a larger one reads).
+struct DecodedCacheKey {
+  std::string fingerprint;
+  int channels = 0, height = 0, width = 0;
+  std::int64_t max_image_bytes = kDefaultMaxImageBytes;
+  std::size_t files = 0;  // decoded or skipped
+};
 
-// The set stored in `file` when it is whole and for this fingerprint, channels and size. When
-// something else is there (not a regular file, a header that does not add up, a checksum that
-// does not match), `problem` says what, for the caller's warning; it stays "" when nothing is
-// there or the file is another decoder version's.
+// The key of `request`'s decode, its files fingerprinted as `fingerprint`.
+DecodedCacheKey decoded_cache_key(const ImageSetRequest& request, const std::string& fingerprint);
+
+// The cache file of `key` in `folder`: <fingerprint>-CxHxW.images (-max<N> before the extension
+// for a limit other than the default).
+std::filesystem::path decoded_cache_file(const std::filesystem::path& folder,
+                                         const DecodedCacheKey& key);
+
+// The set stored in `file` when it is whole and the decode of `key`. When something else is
+// there (not a regular file, a header that is not this key's or whose sizes do not add up to the
+// file's or to key.files, a checksum that does not match, a list of skipped files that does not
+// parse), `problem` says what, for the caller's warning; it stays "" when nothing is there or the
+// file is another decoder version's. Nothing is allocated before the sizes are checked against
+// both the file's size and key.files.
 std::optional<ImageSet> read_decoded_cache(const std::filesystem::path& file,
-                                           const std::string& fingerprint, int channels, int height,
-                                           int width, std::string& problem);
+                                           const DecodedCacheKey& key, std::string& problem);
 
 // Stores `set` (its fingerprint, channels and size included); false when it could not (a
 // read-only home, a full disk): the cache is an optimisation, so that is not an error.

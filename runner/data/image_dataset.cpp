@@ -3,8 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <limits>
+
 #include "runner/util/digest.h"
-#include "runner/util/threads.h"
 
 namespace runner {
 namespace {
@@ -51,6 +53,7 @@ void read_image_files_settings(const SettingsReader& settings, DatasetSpec& spec
     settings.wrong("on_bad_file", "error or skip");
   f.on_bad_file = on_bad_file == "skip" ? OnBadFile::skip : OnBadFile::error;
   f.cache = settings.text("cache", "");
+  f.max_image_bytes = settings.wide("max_image_bytes", kDefaultMaxImageBytes);
 }
 
 void write_image_files_settings(const DatasetSpec& spec, nlohmann::json& out) {
@@ -62,14 +65,33 @@ void write_image_files_settings(const DatasetSpec& spec, nlohmann::json& out) {
   if (!f.validation.empty()) out["validation"] = f.validation;
   out["on_bad_file"] = f.on_bad_file == OnBadFile::skip ? "skip" : "error";
   if (!f.cache.empty()) out["cache"] = f.cache;
+  out["max_image_bytes"] = f.max_image_bytes;
 }
 
 DatasetFormat image_files_format_base() {
   DatasetFormat format;
-  format.keys = {"image_size", "channels", "train", "test", "validation", "on_bad_file", "cache"};
+  format.keys = {"image_size", "channels",    "train", "test",
+                 "validation", "on_bad_file", "cache", "max_image_bytes"};
   format.write = write_image_files_settings;
   format.image = [](const DatasetSpec& spec) { return spec.files.image; };
   return format;
+}
+
+DatasetRecords image_files_records(const DatasetSpec& spec, CountSplit count) {
+  const ImageShape image = spec.files.image;
+  DatasetRecords records;
+  records.image_bytes = std::int64_t{image.channels} * image.height * image.width;
+  records.decoding_bytes = spec.files.max_image_bytes;
+  auto counted = [&](const std::string& split) -> std::int64_t {
+    try {  // the listing only; loading names any problem
+      return count(split_path(spec, split));
+    } catch (const std::exception&) {
+      return 0;
+    }
+  };
+  records.train = counted(spec.files.train);
+  if (!spec.files.test_absent) records.test = counted(spec.files.test);
+  return records;
 }
 
 std::filesystem::path split_path(const DatasetSpec& spec, const std::string& split) {
@@ -83,24 +105,85 @@ std::vector<std::int32_t> labels_of(const LabelledFiles& files) {
   return labels;
 }
 
+std::size_t files_to_list(std::int64_t limit) {
+  return limit > 0 ? static_cast<std::size_t>(limit) : std::numeric_limits<std::size_t>::max();
+}
+
 namespace {
 
-// Decodes `files` (listed from `listed`, the split's folder or CSV) into a split; skipped files
-// become warnings and counts in `splits`.
-Dataset decode_split(const DatasetSpec& spec, const std::filesystem::path& listed,
-                     const LabelledFiles& files, const std::vector<std::string>& class_names,
-                     const std::string& which, DatasetSplits& splits) {
+ImageSetRequest image_set_request(const DatasetSpec& spec, const std::filesystem::path& root,
+                                  std::vector<LabelledFile> files) {
   ImageSetRequest request;
-  request.root = files.root;
-  request.files = files.files;
+  request.root = root;
+  request.files = std::move(files);
   request.channels = spec.files.image.channels;
   request.height = spec.files.image.height;
   request.width = spec.files.image.width;
-  // Decoding runs before training, with no compute threads to share the cores with.
-  request.workers = spec.workers.value_or(available_cores());
+  request.workers = image_decoding_workers(spec);
   request.on_bad_file = spec.files.on_bad_file;
   request.cache_folder = spec.files.cache;
-  ImageSet set = read_image_set(request);
+  request.max_image_bytes = spec.files.max_image_bytes;
+  return request;
+}
+
+// Appends to `set` the images of `more` (decoded from `files`) until it holds `limit`: the files
+// after the one that completes it were tried in vain, and are neither kept nor listed as skipped.
+void append_images(ImageSet& set, ImageSet&& more, const std::vector<LabelledFile>& files,
+                   std::size_t limit) {
+  const std::size_t needed = limit - set.size();
+  std::size_t kept = 0, skipped = 0;  // of `more`, in the order of `files`
+  for (const LabelledFile& file : files) {
+    if (kept == needed) break;
+    const bool left_out = skipped < more.skipped.size() && more.skipped[skipped].path == file.path;
+    left_out ? ++skipped : ++kept;
+  }
+  const std::size_t plane = static_cast<std::size_t>(set.channels) * set.height * set.width;
+  set.images.insert(set.images.end(), more.images.begin(),
+                    more.images.begin() + static_cast<std::ptrdiff_t>(kept * plane));
+  set.labels.insert(set.labels.end(), more.labels.begin(),
+                    more.labels.begin() + static_cast<std::ptrdiff_t>(kept));
+  set.skipped.insert(set.skipped.end(), more.skipped.begin(),
+                     more.skipped.begin() + static_cast<std::ptrdiff_t>(skipped));
+  set.warnings.insert(set.warnings.end(), more.warnings.begin(), more.warnings.end());
+  set.from_cache = set.from_cache && more.from_cache;
+}
+
+// The images of a split: every file `list` gives, or with a limit the first `limit` that decode.
+// Only on_bad_file skip can leave a limited round short; the files after it are then tried in
+// rounds of at least as many as were tried before, so that a run of bad files costs few rounds
+// (each one decoded set, cached, whose fingerprints the split's fingerprint covers).
+ImageSet read_split_images(const DatasetSpec& spec,
+                           const std::function<LabelledFiles(std::size_t)>& list, std::size_t limit,
+                           std::filesystem::path& root) {
+  std::size_t requested = files_to_list(static_cast<std::int64_t>(limit));
+  LabelledFiles listed = list(requested);
+  root = listed.root;
+  ImageSet set = read_image_set(image_set_request(spec, root, listed.files));
+  std::string fingerprints = set.fingerprint;
+  int rounds = 1;
+  while (limit > 0 && set.size() < limit && listed.files.size() == requested) {
+    const std::size_t tried = requested;
+    requested = tried + std::max(limit - set.size(), tried);
+    listed = list(requested);
+    if (listed.files.size() <= tried) break;
+    std::vector<LabelledFile> more(listed.files.begin() + static_cast<std::ptrdiff_t>(tried),
+                                   listed.files.end());
+    ImageSet next = read_image_set(image_set_request(spec, root, more));
+    fingerprints += "\n" + next.fingerprint;
+    ++rounds;
+    append_images(set, std::move(next), more, limit);
+  }
+  if (rounds > 1) set.fingerprint = sha256_hex(fingerprints);
+  return set;
+}
+
+// Decodes a split's files (`list`, from `listed`, the split's folder or CSV; the first `limit`
+// that decode, 0: all) into a split; skipped files become warnings and counts in `splits`.
+Dataset decode_split(const DatasetSpec& spec, const std::filesystem::path& listed,
+                     const std::function<LabelledFiles(std::size_t)>& list, std::size_t limit, const std::vector<std::string>& class_names,
+                     const std::string& which, DatasetSplits& splits) {
+  std::filesystem::path root;
+  ImageSet set = read_split_images(spec, list, limit, root);
 
   Dataset split;
   split.name = spec.name;
@@ -123,9 +206,12 @@ Dataset decode_split(const DatasetSpec& spec, const std::filesystem::path& liste
         per_class[class_names[static_cast<std::size_t>(label)]].get<int>() + 1;
   }
   if (!splits.summary.is_object()) splits.summary = nlohmann::json::object();
-  splits.summary[which] = {{"folder", files.root.string()},        {"images", split.size()},
-                           {"skipped", set.skipped.size()},        {"sha256", set.fingerprint},
-                           {"decoded_from_cache", set.from_cache}, {"per_class", per_class}};
+  splits.summary[which] = {{"folder", root.string()},
+                           {"images", split.size()},
+                           {"skipped", set.skipped.size()},
+                           {"sha256", set.fingerprint},
+                           {"decoded_from_cache", set.from_cache},
+                           {"per_class", per_class}};
   return split;
 }
 
@@ -154,24 +240,30 @@ DatasetSplits load_image_splits(const DatasetSpec& spec,
                                 const std::vector<std::string>& class_names,
                                 const ListSplit& list) {
   DatasetSplits splits;
-  auto split = [&](const std::string& name, const char* which, bool training) {
+  auto split = [&](const std::string& name, const char* which, bool training, std::int64_t limit) {
     const std::filesystem::path listed = split_path(spec, name);
-    return decode_split(spec, listed, list(listed, training), class_names, which, splits);
+    return decode_split(
+        spec, listed, [&](std::size_t max_files) { return list(listed, training, max_files); },
+        static_cast<std::size_t>(limit), class_names, which, splits);
   };
-  splits.train = split(spec.files.train, "train", true);
+  splits.train = split(spec.files.train, "train", true, spec.train_limit);
   if (!spec.files.validation.empty()) {
-    splits.validation = split(spec.files.validation, "validation", false);
+    splits.validation = split(spec.files.validation, "validation", false, 0);
   }
   splits.test = spec.files.test_absent ? empty_split(spec, class_names)
-                                       : split(spec.files.test, "test", false);
+                                       : split(spec.files.test, "test", false, spec.test_limit);
   finish_image_splits(splits);
   return splits;
 }
 
 void list_image_splits(const DatasetSpec& spec, const ListSplit& list) {
-  list(split_path(spec, spec.files.train), true);
-  if (!spec.files.validation.empty()) list(split_path(spec, spec.files.validation), false);
-  if (!spec.files.test_absent) list(split_path(spec, spec.files.test), false);
+  list(split_path(spec, spec.files.train), true, files_to_list(spec.train_limit));
+  if (!spec.files.validation.empty()) {
+    list(split_path(spec, spec.files.validation), false, files_to_list(0));
+  }
+  if (!spec.files.test_absent) {
+    list(split_path(spec, spec.files.test), false, files_to_list(spec.test_limit));
+  }
 }
 
 }  // namespace runner

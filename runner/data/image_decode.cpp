@@ -33,6 +33,20 @@ void check_image_size(std::int64_t width, std::int64_t height, std::string_view 
   }
 }
 
+void check_decoding_bytes(const DecodeCost& cost, const DecodeBudget& budget,
+                          const std::filesystem::path& file) {
+  const auto pixels =
+      static_cast<std::uint64_t>(cost.width) * static_cast<std::uint64_t>(cost.height);
+  const std::uint64_t bytes = cost.file_bytes + cost.decoder_bytes +
+                              pixels * static_cast<unsigned>(cost.bands + budget.channels);
+  if (bytes <= static_cast<std::uint64_t>(budget.max_bytes)) return;
+  throw_bad_image(file, fmt::format("{} image of {}x{} pixels needs {} bytes ({:.1f} MiB) to "
+                                    "decode, more than dataset.max_image_bytes ({} bytes); "
+                                    "raise dataset.max_image_bytes to read it",
+                                    cost.format, cost.width, cost.height, bytes,
+                                    static_cast<double>(bytes) / (1 << 20), budget.max_bytes));
+}
+
 }  // namespace image_detail
 
 namespace {
@@ -93,6 +107,15 @@ struct Descriptor {
   }
 };
 
+// std::bad_alloc while reading or decoding `file`, as a message naming it.
+[[noreturn]] void throw_image_out_of_memory(const fs::path& file, std::size_t file_bytes) {
+  throw ImageOutOfMemory(fmt::format(
+      "{}: out of memory while decoding it (a file of {} bytes; each decoding worker may hold "
+      "up to dataset.max_image_bytes): lower dataset.workers or dataset.max_image_bytes, or "
+      "allow the process more memory",
+      file.string(), file_bytes));
+}
+
 [[noreturn]] void throw_errno(const fs::path& file, const char* what, int error) {
   image_detail::throw_bad_image(
       file, fmt::format("{}: {}", what, std::error_code(error, std::generic_category()).message()));
@@ -141,22 +164,28 @@ std::string_view image_format_name(ImageFormat format) {
   return "?";
 }
 
-Image decode_image(std::span<const std::uint8_t> bytes, int channels, const fs::path& file) {
+Image decode_image(std::span<const std::uint8_t> bytes, int channels, const fs::path& file,
+                   std::int64_t max_bytes) {
   if (channels != 1 && channels != 3) {
     throw std::invalid_argument(
         fmt::format("decode_image: channels {}, expected 1 or 3", channels));
   }
   const std::optional<ImageFormat> format = sniff_image_format(bytes);
   if (!format) throw_not_an_image(bytes, file);
-  switch (*format) {
-    case ImageFormat::png:
-      return to_planar(image_detail::decode_png(bytes, file), channels);
-    case ImageFormat::jpeg:
-      return to_planar(image_detail::decode_jpeg(bytes, file), channels);
-    case ImageFormat::webp:
-      return to_planar(image_detail::decode_webp(bytes, file), channels);
-    case ImageFormat::bmp:
-      return to_planar(image_detail::decode_bmp(bytes, file), channels);
+  const image_detail::DecodeBudget budget{channels, max_bytes};
+  try {
+    switch (*format) {
+      case ImageFormat::png:
+        return to_planar(image_detail::decode_png(bytes, file, budget), channels);
+      case ImageFormat::jpeg:
+        return to_planar(image_detail::decode_jpeg(bytes, file, budget), channels);
+      case ImageFormat::webp:
+        return to_planar(image_detail::decode_webp(bytes, file, budget), channels);
+      case ImageFormat::bmp:
+        return to_planar(image_detail::decode_bmp(bytes, file, budget), channels);
+    }
+  } catch (const std::bad_alloc&) {
+    throw_image_out_of_memory(file, bytes.size());
   }
   throw_not_an_image(bytes, file);
 }
@@ -164,7 +193,12 @@ Image decode_image(std::span<const std::uint8_t> bytes, int channels, const fs::
 void read_image_file(const fs::path& file, std::vector<std::uint8_t>& bytes) {
   Descriptor descriptor{::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
   if (descriptor.fd < 0) throw_errno(file, "cannot open", errno);
-  bytes.resize(checked_size(file, descriptor.fd));
+  const std::size_t size = checked_size(file, descriptor.fd);
+  try {
+    bytes.resize(size);
+  } catch (const std::bad_alloc&) {
+    throw_image_out_of_memory(file, size);
+  }
   std::size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t n = ::read(descriptor.fd, bytes.data() + done, bytes.size() - done);
@@ -176,10 +210,10 @@ void read_image_file(const fs::path& file, std::vector<std::uint8_t>& bytes) {
   bytes.resize(done);
 }
 
-Image read_image(const fs::path& file, int channels) {
+Image read_image(const fs::path& file, int channels, std::int64_t max_bytes) {
   std::vector<std::uint8_t> bytes;
   read_image_file(file, bytes);
-  return decode_image(bytes, channels, file);
+  return decode_image(bytes, channels, file, max_bytes);
 }
 
 }  // namespace runner

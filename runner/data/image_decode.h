@@ -9,6 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include "runner/data/dataset_spec.h"  // kDefaultMaxImageBytes
+#include "runner/util/errors.h"
+
 namespace runner {
 
 // An image as the runner stores images: planar bytes.
@@ -25,6 +28,17 @@ inline constexpr int max_image_side = 16384;
 inline constexpr std::int64_t max_image_pixels = 178'956'970;
 // Larger files are refused before they are read.
 inline constexpr std::uintmax_t max_image_file_bytes = 256u << 20;
+// Under the pixel cap, an image's memory is bounded too (dataset.max_image_bytes): a small file
+// may claim 16384x10922 16-bit RGBA pixels, 1.4 GB decoded. What decoding holds at once is
+// counted from the header, before any pixel is allocated: the file, the decoder's samples (and
+// its working buffers), their 8-bit gray or RGB and the planar copy of the channels asked for.
+
+// Memory ran out while decoding a file (std::bad_alloc): a UserError naming the file, never a bad
+// file to leave out (another run, or fewer workers, may have the memory).
+class ImageOutOfMemory : public UserError {
+ public:
+  using UserError::UserError;
+};
 
 // The format the bytes start with, or nullopt.
 std::optional<ImageFormat> sniff_image_format(std::span<const std::uint8_t> bytes);
@@ -34,13 +48,16 @@ std::string_view image_format_name(ImageFormat format);
 // Decodes an image file's bytes to `channels` 1 or 3. Alpha is dropped (not composited), palette
 // entries looked up, 16-bit samples reduced as Pillow reduces them (see image_decoders.h), and
 // 3 channels become 1 as Pillow's convert('L') does. A file that is not a whole image of a
-// known format is a UserError naming `file` and the reason.
+// known format, or whose decoding would hold more than `max_bytes`, is a UserError naming `file`
+// and the reason; running out of memory is an ImageOutOfMemory naming it.
 Image decode_image(std::span<const std::uint8_t> bytes, int channels,
-                   const std::filesystem::path& file);
+                   const std::filesystem::path& file,
+                   std::int64_t max_bytes = kDefaultMaxImageBytes);
 
 // Reads `file` (a regular file of at most max_image_file_bytes) and decodes it; every failure,
 // from a missing file to a truncated one, is a UserError naming the file.
-Image read_image(const std::filesystem::path& file, int channels);
+Image read_image(const std::filesystem::path& file, int channels,
+                 std::int64_t max_bytes = kDefaultMaxImageBytes);
 
 // Reads a whole image file into `bytes` (reused between calls); the checks of read_image.
 void read_image_file(const std::filesystem::path& file, std::vector<std::uint8_t>& bytes);

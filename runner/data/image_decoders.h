@@ -20,10 +20,21 @@ struct DecodedPixels {
   std::vector<std::uint8_t> data;  // (H, W, bands)
 };
 
-DecodedPixels decode_png(std::span<const std::uint8_t> bytes, const std::filesystem::path& file);
-DecodedPixels decode_jpeg(std::span<const std::uint8_t> bytes, const std::filesystem::path& file);
-DecodedPixels decode_webp(std::span<const std::uint8_t> bytes, const std::filesystem::path& file);
-DecodedPixels decode_bmp(std::span<const std::uint8_t> bytes, const std::filesystem::path& file);
+// What decoding one file may take: the channels the caller converts to, and the most bytes it may
+// hold at once (dataset.max_image_bytes).
+struct DecodeBudget {
+  int channels = 3;
+  std::int64_t max_bytes = 0;
+};
+
+DecodedPixels decode_png(std::span<const std::uint8_t> bytes, const std::filesystem::path& file,
+                         const DecodeBudget& budget);
+DecodedPixels decode_jpeg(std::span<const std::uint8_t> bytes, const std::filesystem::path& file,
+                          const DecodeBudget& budget);
+DecodedPixels decode_webp(std::span<const std::uint8_t> bytes, const std::filesystem::path& file,
+                          const DecodeBudget& budget);
+DecodedPixels decode_bmp(std::span<const std::uint8_t> bytes, const std::filesystem::path& file,
+                         const DecodeBudget& budget);
 
 // "<file>: <why>" as a UserError.
 [[noreturn]] void throw_bad_image(const std::filesystem::path& file, const std::string& why);
@@ -31,5 +42,21 @@ DecodedPixels decode_bmp(std::span<const std::uint8_t> bytes, const std::filesys
 // A UserError past max_image_side or max_image_pixels (checked before any pixel is decoded).
 void check_image_size(std::int64_t width, std::int64_t height, std::string_view format,
                       const std::filesystem::path& file);
+
+// The image as a decoder's header read shows it, for the memory its decoding holds: the file's
+// bytes, the decoder's own buffers (`decoder_bytes`: its samples as stored, and what else it
+// allocates per pixel), `bands` (1 or 3) 8-bit samples per pixel, and the planar copy.
+struct DecodeCost {
+  std::string_view format;
+  std::int64_t width = 0, height = 0;
+  std::uint64_t file_bytes = 0, decoder_bytes = 0;
+  int bands = 3;
+};
+
+// A UserError naming the file, its pixels, the bytes its decoding holds and the budget's limit
+// (dataset.max_image_bytes, which raises it) when they exceed it. Called after check_image_size,
+// before the decoder allocates its pixels.
+void check_decoding_bytes(const DecodeCost& cost, const DecodeBudget& budget,
+                          const std::filesystem::path& file);
 
 }  // namespace runner::image_detail

@@ -99,7 +99,8 @@ void cmyk_to_rgb(const std::vector<std::uint8_t>& cmyk, DecodedPixels& out) {
 
 }  // namespace
 
-DecodedPixels decode_jpeg(std::span<const std::uint8_t> bytes, const fs::path& file) {
+DecodedPixels decode_jpeg(std::span<const std::uint8_t> bytes, const fs::path& file,
+                          const DecodeBudget& budget) {
   Decompressor d;
   if (!read_header(d, bytes)) throw_jpeg_error(d, file);
   check_image_size(d.cinfo.image_width, d.cinfo.image_height, "JPEG", file);
@@ -107,6 +108,13 @@ DecodedPixels decode_jpeg(std::span<const std::uint8_t> bytes, const fs::path& f
   const bool cmyk = space == JCS_CMYK || space == JCS_YCCK;
   d.cinfo.out_color_space = space == JCS_GRAYSCALE ? JCS_GRAYSCALE : cmyk ? JCS_CMYK : JCS_RGB;
   const int components = space == JCS_GRAYSCALE ? 1 : cmyk ? 4 : 3;
+  // The decoded samples; a progressive JPEG also keeps every DCT coefficient (2 bytes a sample)
+  // until its last scan.
+  const std::uint64_t samples =
+      std::uint64_t{d.cinfo.image_width} * d.cinfo.image_height * d.cinfo.num_components;
+  check_decoding_bytes({"JPEG", d.cinfo.image_width, d.cinfo.image_height, bytes.size(),
+                        samples * (d.cinfo.progressive_mode ? 3 : 1), components == 1 ? 1 : 3},
+                       budget, file);
   DecodedPixels out{components == 1 ? 1 : 3,
                     static_cast<int>(d.cinfo.image_height),
                     static_cast<int>(d.cinfo.image_width),

@@ -96,7 +96,8 @@ int samples_per_pixel(int color_type) {
 
 }  // namespace
 
-DecodedPixels decode_png(std::span<const std::uint8_t> bytes, const fs::path& file) {
+DecodedPixels decode_png(std::span<const std::uint8_t> bytes, const fs::path& file,
+                         const DecodeBudget& budget) {
   Context context(spng_ctx_new(0), spng_ctx_free);
   if (!context) throw std::bad_alloc();
   check(spng_set_png_buffer(context.get(), bytes.data(), bytes.size()), file);
@@ -108,16 +109,16 @@ DecodedPixels decode_png(std::span<const std::uint8_t> bytes, const fs::path& fi
   check_image_size(ihdr.width, ihdr.height, "PNG", file);
   std::size_t size = 0;
   check(spng_decoded_image_size(context.get(), SPNG_FMT_PNG, &size), file);
+  const int samples = samples_per_pixel(ihdr.color_type);
+  const bool indexed = ihdr.color_type == SPNG_COLOR_TYPE_INDEXED;
+  const int bands = indexed || samples >= 3 ? 3 : 1;
+  // libspng's own buffers are a few rows (its scanlines): the image is `size`.
+  check_decoding_bytes({"PNG", ihdr.width, ihdr.height, bytes.size(), size, bands}, budget, file);
   std::vector<std::uint8_t> png(size);
   check(spng_decode_image(context.get(), png.data(), png.size(), SPNG_FMT_PNG, 0), file);
 
-  const int samples = samples_per_pixel(ihdr.color_type);
   const std::size_t stride = size / ihdr.height;
-  const bool indexed = ihdr.color_type == SPNG_COLOR_TYPE_INDEXED;
-  DecodedPixels out{indexed || samples >= 3 ? 3 : 1,
-                    static_cast<int>(ihdr.height),
-                    static_cast<int>(ihdr.width),
-                    {}};
+  DecodedPixels out{bands, static_cast<int>(ihdr.height), static_cast<int>(ihdr.width), {}};
   if (!indexed && ihdr.bit_depth == 8 && samples == out.bands) {  // 8-bit gray or RGB: as stored
     out.data = std::move(png);
     return out;

@@ -111,11 +111,13 @@ Decoded decode_all(const ImageSetRequest& request, std::vector<FileStamp>& stamp
             stamps[i].sha256 =
                 sha256_hex({reinterpret_cast<const char*>(bytes.data()), bytes.size()});
           }
-          const Image image = decode_image(bytes, request.channels, file);
+          const Image image = decode_image(bytes, request.channels, file, request.max_image_bytes);
           resize_image_into(image, request.height, request.width,
                             {out.set.images.data() + i * plane, plane});
           release_if_large(bytes);
           return true;
+        } catch (const ImageOutOfMemory&) {
+          throw;  // not the file's fault: stops every worker, and the load
         } catch (const UserError& error) {
           out.failures[i] = error.what();
           release_if_large(bytes);
@@ -152,10 +154,8 @@ std::optional<ImageSet> cached_set(const ImageSetRequest& request, const fs::pat
   for (const FileStamp& s : stamps) {
     if (s.exists && s.sha256.empty()) return std::nullopt;  // must be read: decode it meanwhile
   }
-  const std::string fingerprint = fingerprint_stamps(stamps);
-  std::optional<ImageSet> set = read_decoded_cache(
-      decoded_cache_file(folder, fingerprint, request.channels, request.height, request.width),
-      fingerprint, request.channels, request.height, request.width, problem);
+  const DecodedCacheKey key = decoded_cache_key(request, fingerprint_stamps(stamps));
+  std::optional<ImageSet> set = read_decoded_cache(decoded_cache_file(folder, key), key, problem);
   if (set && request.on_bad_file == OnBadFile::error && !set->skipped.empty()) {
     throw UserError(set->skipped.front().reason);  // cached with skip, asked without
   }
@@ -172,8 +172,7 @@ void store_caches(const ImageSetRequest& request, const fs::path& folder,
   if (!hashes.problem().empty()) {
     set.warnings.push_back(cache_warning(hashes.file(), hashes.problem(), hashes_saved));
   }
-  const fs::path file =
-      decoded_cache_file(folder, set.fingerprint, request.channels, request.height, request.width);
+  const fs::path file = decoded_cache_file(folder, decoded_cache_key(request, set.fingerprint));
   const bool decoded_saved = write_decoded_cache(file, set);
   if (!decoded_problem.empty()) {
     set.warnings.push_back(cache_warning(file, decoded_problem, decoded_saved));

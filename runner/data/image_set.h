@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "runner/data/dataset_spec.h"  // OnBadFile
+#include "runner/data/dataset_spec.h"  // OnBadFile, kDefaultMaxImageBytes
 
 namespace runner {
 
@@ -26,6 +26,9 @@ struct ImageSetRequest {
   OnBadFile on_bad_file = OnBadFile::error;
   bool use_cache = true;
   std::filesystem::path cache_folder;  // empty: default_image_cache_folder()
+  // The most bytes decoding one image may hold (dataset.max_image_bytes; decode_image). A cache
+  // is kept per limit: what one limit left out another may read.
+  std::int64_t max_image_bytes = kDefaultMaxImageBytes;
 };
 
 struct SkippedFile {

@@ -8,7 +8,8 @@
 
 namespace runner::image_detail {
 
-DecodedPixels decode_webp(std::span<const std::uint8_t> bytes, const std::filesystem::path& file) {
+DecodedPixels decode_webp(std::span<const std::uint8_t> bytes, const std::filesystem::path& file,
+                          const DecodeBudget& budget) {
   // The RIFF header (sniffed: 12 bytes at least) gives the length: a shorter file is truncated.
   const std::uint64_t riff_end =
       8 + (std::uint64_t{bytes[4]} | std::uint64_t{bytes[5]} << 8 | std::uint64_t{bytes[6]} << 16 |
@@ -23,6 +24,11 @@ DecodedPixels decode_webp(std::span<const std::uint8_t> bytes, const std::filesy
   if (status != VP8_STATUS_OK) throw_bad_image(file, "not a valid WebP");
   if (features.has_animation) throw_bad_image(file, "an animated WebP: expected a still image");
   check_image_size(features.width, features.height, "WebP", file);
+  // The RGB is decoded in place; a lossless image is first decoded as 4-byte ARGB.
+  const std::uint64_t argb = std::uint64_t{4} * static_cast<unsigned>(features.width) *
+                             static_cast<unsigned>(features.height);
+  check_decoding_bytes({"WebP", features.width, features.height, bytes.size(), argb, 3}, budget,
+                       file);
   DecodedPixels out{3, features.height, features.width, {}};
   out.data.resize(std::size_t{3} * static_cast<unsigned>(features.width) * features.height);
   const int stride = 3 * features.width;

@@ -21,6 +21,8 @@ class SettingsReader {
   virtual std::string text(const std::string& key, const std::string& fallback) const = 0;
   virtual bool flag(const std::string& key, bool fallback) const = 0;
   virtual int integer(const std::string& key, int fallback) const = 0;
+  // An integer that may exceed an int's range (a count of bytes).
+  virtual std::int64_t wide(const std::string& key, std::int64_t fallback) const = 0;
   // The mapping under `key` (an empty one when absent).
   virtual std::unique_ptr<SettingsReader> mapping(const std::string& key) const = 0;
   virtual SourceLocation where(const std::string& key) const = 0;

@@ -13,7 +13,9 @@ namespace runner {
 // alone: the known sizes of CIFAR-10 and (Fashion-)MNIST, the synthetic counts, the limits.
 std::int64_t planned_dataset_bytes(const DatasetSpec& dataset, const Shape& image);
 
-// Host bytes a run needs: the dataset, and on the CPU the model's training memory too.
+// Host bytes a run needs: the dataset, and beside it the larger of what decoding its image files
+// holds (dataset.max_image_bytes per decoding worker) and what training holds (the loader's
+// batches, on the CPU the model's training memory too).
 std::int64_t planned_host_bytes(const Experiment& experiment, const Graph& graph);
 
 // A UserError naming the parts when the plan exceeds `physical_bytes` (the machine's memory).

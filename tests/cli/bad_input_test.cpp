@@ -327,6 +327,23 @@ std::vector<BadInput> cases() {
        {"model.layers[3]: the output layer 'fc' gives 4 values per image, but the dataset has "
         "100000 classes because {tmp}/csv/train.csv's largest class number is 99999 (line 3), "
         "and label k is output k"}},
+      // A 16-bit RGBA PNG of 16384x10922 pixels (under the pixel cap) once took 1.9 GB to decode,
+      // in each decoding worker; its header alone is refused now.
+      {"csv_decompression_bomb",
+       kCsvDataset,
+       run,
+       {"{tmp}/csv/bomb.png: PNG image of 16384x10922 pixels needs ",
+        "more than dataset.max_image_bytes (536870912 bytes); raise dataset.max_image_bytes to "
+        "read it"}},
+      // Decoding holds up to dataset.max_image_bytes in each worker: the memory plan counts it.
+      {"csv_decoding_past_the_machines_memory",
+       replace(kCsvDataset, "  cache: {tmp}/cache",
+               "  cache: {tmp}/cache\n  max_image_bytes: 1099511627776\n  workers: 4"),
+       "validate {config}",
+       {"config.yaml: the run needs about",
+        "decoding images 4096.0 GiB: 4 workers of up to "
+        "dataset.max_image_bytes 1099511627776 each), more than this machine's",
+        "(lower dataset.workers or dataset.max_image_bytes"}},
       {"long_tag_option",
        kBase,
        run + " --tag note=" + std::string(5000, 'x'),
@@ -429,6 +446,9 @@ std::string csv_rows(const std::string& name) {
       name == "csv_every_training_image_skipped") {
     return "a.png,0\nb.png,1\nc.png,2\nd.png,3\n";
   }
+  if (name == "csv_decompression_bomb") return "bomb.png,0\nbomb.png,3\n";
+  if (name == "csv_decoding_past_the_machines_memory")
+    return "a.png,0\nb.png,1\nc.png,2\nd.png,3\n";
   throw std::logic_error("no rows for " + name);
 }
 
@@ -454,6 +474,9 @@ void prepare_files(const BadInput& c, const TempDir& tmp, std::string& arguments
       testing::write_bytes(tmp / "images/train/dog/b.png",
                            testing::png_file(12, 12, 0, 8, std::vector<std::uint16_t>(144, 9)));
     }
+  }
+  if (c.name == "csv_decompression_bomb") {
+    tmp.write("csv/bomb.png", png_claiming(16384, 10922, 6, 16));  // 16-bit RGBA
   }
   if (c.name == "truncated_idx_file") {
     auto root = tmp.path() / "mnist";

@@ -35,6 +35,29 @@ TEST(DatasetSize, SyntheticFromItsSettingsAfterTheLimits) {
   EXPECT_EQ(records.bytes(), loaded_bytes(load_dataset(spec)));
 }
 
+// Issue 36: decoding image files holds up to dataset.max_image_bytes in each worker, before
+// training; the plan counts it, for as many workers as decode at once.
+TEST(DatasetSize, ImageFilesPlanTheirDecodingWorkers) {
+  testing::TempDir dir;
+  DatasetSpec spec;
+  spec.name = "csv";
+  spec.root = dir.path().string();
+  spec.files.image = {3, 8, 8};
+  spec.files.train = "train.csv";
+  spec.files.test = "test.csv";
+  dir.write("train.csv", "a.png,0\nb.png,1\nc.png,0\n");
+  dir.write("test.csv", "a.png,0\n");
+  spec.files.max_image_bytes = 100 << 20;
+  spec.workers = 8;
+  DatasetRecords records = planned_dataset_records(spec);
+  EXPECT_EQ(records.decoding_bytes, 100 << 20);
+  EXPECT_EQ(planned_decoding_workers(spec, records), 3) << "one per image at most";
+  spec.workers = 2;
+  EXPECT_EQ(planned_decoding_workers(spec, records), 2);
+  spec.name = "synthetic";
+  EXPECT_EQ(planned_dataset_records(spec).decoding_bytes, 0) << "nothing to decode";
+}
+
 TEST(DatasetSize, IdxFromTheHeadersOfGzippedFiles) {
   testing::TempDir dir;
   for (auto [split, count] : {std::pair{"train", 5}, std::pair{"t10k", 3}}) {

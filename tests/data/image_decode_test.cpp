@@ -3,7 +3,6 @@
 #include "runner/data/image_decode.h"
 
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <nlohmann/json.hpp>
 
@@ -331,17 +330,7 @@ TEST(ImageDecode, TruncatedPngWebpAndBmpAreErrors) {
 }
 
 // A 1x1 PNG whose header claims width x height (CRC recomputed).
-std::string png_claiming(std::uint32_t width, std::uint32_t height) {
-  std::string png = testing::png_file(1, 1, 0, 8, {0});
-  for (int i = 0; i < 4; ++i) {
-    png[16 + i] = static_cast<char>(width >> (24 - 8 * i));
-    png[20 + i] = static_cast<char>(height >> (24 - 8 * i));
-  }
-  const auto crc =
-      static_cast<std::uint32_t>(crc32(0, reinterpret_cast<const Bytef*>(png.data() + 12), 17));
-  for (int i = 0; i < 4; ++i) png[29 + i] = static_cast<char>(crc >> (24 - 8 * i));
-  return png;
-}
+using testing::png_claiming;
 
 TEST(ImageDecode, AbsurdSizesAreRefusedBeforeDecoding) {
   TempDir dir;
@@ -358,6 +347,41 @@ TEST(ImageDecode, AbsurdSizesAreRefusedBeforeDecoding) {
   testing::write_bytes(dir / "tall.jpg", jpeg);
   EXPECT_NE(read_error(dir / "tall.jpg").find("JPEG image of 1x20000 pixels"), std::string::npos)
       << read_error(dir / "tall.jpg");
+}
+
+// Issue 36: a 1.4 MB 16-bit RGBA PNG of 16384x10922 pixels, under the pixel cap, took 1.9 GB and
+// 12 s per worker. Its header alone now says what decoding it would hold, and that is refused.
+TEST(ImageDecode, AnImageWhoseDecodingExceedsMaxImageBytesIsRefusedBeforeDecoding) {
+  TempDir dir;
+  testing::write_bytes(dir / "bomb.png", png_claiming(16384, 10922, 6, 16));
+  const std::string error = read_error(dir / "bomb.png");
+  for (const std::string& part : std::vector<std::string>{
+           (dir / "bomb.png").string() + ": PNG image of 16384x10922 pixels needs ", " bytes (",
+           "more than dataset.max_image_bytes (536870912 bytes); raise "
+           "dataset.max_image_bytes to read it"}) {
+    EXPECT_NE(error.find(part), std::string::npos) << error;
+  }
+}
+
+TEST(ImageDecode, EveryFormatCountsItsDecodingAgainstTheLimit) {
+  const auto rgb = test_pixels(64 * 64 * 3, 7);
+  const std::string files[] = {
+      testing::png_file(64, 64, 2, 8, std::vector<std::uint16_t>(rgb.begin(), rgb.end())),
+      testing::jpeg_file(64, 64, 3, rgb, 90), testing::webp_file(64, 64, 3, rgb, true),
+      testing::bmp_file(64, 64, rgb)};
+  for (const std::string& file : files) {
+    // 64 x 64 pixels: at least 4096 x (3 decoded + 3 bands + 1 channel) bytes.
+    std::string error = "no error";
+    try {
+      decode_image(bytes_of(file), 1, "small.img", 28'000);
+    } catch (const UserError& e) {
+      error = e.what();
+    }
+    EXPECT_NE(error.find("small.img: "), std::string::npos) << error;
+    EXPECT_NE(error.find(" image of 64x64 pixels needs "), std::string::npos) << error;
+    EXPECT_NE(error.find("dataset.max_image_bytes (28000 bytes)"), std::string::npos) << error;
+    EXPECT_EQ(decode_image(bytes_of(file), 1, "small.img", 100'000).pixels.size(), 64u * 64u);
+  }
 }
 
 TEST(ImageDecode, MissingFilesAndFoldersAreErrors) {

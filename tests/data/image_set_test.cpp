@@ -3,11 +3,13 @@
 #include "runner/data/image_set.h"
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <fstream>
 
 #include "image_writers.h"
 #include "runner/data/image_cache.h"
+#include "runner/data/image_decode.h"
 #include "runner/data/image_resize.h"
 #include "runner/util/errors.h"
 #include "runner/util/interrupt.h"
@@ -211,7 +213,8 @@ TEST(ImageSet, CorruptOrTruncatedCacheIsIgnoredAndRebuilt) {
   TempDir dir;
   ImageSetRequest request = write_images(dir, 5);
   const ImageSet original = read_image_set(request);
-  const fs::path file = decoded_cache_file(dir / "cache", original.fingerprint, 3, 8, 8);
+  const fs::path file =
+      decoded_cache_file(dir / "cache", decoded_cache_key(request, original.fingerprint));
   ASSERT_TRUE(fs::exists(file));
   {
     std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
@@ -253,6 +256,97 @@ TEST(ImageSet, CtrlCStopsTheReadingAndWritesNoCache) {
     EXPECT_STREQ(stop.what(), "interrupted while looking at the image files");
   }
   EXPECT_FALSE(fs::exists(dir / "cache"));
+}
+
+// dataset.max_image_bytes changes what decoding gives (a larger image is left out with skip):
+// each limit has its own cache, so raising it reads the image instead of the cache without it.
+TEST(ImageSet, EachMaxImageBytesLimitHasItsOwnCache) {
+  TempDir dir;
+  ImageSetRequest request = write_images(dir, 3);
+  const auto rgb = testing::test_pixels(64 * 64 * 3, 5);
+  testing::write_bytes(request.root / "large.png",
+                       testing::png_file(64, 64, 2, 8, {rgb.begin(), rgb.end()}));
+  request.files.push_back({"large.png", 0});
+  request.on_bad_file = OnBadFile::skip;
+  request.max_image_bytes = 30'000;  // 64 x 64 x 9 bytes and the file's are more
+  EXPECT_EQ(read_image_set(request).skipped.size(), 1u);
+  request.max_image_bytes = kDefaultMaxImageBytes;
+  const ImageSet raised = read_image_set(request);
+  EXPECT_FALSE(raised.from_cache);
+  EXPECT_EQ(raised.size(), 4u);
+  request.max_image_bytes = 30'000;
+  const ImageSet lowered = read_image_set(request);
+  EXPECT_TRUE(lowered.from_cache);
+  EXPECT_EQ(lowered.size(), 3u);
+}
+
+// A PNG of width x height 8-bit grey zeros, deflated a row at a time (no buffer of its pixels).
+std::string png_of_zeros(std::uint32_t width, std::uint32_t height) {
+  std::string png = "\x89PNG\r\n\x1a\n";
+  auto chunk = [&](const char* type, const std::string& data) {
+    const std::string body = type + data;
+    const auto crc = static_cast<std::uint32_t>(
+        crc32(0, reinterpret_cast<const Bytef*>(body.data()), static_cast<uInt>(body.size())));
+    for (std::uint32_t value : {static_cast<std::uint32_t>(data.size())}) {
+      for (int i = 3; i >= 0; --i) png += static_cast<char>(value >> (8 * i));
+    }
+    png += body;
+    for (int i = 3; i >= 0; --i) png += static_cast<char>(crc >> (8 * i));
+  };
+  std::string header;
+  for (std::uint32_t value : {width, height}) {
+    for (int i = 3; i >= 0; --i) header += static_cast<char>(value >> (8 * i));
+  }
+  chunk("IHDR", header + std::string("\x08\x00\x00\x00\x00", 5));  // 8-bit grey
+  z_stream z{};
+  deflateInit(&z, Z_BEST_SPEED);
+  std::vector<Bytef> row(width + 1, 0), out(1 << 16);  // filter byte 0, then the pixels
+  std::string idat;
+  for (std::uint32_t y = 0; y <= height; ++y) {
+    z.next_in = row.data();
+    z.avail_in = y < height ? static_cast<uInt>(row.size()) : 0;
+    do {
+      z.next_out = out.data();
+      z.avail_out = static_cast<uInt>(out.size());
+      deflate(&z, y < height ? Z_NO_FLUSH : Z_FINISH);
+      idat.append(reinterpret_cast<const char*>(out.data()), out.size() - z.avail_out);
+    } while (z.avail_out == 0);
+  }
+  deflateEnd(&z);
+  chunk("IDAT", idat);
+  chunk("IEND", "");
+  return png;
+}
+
+// Issue 36: memory that ran out while decoding blamed the dataset's planned size ("needs about
+// 612 bytes ... lower dataset.train_limit"). The file being decoded is named now, and it is no bad
+// file to leave out (another run, or fewer workers, may have the memory). A 9000x9000 PNG needs
+// 81 MB decoded (an allocation that large always maps new memory) and 243 MB as planar RGB, past
+// an address space capped at 16 MB above what the process uses already.
+TEST(ImageSet, RunningOutOfMemoryWhileDecodingNamesTheFileAndSkipsNothing) {
+  TempDir dir;
+  ImageSetRequest request;
+  request.root = dir.path();
+  request.height = request.width = 8;
+  request.use_cache = false;
+  request.on_bad_file = OnBadFile::skip;
+  testing::write_bytes(dir / "large.png", png_of_zeros(9000, 9000));
+  request.files = {{"large.png", 0}};
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t pages = 0;
+  statm >> pages;
+  const int code = testing::exit_code_with_address_space(pages * 4096 + (16ull << 20), [&] {
+    try {
+      read_image_set(request);
+      return 3;  // it fitted, or was left out as a bad file
+    } catch (const ImageOutOfMemory& error) {
+      const std::string expected = (dir / "large.png").string() + ": out of memory while decoding";
+      return std::string(error.what()).starts_with(expected) ? 0 : 4;
+    } catch (const std::bad_alloc&) {
+      return 5;
+    }
+  });
+  EXPECT_EQ(code, 0) << "3: no memory ran out, 4: another message, 5: a raw bad_alloc";
 }
 
 TEST(ImageSet, DefaultCacheFolderFollowsXdg) {

@@ -3,6 +3,7 @@
 
 #include <spng.h>
 #include <webp/encode.h>
+#include <zlib.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -78,6 +79,21 @@ std::string png_file(int width, int height, int color_type, int depth,
       static_cast<char*>(spng_get_png_buffer(ctx.get(), &size, &error)), std::free);
   check(error, "spng_get_png_buffer");
   return std::string(png.get(), size);
+}
+
+std::string png_claiming(std::uint32_t width, std::uint32_t height, int color_type, int depth) {
+  static const int per_pixel[] = {1, 0, 3, 1, 2, 0, 4};
+  std::string png =
+      png_file(1, 1, color_type, depth,
+               std::vector<std::uint16_t>(static_cast<std::size_t>(per_pixel[color_type])));
+  for (int i = 0; i < 4; ++i) {
+    png[16 + i] = static_cast<char>(width >> (24 - 8 * i));
+    png[20 + i] = static_cast<char>(height >> (24 - 8 * i));
+  }
+  const auto crc =
+      static_cast<std::uint32_t>(crc32(0, reinterpret_cast<const Bytef*>(png.data() + 12), 17));
+  for (int i = 0; i < 4; ++i) png[29 + i] = static_cast<char>(crc >> (24 - 8 * i));
+  return png;
 }
 
 std::string jpeg_file(int width, int height, int components,

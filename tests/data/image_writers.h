@@ -18,6 +18,11 @@ std::string png_file(int width, int height, int color_type, int depth,
                      const std::vector<std::array<std::uint8_t, 3>>& palette = {},
                      bool interlaced = false);
 
+// A 1x1 PNG of `color_type` and `depth` (as png_file) whose header claims width x height (its
+// CRC made right): the header of a decompression bomb, its pixel data far too short.
+std::string png_claiming(std::uint32_t width, std::uint32_t height, int color_type = 0,
+                         int depth = 8);
+
 // A baseline JPEG through libjpeg: `components` 1 (gray), 3 (RGB) or 4 (CMYK), interleaved.
 std::string jpeg_file(int width, int height, int components,
                       const std::vector<std::uint8_t>& pixels, int quality);

@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <set>
 
 #include "runner/data/csv_rows.h"
 #include "runner/data/error_location.h"
@@ -16,18 +15,13 @@
 namespace runner {
 namespace {
 
+// The classes of the whole training file, whatever dataset.train_limit keeps.
 std::vector<std::string> classes_of(const std::filesystem::path& train_file) {
-  const CsvRows train = read_csv_rows(train_file);
-  if (train.numbered) {
-    int largest = 0;
-    for (const CsvRow& row : train.rows) largest = std::max(largest, row.number);
-    std::vector<std::string> names;
-    for (int k = 0; k <= largest; ++k) names.push_back(std::to_string(k));
-    return names;
-  }
-  std::set<std::string> names;
-  for (const CsvRow& row : train.rows) names.insert(row.label);
-  return {names.begin(), names.end()};
+  CsvRows train = read_csv_rows(train_file, 0);
+  if (!train.numbered) return std::move(train.names);
+  std::vector<std::string> names;
+  for (int k = 0; k <= train.largest_number; ++k) names.push_back(std::to_string(k));
+  return names;
 }
 
 // Class numbers are "0".."N" (a named file has no label of digits alone: those are numbers).
@@ -98,11 +92,12 @@ void check_inside_root(const DatasetSpec& spec, const std::filesystem::path& fil
                    "set dataset.allow_outside_root: true to read files outside it");
 }
 
+// The first `max_files` rows of `file` as labelled files (rows past them are parsed, not kept).
 LabelledFiles labelled_files(const DatasetSpec& spec, const std::filesystem::path& file,
-                             const std::vector<std::string>& classes) {
+                             const std::vector<std::string>& classes, std::size_t max_files) {
   LabelledFiles out{file.parent_path(), {}};
   RootBounds bounds({spec.root, file.parent_path()});
-  const CsvRows rows = read_csv_rows(file);
+  const CsvRows rows = read_csv_rows(file, max_files);
   for (const CsvRow& row : rows.rows) {
     check_inside_root(spec, file, row, bounds);
     out.files.push_back({row.path, label_of(file, rows, row, classes)});
@@ -110,13 +105,16 @@ LabelledFiles labelled_files(const DatasetSpec& spec, const std::filesystem::pat
   return out;
 }
 
-// The rows a CSV holds, or 0 when it cannot be read (loading names the problem).
+// labelled_files for the training file's classes.
+ListSplit csv_lister(const DatasetSpec& spec, std::vector<std::string> classes) {
+  return [&spec, classes = std::move(classes)](const std::filesystem::path& file, bool,
+                                               std::size_t max_files) {
+    return labelled_files(spec, file, classes, max_files);
+  };
+}
+
 std::int64_t count_rows(const std::filesystem::path& file) {
-  try {
-    return static_cast<std::int64_t>(read_csv_rows(file).rows.size());
-  } catch (const std::exception&) {
-    return 0;
-  }
+  return static_cast<std::int64_t>(read_csv_rows(file, 0).total);
 }
 
 }  // namespace
@@ -139,30 +137,23 @@ RUNNER_DATASET_FORMAT(csv) {
     return classes_origin_of(split_path(spec, spec.files.train));
   };
   format.planned_records = [](const DatasetSpec& spec) {
-    const ImageShape image = spec.files.image;
-    DatasetRecords records{count_rows(split_path(spec, spec.files.train)), 0,
-                           std::int64_t{image.channels} * image.height * image.width};
-    if (!spec.files.test_absent) records.test = count_rows(split_path(spec, spec.files.test));
-    return records;
+    return image_files_records(spec, count_rows);
   };
   // validate: every split's rows as loading reads them (paths inside the root, labels of the
   // training file's kind), without reading an image; a missing image is loading's to name.
   format.check_files = [](const DatasetSpec& spec) {
     const std::vector<std::string> classes = format_of(spec).class_names(spec);
-    list_image_splits(spec, [&](const std::filesystem::path& file, bool) {
-      return labelled_files(spec, file, classes);
-    });
+    list_image_splits(spec, csv_lister(spec, classes));
     return std::vector<std::string>{};
   };
   format.training_labels = [](const DatasetSpec& spec) {
     const std::vector<std::string> classes = format_of(spec).class_names(spec);
-    return labels_of(labelled_files(spec, split_path(spec, spec.files.train), classes));
+    return labels_of(
+        labelled_files(spec, split_path(spec, spec.files.train), classes, files_to_list(0)));
   };
   format.load = [](const DatasetSpec& spec) {
     const std::vector<std::string> classes = format_of(spec).class_names(spec);
-    return load_image_splits(spec, classes, [&](const std::filesystem::path& file, bool) {
-      return labelled_files(spec, file, classes);
-    });
+    return load_image_splits(spec, classes, csv_lister(spec, classes));
   };
   return format;
 }

@@ -23,10 +23,12 @@ std::vector<std::string> train_classes(const DatasetSpec& spec) {
   return classes;
 }
 
-// The files of one split folder, labelled by their class folder; its classes must be training's.
-// Only the training split needs images of every class (a test class without images shows n/a).
+// The first `max_files` files of one split folder (class by class, as ImageFolder orders them),
+// labelled by their class folder; its classes must be training's. Only the training split needs
+// images of every class (a test class without images shows n/a).
 LabelledFiles list_split(const std::filesystem::path& folder,
-                         const std::vector<std::string>& classes, bool every_class) {
+                         const std::vector<std::string>& classes, bool every_class,
+                         std::size_t max_files) {
   const std::vector<std::string> found = list_class_folders(folder);
   if (found != classes) {
     throw_user_error(at_file(folder),
@@ -42,6 +44,7 @@ LabelledFiles list_split(const std::filesystem::path& folder,
                        "found no image files (.png .jpg .jpeg .bmp .webp), expected at least one");
     }
     for (const auto& image : images) {
+      if (out.files.size() == max_files) break;  // listed on, for the check above
       out.files.push_back({classes[label] / image, static_cast<std::int32_t>(label)});
     }
   }
@@ -50,8 +53,9 @@ LabelledFiles list_split(const std::filesystem::path& folder,
 
 // list_split for the training split's classes.
 ListSplit split_lister(std::vector<std::string> classes) {
-  return [classes = std::move(classes)](const std::filesystem::path& split, bool training) {
-    return list_split(split, classes, training);
+  return [classes = std::move(classes)](const std::filesystem::path& split, bool training,
+                                        std::size_t max_files) {
+    return list_split(split, classes, training, max_files);
   };
 }
 
@@ -72,15 +76,7 @@ RUNNER_DATASET_FORMAT(image_folder) {
   };
   format.class_names = train_classes;
   format.planned_records = [](const DatasetSpec& spec) {
-    DatasetRecords records;
-    const ImageShape image = spec.files.image;
-    records.image_bytes = std::int64_t{image.channels} * image.height * image.width;
-    try {  // the listing only; loading names any problem
-      records.train = count_images(split_path(spec, spec.files.train));
-      if (!spec.files.test_absent) records.test = count_images(split_path(spec, spec.files.test));
-    } catch (const std::exception&) {
-    }
-    return records;
+    return image_files_records(spec, count_images);
   };
   // validate: every split listed as loading lists it (class folders, links, pseudo file systems,
   // empty classes), without reading an image.
@@ -89,7 +85,8 @@ RUNNER_DATASET_FORMAT(image_folder) {
     return std::vector<std::string>{};
   };
   format.training_labels = [](const DatasetSpec& spec) {
-    return labels_of(list_split(split_path(spec, spec.files.train), train_classes(spec), true));
+    return labels_of(list_split(split_path(spec, spec.files.train), train_classes(spec), true,
+                                files_to_list(0)));
   };
   format.load = [](const DatasetSpec& spec) {
     const std::vector<std::string> classes = train_classes(spec);
