@@ -124,6 +124,28 @@ def forged_reports():
     }
 
 
+def cache_seeds():
+    """The image caches as tests/fuzz/cache_path.cpp reads its input: a decoded cache's counts
+    (image count, skipped bytes) and then its body for the fixed key there (3 files of 3x2x2 images,
+    fingerprint "f" * 64), whole with its checksum, so that mutations reach every check; and the
+    lines of a hash cache."""
+    import hashlib
+
+    def sha(data):
+        return hashlib.sha256(data).hexdigest().encode()
+
+    pixels, labels = bytes(range(12)), struct.pack("<i", 0)
+    skipped = b"".join(struct.pack("<I", len(text)) + text
+                       for text in [b"b.png", b"b.png: not an image", b"c.png", b"c.png: empty"])
+    counts = struct.pack("<QQ", 1, len(skipped))
+    header = (b"runner images 1\n" + struct.pack("<IIII", 3, 2, 2, 1) + counts + b"f" * 64)
+    checksum = sha(header + sha(pixels) + sha(labels) + sha(skipped))
+    hashes = b"".join(b"%s %d 1700000000000000000 %s\n" % (b"0" * 64, size, name)
+                      for size, name in [(12, b"images/a.png"), (7, b"with space.png")])
+    return {"cache-decoded-whole": counts + pixels + labels + skipped + checksum,
+            "cache-hash-lines": hashes}
+
+
 def write_corpus(name, seeds):
     corpus = FUZZ / f"corpus-{name}"
     corpus.mkdir(exist_ok=True)
@@ -139,7 +161,7 @@ def main():
     build = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "build").resolve()
     checkpoints, reports = runner_files(build)
     write_corpus("safetensors", {**checkpoints, **forged_checkpoints()})
-    write_corpus("report", {**reports, **forged_reports()})
+    write_corpus("report", {**reports, **forged_reports(), **cache_seeds()})
     write_dictionary("safetensors.dict",
                      ['"__metadata__"', '"dtype"', '"shape"', '"data_offsets"', '"F32"', '"I64"',
                       '"F16"', "\x00\x00\x00\x00\x00\x00\x00\x00"] + JSON_SYNTAX,

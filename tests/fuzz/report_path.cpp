@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "cache_path.h"
 #include "runner/data/csv_rows.h"
 #include "runner/html/embedded_svg.h"
 #include "runner/html/run_page.h"
@@ -84,6 +85,8 @@ void check_sweep_folder_files(const std::string& text, const std::filesystem::pa
   std::ofstream(rows, std::ios::binary | std::ios::trunc) << text;
   allowing_user_errors([&] { read_csv_rows(rows); });
   std::filesystem::remove(rows);
+  // The image caches a csv or image_folder dataset keeps.
+  check_cache_files(text, folder / "caches");
 }
 
 }  // namespace runner::fuzzing

@@ -17,8 +17,8 @@ namespace runner::fuzzing {
 void check_report_text(const std::string& text, const std::filesystem::path& folder);
 
 // The same text as the sweep folder's other inputs: ASHA's records (asha.json, read by the
-// summaries and before each new record), a plot embedded in the sweep's page (plots/*.svg), and
-// a csv dataset's rows. Called by check_report_text.
+// summaries and before each new record), a plot embedded in the sweep's page (plots/*.svg), a
+// csv dataset's rows and the image caches (cache_path.h). Called by check_report_text.
 void check_sweep_folder_files(const std::string& text, const std::filesystem::path& folder);
 
 }  // namespace runner::fuzzing
