@@ -24,6 +24,7 @@ excluded_names="Bench.PerLayerTimesAddUpToTheMeasuredStepTime
 BatchLoader.ThreadsThatCannotStartAreAUserErrorNotAnAbort
 ComputeThreads.ThreadsThatCannotStartAreAUserErrorNamingTheField
 ConfigLimits.RunningOutOfMemoryWhileResolvingBlamesTheConfig
+ImageSet.RunningOutOfMemoryWhileDecodingNamesTheFileAndSkipsNothing
 $(grep -v '^#' "$source_dir/tests/sanitize/long_tests.txt")"
 excluded="^($(echo "$excluded_names" | grep . | sed 's/\./\\./g' | paste -sd'|'))\$"
 (cd "$build" && ctest --output-on-failure -j "${JOBS:-$(nproc)}" -E "$excluded") || status=1
