@@ -136,7 +136,7 @@ std::optional<ImageSet> read_decoded_cache(const fs::path& file, const DecodedCa
     problem = fmt::format("its header counts {} images of {} files", h.count, key.files);
     return std::nullopt;
   }
-  ImageSet set{channels, height, width, {}, {}, {}, key.fingerprint, true};
+  ImageSet set{channels, height, width, {}, {}, {}, key.fingerprint, true, {}};
   set.images.resize(h.count * plane);
   set.labels.resize(h.count);
   std::string skipped(h.skipped_bytes, '\0'), stored(64, '\0');
