@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "runner/data/dataset_format.h"
+#include "runner/util/process_stats.h"
 #include "runner/util/threads.h"
 
 namespace runner {
@@ -33,7 +34,11 @@ DatasetRecords planned_dataset_records(const DatasetSpec& spec) {
 }
 
 int image_decoding_workers(const DatasetSpec& spec) {
-  return std::max(spec.workers.value_or(available_cores()), 1);
+  if (spec.workers) return std::max(*spec.workers, 1);
+  const std::int64_t memory = physical_memory_bytes();
+  const std::int64_t per_worker = std::max<std::int64_t>(spec.files.max_image_bytes, 1);
+  const std::int64_t fit = memory > 0 ? memory / 4 / per_worker : available_cores();
+  return static_cast<int>(std::clamp<std::int64_t>(fit, 1, available_cores()));
 }
 
 std::int64_t planned_decoding_workers(const DatasetSpec& spec, const DatasetRecords& records) {

@@ -25,8 +25,10 @@ struct DatasetRecords {
 // loading them names the problem. Never throws for the files' sake.
 DatasetRecords planned_dataset_records(const DatasetSpec& spec);
 
-// The threads that decode image files (dataset.workers, else every core: decoding comes before
-// training, with no compute threads to share the cores with).
+// The threads that decode image files: dataset.workers, else every core (decoding comes before
+// training, with no compute threads to share the cores with) but no more than a quarter of the
+// machine's memory holds at dataset.max_image_bytes each, so that the bound a decompression bomb
+// meets never makes a many-core, small-memory machine refuse a run it can do.
 int image_decoding_workers(const DatasetSpec& spec);
 
 // The workers that decode at once: image_decoding_workers, at most one per image of a split of

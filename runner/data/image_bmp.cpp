@@ -62,11 +62,11 @@ DecodedPixels decode_bmp(std::span<const std::uint8_t> bytes, const std::filesys
   check_image_size(width, height, "BMP", file);
   check_complete(bytes, width, static_cast<int>(height), file);
   // stb's RGB, then copied into the decoder's own.
-  check_decoding_bytes({"BMP", width, height, bytes.size(),
-                        std::uint64_t{3} * static_cast<std::uint64_t>(width) *
-                            static_cast<std::uint64_t>(height),
-                        3},
-                       budget, file);
+  check_decoding_bytes(
+      {"BMP", width, height, bytes.size(),
+       std::uint64_t{3} * static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height),
+       3},
+      budget, file);
   int loaded_height = 0;
   std::unique_ptr<stbi_uc, decltype(&stbi_image_free)> pixels(
       stbi_load_from_memory(bytes.data(), size, &width, &loaded_height, &components, 3),

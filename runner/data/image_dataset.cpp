@@ -180,8 +180,9 @@ ImageSet read_split_images(const DatasetSpec& spec,
 // Decodes a split's files (`list`, from `listed`, the split's folder or CSV; the first `limit`
 // that decode, 0: all) into a split; skipped files become warnings and counts in `splits`.
 Dataset decode_split(const DatasetSpec& spec, const std::filesystem::path& listed,
-                     const std::function<LabelledFiles(std::size_t)>& list, std::size_t limit, const std::vector<std::string>& class_names,
-                     const std::string& which, DatasetSplits& splits) {
+                     const std::function<LabelledFiles(std::size_t)>& list, std::size_t limit,
+                     const std::vector<std::string>& class_names, const std::string& which,
+                     DatasetSplits& splits) {
   std::filesystem::path root;
   ImageSet set = read_split_images(spec, list, limit, root);
 

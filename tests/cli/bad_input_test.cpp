@@ -401,7 +401,7 @@ std::vector<BadInput> cases() {
       {"path_of_120000_characters",
        "",
        "validate {tmp}/" + std::string(120'000, 'a') + ".yaml",
-       {"aaaa...(", " characters)...aaaa", "aaaa.yaml: not found, expected a YAML config file"}},
+       {"aaaa...(", " characters)...aaaa", "aaaa.yaml: cannot open: File name too long"}},
       {"batch_norm_on_a_last_batch_of_one_after_train_limit",
        replace(replace(layers(kBatchNormAfterPooling), "train_count: 32", "train_count: 64"),
                "name: synthetic\n", "name: synthetic\n  train_limit: 17\n"),

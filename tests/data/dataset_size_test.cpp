@@ -4,11 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <limits>
 
 #include "data/data_files.h"
 #include "runner/data/dataset.h"
+#include "runner/util/process_stats.h"
+#include "runner/util/threads.h"
 #include "test_support.h"
 
 namespace runner {
@@ -56,6 +59,22 @@ TEST(DatasetSize, ImageFilesPlanTheirDecodingWorkers) {
   EXPECT_EQ(planned_decoding_workers(spec, records), 2);
   spec.name = "synthetic";
   EXPECT_EQ(planned_dataset_records(spec).decoding_bytes, 0) << "nothing to decode";
+}
+
+// Without dataset.workers, decoding takes every core but no more workers than a quarter of the
+// memory holds at max_image_bytes each: a many-core machine of little memory is not refused.
+TEST(DatasetSize, DefaultDecodingWorkersFitAQuarterOfTheMemory) {
+  DatasetSpec spec;
+  spec.files.max_image_bytes = kDefaultMaxImageBytes;
+  const int all = image_decoding_workers(spec);
+  EXPECT_GE(all, 1);
+  EXPECT_LE(all, available_cores());
+  EXPECT_LE(std::int64_t{all} * spec.files.max_image_bytes,
+            std::max<std::int64_t>(physical_memory_bytes() / 4, spec.files.max_image_bytes));
+  spec.files.max_image_bytes = physical_memory_bytes();  // one image may take all of it
+  EXPECT_EQ(image_decoding_workers(spec), 1);
+  spec.workers = 3;  // asked for: as asked
+  EXPECT_EQ(image_decoding_workers(spec), 3);
 }
 
 TEST(DatasetSize, IdxFromTheHeadersOfGzippedFiles) {
