@@ -19,6 +19,14 @@ TEST(TerminalText, ControlCharactersAreShownEscaped) {
   EXPECT_EQ(terminal_safe("bad\xff\xc3"), "bad\\xff\\xc3") << "bytes that are not UTF-8";
 }
 
+// U+202E (right-to-left override) made "cat<U+202E>gnp.exe" show as "catexe.png".
+TEST(TerminalText, BidirectionalControlsAreShownEscaped) {
+  EXPECT_EQ(terminal_safe("cat\u202egnp.exe"), "cat\\u202egnp.exe");
+  EXPECT_EQ(terminal_safe("a\u2066b\u2069c\u200f\u061c"), "a\\u2066b\\u2069c\\u200f\\u061c");
+  EXPECT_EQ(terminal_lines("x\u202ay\n"), "x\\u202ay\n");
+  EXPECT_EQ(terminal_safe("\u2065\u2070\u202f"), "\u2065\u2070\u202f") << "their neighbours print";
+}
+
 TEST(TerminalText, PrintableTextStaysAsItIs) {
   for (const char* text : {"class0", "T-shirt/top", "92.6 % ± µs", "猫 ☕ 🐈", "a\\x1b b"})
     EXPECT_EQ(terminal_safe(text), text);
