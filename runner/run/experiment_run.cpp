@@ -338,6 +338,7 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
   session.open(console);
   const Experiment& experiment = session.experiment;
 
+  if (request.mode == RunMode::train) session.warn_if_precision_is_slower(console);
   std::string started_at = timestamp_now();
   std::string config_sha = sha256_hex(experiment.resolved.dump());
   auto program = session.compile();

@@ -15,6 +15,7 @@
 #include "runner/run/host_memory_check.h"
 #include "runner/run/layer_table.h"
 #include "runner/run/precision_check.h"
+#include "runner/run/precision_timing.h"
 #include "runner/util/process_stats.h"
 #include "runner/util/threads.h"
 
@@ -119,6 +120,17 @@ CompileOptions Session::compile_options() const {
   options.own_kernels = experiment.backend.own_kernels;
   options.dataset_on_device = experiment.backend.dataset_on_device;
   return options;
+}
+
+void Session::warn_if_precision_is_slower(Console& console) const {
+  const Precision asked = experiment.training.precision;
+  if (asked == Precision::fp32) return;
+  const std::vector<PrecisionStepTime> times =
+      time_training_steps(*backend, graph, compile_options(), {asked, Precision::fp32});
+  if (std::string warning = slower_precision_warning(asked, times, device.device);
+      !warning.empty()) {
+    console.warning(warning);
+  }
 }
 
 std::unique_ptr<Program> Session::compile() const {
