@@ -138,6 +138,11 @@ RecordThroughput throughput_record(const TrainingOutcome& outcome, std::int64_t 
   t.data_wait_seconds = wait;
   t.compute_seconds = std::max(0.0, outcome.train_seconds - wait);
   t.data_wait_fraction = outcome.train_seconds > 0 ? wait / outcome.train_seconds : 0.0;
+  const StepTimeSummary steps = summarize_step_times(outcome.step_seconds);
+  const double in_steps = steps.mean * static_cast<double>(steps.count);
+  t.slower_steps_seconds =
+      std::max(0.0, in_steps - steps.median * static_cast<double>(steps.count));
+  t.other_seconds = std::max(0.0, outcome.train_seconds - in_steps);
   t.loader_workers = outcome.loader_workers;
   // Training runs forward and backward: about three times the forward FLOPs.
   t.achieved_flops_per_second =

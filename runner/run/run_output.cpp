@@ -28,10 +28,23 @@ void print_validation(Console& console, const Evaluation& validation) {
 std::string throughput_line(const RunRecord& report) {
   const auto median = field_of(report.step_time, &RecordStepTime::images_per_second);
   const auto whole = field_of(report.throughput, &RecordThroughput::train_images_per_second);
-  if (!median || !whole || field_of(report.step_time, &RecordStepTime::steps).value_or(0) == 0)
-    return "";
-  return fmt::format("throughput: {:.0f} images/s (median step), {:.0f} images/s (whole run)",
-                     *median, *whole);
+  const auto steps = field_of(report.step_time, &RecordStepTime::steps).value_or(0);
+  if (!median || !whole || steps == 0) return "";
+  std::string line = fmt::format(
+      "throughput: {:.0f} images/s (whole run), {:.0f} images/s (median step)", *whole, *median);
+  // Why the two differ, in the training's own seconds (see RecordThroughput).
+  const auto train = field_of(report.throughput, &RecordThroughput::train_seconds);
+  const auto median_seconds = field_of(report.step_time, &RecordStepTime::median_seconds);
+  const auto slower = field_of(report.throughput, &RecordThroughput::slower_steps_seconds);
+  const auto other = field_of(report.throughput, &RecordThroughput::other_seconds);
+  const auto wait = field_of(report.throughput, &RecordThroughput::data_wait_seconds);
+  if (train && median_seconds && slower && other && wait) {
+    line += fmt::format(
+        "; of {:.2f} s training, {:.2f} s at the median step, {:.2f} s in slower steps, {:.2f} s "
+        "outside the full steps (waiting for data {:.2f} s in all)",
+        *train, *median_seconds * static_cast<double>(steps), *slower, *other, *wait);
+  }
+  return line;
 }
 
 RunRecord report_head(const Session& session, RunMode mode, const std::filesystem::path& run_dir,

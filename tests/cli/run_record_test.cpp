@@ -79,9 +79,30 @@ TEST(RunRecord, ThroughputsAreNamedAndPrintedSideBySide) {
   EXPECT_EQ(step["median_step_images_per_second"], step["images_per_second"]);
   EXPECT_EQ(whole["whole_run_images_per_second"], whole["train_images_per_second"]);
   std::string expected = fmt::format(
-      "throughput: {:.0f} images/s (median step), {:.0f} images/s (whole run)\n",
-      step["images_per_second"].get<double>(), whole["train_images_per_second"].get<double>());
+      "throughput: {:.0f} images/s (whole run), {:.0f} images/s (median step); of {:.2f} s "
+      "training, ",
+      whole["train_images_per_second"].get<double>(), step["images_per_second"].get<double>(),
+      whole["train_seconds"].get<double>());
   EXPECT_NE(run.result.output.find(expected), std::string::npos) << run.result.output;
+}
+
+// The gap between the two rates is accounted for: the training seconds are the timed steps at
+// the median, what they took beyond it, and the time outside them.
+TEST(RunRecord, TheWholeRunsSecondsAreTheMedianStepsThoseSlowerAndTheRest) {
+  TempDir tmp;
+  TinyRun run = run_tiny("--output " + tmp.path().string());
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  const json& step = run.report["step_time"];
+  const json& whole = run.report["throughput"];
+  const double at_median = step["median_seconds"].get<double>() * step["steps"].get<double>();
+  const double slower = whole["slower_steps_seconds"].get<double>();
+  const double other = whole["other_seconds"].get<double>();
+  EXPECT_GE(slower, 0);
+  EXPECT_GE(other, 0);
+  EXPECT_NEAR(at_median + slower + other, whole["train_seconds"].get<double>(),
+              1e-6 + 1e-9 * whole["train_seconds"].get<double>());
+  EXPECT_NE(run.result.output.find(fmt::format(" s in slower steps, ")), std::string::npos)
+      << run.result.output;
 }
 
 TEST(RunRecord, ReportKeepsTheCommandLineAndTheTagsOfConfigAndOptions) {
