@@ -140,9 +140,10 @@ RecordThroughput throughput_record(const TrainingOutcome& outcome, std::int64_t 
   t.data_wait_fraction = outcome.train_seconds > 0 ? wait / outcome.train_seconds : 0.0;
   const StepTimeSummary steps = summarize_step_times(outcome.step_seconds);
   const double in_steps = steps.mean * static_cast<double>(steps.count);
-  t.slower_steps_seconds =
-      std::max(0.0, in_steps - steps.median * static_cast<double>(steps.count));
-  t.other_seconds = std::max(0.0, outcome.train_seconds - in_steps);
+  t.timed_seconds = outcome.timed_seconds;
+  // Negative when the steps off the median were mostly faster (a median above the mean).
+  t.off_median_seconds = in_steps - steps.median * static_cast<double>(steps.count);
+  t.other_seconds = std::max(0.0, outcome.timed_seconds - in_steps);
   t.loader_workers = outcome.loader_workers;
   // Training runs forward and backward: about three times the forward FLOPs.
   t.achieved_flops_per_second =

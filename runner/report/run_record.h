@@ -139,11 +139,12 @@ struct RecordThroughput {
   std::optional<double> train_images_per_second, whole_run_images_per_second;
   std::optional<std::int64_t> steps, warmup_steps;
   std::optional<double> train_seconds, data_wait_seconds, compute_seconds, data_wait_fraction;
-  // Where the whole run's rate falls short of the median step's: train_seconds is the timed
-  // full-batch steps at the median (step_time.steps x median), plus slower_steps_seconds (what
-  // those steps took beyond it: a busy machine, data waits), plus other_seconds (outside them:
-  // a last partial batch, epoch ends, logging).
-  std::optional<double> slower_steps_seconds, other_seconds;
+  // Where the whole run's rate falls short of the median step's: its time, timed_seconds (the
+  // steps after the warm-up, device waits included), is the full-batch steps at the median
+  // (step_time.steps x median), plus off_median_seconds (what those steps took beyond it: a
+  // busy machine, data waits; negative when most steps off the median were faster), plus
+  // other_seconds (a last partial batch of each epoch).
+  std::optional<double> timed_seconds, off_median_seconds, other_seconds;
   std::optional<int> loader_workers;
   std::optional<double> achieved_flops_per_second;
   Unmodelled unmodelled;

@@ -174,7 +174,8 @@ void fields(Io& io, R& r) {
   io("data_wait_seconds", r.data_wait_seconds);
   io("compute_seconds", r.compute_seconds);
   io("data_wait_fraction", r.data_wait_fraction);
-  io("slower_steps_seconds", r.slower_steps_seconds);
+  io("timed_seconds", r.timed_seconds);
+  io("off_median_seconds", r.off_median_seconds);
   io("other_seconds", r.other_seconds);
   io("loader_workers", r.loader_workers);
   io("achieved_flops_per_second", r.achieved_flops_per_second);

@@ -33,16 +33,16 @@ std::string throughput_line(const RunRecord& report) {
   std::string line = fmt::format(
       "throughput: {:.0f} images/s (whole run), {:.0f} images/s (median step)", *whole, *median);
   // Why the two differ, in the training's own seconds (see RecordThroughput).
-  const auto train = field_of(report.throughput, &RecordThroughput::train_seconds);
+  const auto train = field_of(report.throughput, &RecordThroughput::timed_seconds);
   const auto median_seconds = field_of(report.step_time, &RecordStepTime::median_seconds);
-  const auto slower = field_of(report.throughput, &RecordThroughput::slower_steps_seconds);
+  const auto off = field_of(report.throughput, &RecordThroughput::off_median_seconds);
   const auto other = field_of(report.throughput, &RecordThroughput::other_seconds);
   const auto wait = field_of(report.throughput, &RecordThroughput::data_wait_seconds);
-  if (train && median_seconds && slower && other && wait) {
+  if (train && median_seconds && off && other && wait) {
     line += fmt::format(
-        "; of {:.2f} s training, {:.2f} s at the median step, {:.2f} s in slower steps, {:.2f} s "
-        "outside the full steps (waiting for data {:.2f} s in all)",
-        *train, *median_seconds * static_cast<double>(steps), *slower, *other, *wait);
+        "; its {:.2f} s: {:.2f} s at the median step, {:+.2f} s in steps off the median, {:.2f} s "
+        "in partial batches (waiting for data {:.2f} s in all)",
+        *train, *median_seconds * static_cast<double>(steps), *off, *other, *wait);
   }
   return line;
 }

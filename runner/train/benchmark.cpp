@@ -169,6 +169,7 @@ void timed_rounds(Bench& b, Console& console) {
   }
   b.out.run.step_seconds = b.clock.seconds();
   b.out.run.train_seconds = b.clock.total();
+  b.out.run.timed_seconds = b.clock.total();
   read_loss(b, rounds);  // what a last profiled step left
 }
 

@@ -221,6 +221,7 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
   outcome.stop_reason = stop_reason_of(outcome, patience_ran_out);
   outcome.data_wait_seconds = feed.waited_seconds();
   outcome.step_seconds = loop.clock.seconds();
+  outcome.timed_seconds = loop.clock.total();
   outcome.train_images_per_second =
       loop.clock.total() > 0 ? loop.images_after_warmup / loop.clock.total() : 0.0;
   if (plan.progress) plan.progress(outcome);

@@ -50,14 +50,15 @@ struct TrainingOutcome {
   std::int64_t warmup_steps = 0;
   double train_images_per_second = 0;  // after the warm-up steps, data waits included
   double train_seconds = 0;            // all training steps
-  double data_wait_seconds = 0;        // of which the step waited for the loader
-  int loader_workers = 0;              // the host loader's background threads (0: inline or none)
-  std::vector<double> step_seconds;    // each full-batch step after the warm-up, data wait included
-  double cpu_seconds = 0;              // process CPU time (all threads) during the training steps
-  double cpu_wall_seconds = 0;         // the wall time it was measured over
-  Evaluation final_evaluation;         // the last epoch's test set (count 0 without one)
-  Evaluation final_validation;         // its validation set (count 0 without one)
-  SelectionState selection;            // early stopping and the best epoch, after the last epoch
+  double timed_seconds = 0;  // the steps after the warm-up, device waits included: the whole run's
+  double data_wait_seconds = 0;      // of which the step waited for the loader
+  int loader_workers = 0;            // the host loader's background threads (0: inline or none)
+  std::vector<double> step_seconds;  // each full-batch step after the warm-up, data wait included
+  double cpu_seconds = 0;            // process CPU time (all threads) during the training steps
+  double cpu_wall_seconds = 0;       // the wall time it was measured over
+  Evaluation final_evaluation;       // the last epoch's test set (count 0 without one)
+  Evaluation final_validation;       // its validation set (count 0 without one)
+  SelectionState selection;          // early stopping and the best epoch, after the last epoch
 };
 
 struct TrainingPlan {
