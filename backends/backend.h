@@ -159,6 +159,11 @@ class Program {
   // without dataset_on_device, or one with too little free memory. Asking again for the same
   // set returns the first answer.
   virtual bool hold_training_set(const HostImageSet& set) { return false; }
+  // Computes the steps from the next one on with `threads` host threads (the CPU program
+  // recompiles its nets for them, keeping parameters and optimizer state; a GPU program, whose
+  // host threads only feed the device, keeps what it has). The sum of a step's parts depends
+  // on the thread count, so its last bits do.
+  virtual void set_threads(int threads) {}
   // Forward inference on `count` <= eval_batch images; writes (count, classes) logits.
   virtual void predict(const std::uint8_t* images, int count, float* logits) = 0;
 

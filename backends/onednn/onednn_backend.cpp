@@ -88,7 +88,6 @@ std::map<Precision, PrecisionSupport> cpu_precisions() {
 }
 
 std::unique_ptr<Program> OnednnBackend::compile(const Graph& graph, const CompileOptions& options) {
-  omp_set_num_threads(std::max(1, options.threads));
   try {
     return std::make_unique<OnednnProgram>(graph, options);
   } catch (const dnnl::error& e) {

@@ -2,6 +2,7 @@
 #include "backends/onednn/onednn_program.h"
 
 #include <fmt/format.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -32,18 +33,39 @@ OnednnProgram::OnednnProgram(const Graph& graph, const CompileOptions& options)
       optimizer_(options.optimizer) {
   batch_statistics_ = uses_batch_statistics(graph_);
   // Chunks change batch statistics: such graphs take their batches whole.
-  const int chunk = options.max_chunk > 0 && !batch_statistics_
-                        ? std::min(options.max_chunk, options.train_batch)
-                        : options.train_batch;
-  train_net_ = build_net(graph_, engine_, chunk, true, params_, net_settings(true));
-  eval_net_ = build_net(graph_, engine_, options.eval_batch, false, params_, net_settings(false));
+  chunk_ = options.max_chunk > 0 && !batch_statistics_
+               ? std::min(options.max_chunk, options.train_batch)
+               : options.train_batch;
+  build_nets();
   params_.allocate_state(static_cast<int>(optimizer_.state_names().size()));
   state_pointers_.resize(optimizer_.state_names().size());
-  if (chunk < options.train_batch) {
+  if (chunk_ < options.train_batch) {
     for (const Parameter& p : params_.parameters()) {
       summed_gradients_.emplace_back(p.gradient.get_desc().get_size() / sizeof(float));
     }
   }
+}
+
+void OnednnProgram::build_nets() {
+  // oneDNN's primitives fix their threads' share of the work when made: the count must be set
+  // before, on the thread that runs the steps.
+  omp_set_num_threads(std::max(1, options_.threads));
+  train_net_ = build_net(graph_, engine_, chunk_, true, params_, net_settings(true));
+  eval_net_ = build_net(graph_, engine_, options_.eval_batch, false, params_, net_settings(false));
+}
+
+void OnednnProgram::set_threads(int threads) {
+  threads = std::max(1, threads);
+  if (threads == options_.threads) return;
+  options_.threads = threads;
+  // The nets hold only primitives, activations and their layouts' copies of the weights: the
+  // parameters, their gradients and the optimizer state stay in params_.
+  short_nets_.clear();
+  train_net_.reset();
+  eval_net_.reset();
+  params_.drop_mirrors();
+  build_nets();
+  eval_weights_stale_ = true;
 }
 
 void OnednnProgram::load_batch(const Net& net, const std::uint8_t* images, int count) {

@@ -25,6 +25,7 @@ class OnednnProgram : public Program {
   void load_optimizer_state(const std::vector<HostTensor>& tensors) override;
   void set_learning_rate(double lr) override { optimizer_.set_learning_rate(lr); }
   void set_momentum(double momentum) override { optimizer_.set_momentum(momentum); }
+  void set_threads(int threads) override;
 
   void profile_train_step(const TrainBatch& batch, std::vector<StepTiming>& timings) override;
 
@@ -40,6 +41,8 @@ class OnednnProgram : public Program {
   // The training net that takes `count` images: train_net_, or for a short batch of a graph
   // with batch statistics (which must not see padding), one compiled for exactly `count`.
   Net& training_net(int count);
+  // Compiles the training and inference nets for options_.threads.
+  void build_nets();
   // How its nets are built: activations in bf16 for training.precision bf16, else f32; the own
   // kernels as the options say; dropout masks for training nets.
   NetSettings net_settings(bool training) const;
@@ -56,6 +59,7 @@ class OnednnProgram : public Program {
   dnnl::engine engine_;
   dnnl::stream stream_;
   ParamStore params_;
+  int chunk_ = 0;  // the training net's batch: train_batch, or max_chunk where it may chunk
   std::unique_ptr<Net> train_net_, eval_net_;
   bool batch_statistics_ = false;                   // uses_batch_statistics(graph_)
   std::map<int, std::unique_ptr<Net>> short_nets_;  // by batch size, made when first needed

@@ -78,6 +78,10 @@ dnnl::memory ParamStore::gradient(const std::string& name, const dnnl::memory::d
   return staging;
 }
 
+void ParamStore::drop_mirrors() {
+  for (Parameter& p : parameters_) p.mirrors.clear();
+}
+
 void ParamStore::allocate_state(int count) {
   for (Parameter& p : parameters_) {
     p.state.clear();

@@ -35,6 +35,9 @@ class ParamStore {
   // the master layout, a reorder into the master gradient is appended to `steps`.
   dnnl::memory gradient(const std::string& name, const dnnl::memory::desc& md, StepList& steps);
 
+  // Forgets every mirror, before the nets whose refresh lists update them are made again.
+  void drop_mirrors();
+
   // Allocates `count` zeroed optimizer buffers per trainable parameter (none for buffers).
   void allocate_state(int count);
 

@@ -141,6 +141,16 @@ int reproduce_command(const ReproduceOptions& options) {
   if (auto threads = field_of(original.environment, &RecordEnvironment::threads)) {
     ::setenv("OMP_NUM_THREADS", std::to_string(*threads).c_str(), 1);
   }
+  // A run whose threads followed a busy machine changed them at some steps: the rerun changes
+  // them at the same steps, whatever this machine's load is now.
+  if (auto changes = field_of(original.cpu, &RecordCpu::thread_changes);
+      changes && !changes->empty()) {
+    std::vector<ThreadChange> replay;
+    for (const RecordThreadChange& c : *changes) {
+      replay.push_back({c.step.value_or(0), c.threads.value_or(0), c.free_cores.value_or(0)});
+    }
+    request.replay_threads = std::move(replay);
+  }
   const std::string own_kernels =
       field_of(original.environment, &RecordEnvironment::own_kernels).value_or("");
   console.line(fmt::format("reproducing {} (run {}, seed {}, {} mode)", options.report.string(),

@@ -166,15 +166,21 @@ RecordStepTime step_time_record(const TrainingOutcome& outcome, int batch_size) 
   return t;
 }
 
-RecordCpu cpu_record(const TrainingOutcome& outcome, int threads) {
+RecordCpu cpu_record(const TrainingOutcome& outcome, const StepThreads& threads) {
   const double ratio =
       outcome.cpu_wall_seconds > 0 ? outcome.cpu_seconds / outcome.cpu_wall_seconds : 0.0;
   RecordCpu cpu;
   cpu.process_cpu_seconds = outcome.cpu_seconds;
   cpu.wall_seconds = outcome.cpu_wall_seconds;
   cpu.cpu_time_over_wall = ratio;
-  cpu.threads = threads;
-  cpu.utilisation = ratio / std::max(1, threads);
+  cpu.threads = threads.first();
+  cpu.utilisation = ratio / std::max(1, threads.first());
+  cpu.threads_policy = std::string(name_in(kThreadPolicyNames, threads.policy()));
+  std::vector<RecordThreadChange> changes;
+  for (const ThreadChange& c : threads.changes()) {
+    changes.push_back({c.step, c.threads, c.free_cores, {}});
+  }
+  cpu.thread_changes = std::move(changes);
   return cpu;
 }
 

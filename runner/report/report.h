@@ -37,7 +37,8 @@ RecordThroughput throughput_record(const TrainingOutcome& outcome, std::int64_t 
 // The timed steps' spread (median, p10, p90, mean) and the images per second of the median step.
 RecordStepTime step_time_record(const TrainingOutcome& outcome, int batch_size);
 // Process CPU time over wall time during the training steps, and per thread (the utilisation).
-RecordCpu cpu_record(const TrainingOutcome& outcome, int threads);
+// The steps' CPU use, and their threads: at the start, and how and when they changed.
+RecordCpu cpu_record(const TrainingOutcome& outcome, const StepThreads& threads);
 std::map<std::string, std::int64_t> memory_estimate_record(const MemoryEstimate& estimate);
 // GPU runs: each convolution's algorithms, the device memory the program holds, fp16's loss
 // scaling (final scale, skipped steps) and, where NVML sampled, the utilisation while it

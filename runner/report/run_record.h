@@ -157,9 +157,19 @@ struct RecordStepTime {
   Unmodelled unmodelled;
 };
 
+// From step `step` of the run on, `threads` compute threads (`cpu.thread_changes[]`).
+struct RecordThreadChange {
+  std::optional<std::int64_t> step;
+  std::optional<int> threads;
+  std::optional<double> free_cores;
+  Unmodelled unmodelled;
+};
+
 struct RecordCpu {
   std::optional<double> process_cpu_seconds, wall_seconds, cpu_time_over_wall, utilisation;
-  std::optional<int> threads;
+  std::optional<int> threads;                 // at the first step
+  std::optional<std::string> threads_policy;  // fixed | fitted | replayed
+  std::optional<std::vector<RecordThreadChange>> thread_changes;
   Unmodelled unmodelled;
 };
 

@@ -192,6 +192,13 @@ void fields(Io& io, R& r) {
   io("median_step_images_per_second", r.median_step_images_per_second);
 }
 
+template <class Io, Like<RecordThreadChange> R>
+void fields(Io& io, R& r) {
+  io("step", r.step);
+  io("threads", r.threads);
+  io("free_cores", r.free_cores);
+}
+
 template <class Io, Like<RecordCpu> R>
 void fields(Io& io, R& r) {
   io("process_cpu_seconds", r.process_cpu_seconds);
@@ -199,6 +206,8 @@ void fields(Io& io, R& r) {
   io("cpu_time_over_wall", r.cpu_time_over_wall);
   io("utilisation", r.utilisation);
   io("threads", r.threads);
+  io("threads_policy", r.threads_policy);
+  io("thread_changes", r.thread_changes);
 }
 
 template <class Io, Like<RecordLossScaling> R>

@@ -25,6 +25,7 @@
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
 #include "runner/util/folders.h"
+#include "runner/util/threads.h"
 
 namespace runner {
 namespace {
@@ -33,6 +34,7 @@ struct RunContext {
   const ExperimentRequest& request;
   Session& session;
   Program& program;
+  StepThreads& threads;
   Console& console;
   std::string config_sha;
   std::string started_at;
@@ -210,6 +212,7 @@ RunReport train_report(RunContext& c) {
   TrainingPlan plan;
   plan.stop_after_epoch = c.request.stop_after_epoch;
   plan.test_each_epoch = !c.request.stop_after_epoch;
+  plan.threads = &c.threads;
   std::optional<Resumed> resumed;
   if (!c.request.resume.empty()) {
     resumed = resume_from(c);
@@ -251,7 +254,7 @@ RunReport train_report(RunContext& c) {
   report.curves = curves_record(outcome);
   report.throughput = throughput_record(outcome, c.session.graph.flops_per_sample());
   report.step_time = step_time_record(outcome, experiment.training.batch_size);
-  report.cpu = cpu_record(outcome, c.session.threads);
+  report.cpu = cpu_record(outcome, c.threads);
   if (resumed) report.resumed_from = resumed_from_record(resumed->info);
   if (tensorboard) {
     report.tensorboard = tensorboard->record();
@@ -283,7 +286,7 @@ RunReport benchmark_report(RunContext& c) {
   const Experiment& experiment = c.session.experiment;
   const BenchmarkSpec& spec = c.request.benchmark;
   BenchmarkOutcome outcome =
-      run_benchmark(experiment, c.program, c.session.data.train, spec, c.console);
+      run_benchmark(experiment, c.program, c.session.data.train, spec, c.console, &c.threads);
   c.open_run_directory();
   RunRecord report = c.head();
   report.status = outcome.run.status;
@@ -292,7 +295,7 @@ RunReport benchmark_report(RunContext& c) {
   report.throughput = throughput_record(outcome.run, c.session.graph.flops_per_sample());
   const RecordStepTime step_time = step_time_record(outcome.run, experiment.training.batch_size);
   report.step_time = step_time;
-  report.cpu = cpu_record(outcome.run, c.session.threads);
+  report.cpu = cpu_record(outcome.run, c.threads);
   if (spec.profile_steps > 0) {
     report.profile = profile_record(outcome.profile, spec.profile_steps, c.session.graph,
                                     *step_time.median_seconds);
@@ -324,10 +327,24 @@ std::filesystem::path write_page_or_say_why(const PageWriter& write_page, const 
   }
 }
 
+// The steps' threads: replayed for `reproduce`, fitted to the machine where neither the config
+// nor OMP_NUM_THREADS fixed them (on the CPU: a GPU's host threads only feed it), else fixed.
+StepThreads step_threads(const ExperimentRequest& request, const Session& session,
+                         const CpuUse& since) {
+  if (request.replay_threads)
+    return StepThreads::replayed(session.threads, *request.replay_threads);
+  if (session.device.device == "cpu" &&
+      threads_are_the_default(session.experiment.training.threads)) {
+    return StepThreads::fitted(session.threads, since);
+  }
+  return StepThreads::fixed(session.threads);
+}
+
 }  // namespace
 
 ExperimentResult run_experiment(const ExperimentRequest& request, Console& console) {
   reset_peak_rss();  // each run its own peak, also when a sweep runs many in one process
+  const CpuUse cpu_at_start = read_cpu_use();  // the first window of the threads' fitting
   const MachineLoad load;
   if (auto busy = busy_warning(load.start(), load.cores()); !busy.empty())
     console.warning_once(kBusyWarningKey, busy);
@@ -342,7 +359,8 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
   std::string started_at = timestamp_now();
   std::string config_sha = sha256_hex(experiment.resolved.dump());
   auto program = session.compile();
-  RunContext context{request, session, *program, console, config_sha, started_at, {}};
+  StepThreads threads = step_threads(request, session, cpu_at_start);
+  RunContext context{request, session, *program, threads, console, config_sha, started_at, {}};
   // As the seed watches nvidia-smi while it trains: sampled in the background (GPU only).
   auto monitor = session.backend->monitor_utilization();
   auto [report, status] =

@@ -12,6 +12,7 @@
 #include "runner/run/session.h"
 #include "runner/train/benchmark.h"
 #include "runner/train/run_status.h"
+#include "runner/train/step_threads.h"
 #include "runner/train/trainer.h"
 #include "runner/util/folders.h"
 
@@ -40,6 +41,9 @@ struct ExperimentRequest : SessionOptions {
   // report.html: how the page is drawn (unset: the config's report.html is refused with a
   // warning, the report itself still written).
   PageWriter write_page;
+  // `reproduce`: the original run's thread changes, made again at their steps (the threads
+  // start at OMP_NUM_THREADS, which reproduce sets).
+  std::optional<std::vector<ThreadChange>> replay_threads;
 };
 
 struct ExperimentResult {

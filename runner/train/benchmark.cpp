@@ -76,6 +76,7 @@ struct Bench {
   BatchStream& stream;
   const BenchmarkSpec& spec;
   BenchmarkOutcome& out;
+  StepThreads* threads;           // may change the program's threads before a step
   LearningRateSchedule schedule;  // followed from the first warm-up step, as a run would
   LossSum losses;                 // over the timed and profiled steps
   StepClock clock;
@@ -86,6 +87,7 @@ struct Bench {
 
 // The next batch, with the learning rate of its step in the run.
 TrainBatch next_batch(Bench& b) {
+  if (b.threads) b.threads->before_step(b.out.run.steps, b.program);
   apply_schedule(b.schedule, b.out.run.steps, b.program);
   return b.stream.next();
 }
@@ -176,7 +178,7 @@ void timed_rounds(Bench& b, Console& console) {
 }  // namespace
 
 BenchmarkOutcome run_benchmark(const Experiment& experiment, Program& program, const Dataset& train,
-                               const BenchmarkSpec& spec, Console& console) {
+                               const BenchmarkSpec& spec, Console& console, StepThreads* threads) {
   check_one_full_batch(train, experiment.training.batch_size);
   BatchStream stream(train, program, experiment);
   console.line("data: " + stream.feed().description());
@@ -188,6 +190,7 @@ BenchmarkOutcome run_benchmark(const Experiment& experiment, Program& program, c
               stream,
               spec,
               out,
+              threads,
               LearningRateSchedule(training.schedule, training.optimizer.lr,
                                    stream.batches_per_epoch(), training.epochs),
               {},

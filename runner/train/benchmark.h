@@ -7,6 +7,7 @@
 #include "backends/backend.h"
 #include "runner/config/experiment.h"
 #include "runner/data/dataset.h"
+#include "runner/train/step_threads.h"
 #include "runner/train/trainer.h"
 #include "runner/util/console.h"
 
@@ -32,7 +33,9 @@ struct BenchmarkOutcome {
 
 // Trains on full batches of `train` (epochs repeat as needed). A training set smaller than one
 // batch is a UserError.
+// `threads`, when given, may change the program's compute threads before a step.
 BenchmarkOutcome run_benchmark(const Experiment& experiment, Program& program, const Dataset& train,
-                               const BenchmarkSpec& spec, Console& console);
+                               const BenchmarkSpec& spec, Console& console,
+                               StepThreads* threads = nullptr);
 
 }  // namespace runner

@@ -38,6 +38,7 @@ struct Loop {
   TrainingOutcome& outcome;
   LearningRateSchedule schedule;
   std::int64_t run_step = 0;  // the next step's index in the whole run, resumed epochs included
+  StepThreads* threads;       // may change the program's threads before a step
   StepClock clock;            // steps after the warm-up
   std::int64_t images_after_warmup = 0;
   double divergence_threshold = 0;  // a mean loss above it: diverged
@@ -56,6 +57,7 @@ bool train_one_step(Loop& loop, EpochTotals& totals) {
   TrainBatch batch;
   auto step_start = SteadyClock::now();
   if (!loop.feed.next(batch)) return false;
+  if (loop.threads) loop.threads->before_step(loop.run_step, loop.program);
   const StepSchedule scheduled = apply_schedule(loop.schedule, loop.run_step++, loop.program);
   totals.learning_rate = scheduled.learning_rate;
   totals.momentum = scheduled.momentum;
@@ -176,6 +178,7 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
             outcome,
             LearningRateSchedule(spec.schedule, spec.optimizer.lr, steps_per_epoch, spec.epochs),
             plan.first_epoch * steps_per_epoch,
+            plan.threads,
             {},
             0,
             divergence_threshold(spec, data.train.classes())};

@@ -15,6 +15,7 @@
 #include "runner/train/evaluation.h"
 #include "runner/train/model_selection.h"
 #include "runner/train/run_status.h"
+#include "runner/train/step_threads.h"
 #include "runner/util/console.h"
 
 namespace runner {
@@ -80,6 +81,8 @@ struct TrainingPlan {
   // False: the test set is evaluated only after the last epoch (a search's trial, which selects
   // on validation figures and must not look at the test set before it is done).
   bool test_each_epoch = true;
+  // The steps' compute threads (none: the program's, unchanged).
+  StepThreads* threads = nullptr;
 };
 
 TrainingOutcome train(const Experiment& experiment, Program& program, const DatasetSplits& data,

@@ -1,9 +1,11 @@
 // Process CPU time, peak resident memory and physical memory from the OS.
 #include "runner/util/process_stats.h"
 
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -15,6 +17,35 @@ double process_cpu_seconds() {
   timespec now{};
   ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
   return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+CpuUse read_cpu_use() {
+  CpuUse use;
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  use.wall_seconds = static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+  use.own_seconds = process_cpu_seconds();
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  const bool masked = ::sched_getaffinity(0, sizeof mask, &mask) == 0;
+  const double tick = static_cast<double>(::sysconf(_SC_CLK_TCK));
+  std::ifstream stat("/proc/stat");
+  std::string line;
+  while (std::getline(stat, line)) {
+    // "cpuN user nice system idle iowait irq softirq steal ...", in clock ticks.
+    int cpu = -1;
+    unsigned long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, soft = 0,
+                       steal = 0;
+    if (std::sscanf(line.c_str(), "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &user,
+                    &nice, &system, &idle, &iowait, &irq, &soft, &steal) < 8) {
+      continue;  // the "cpu " total line, or another counter
+    }
+    if (cpu < 0 || (masked && (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &mask)))) continue;
+    use.busy_seconds += static_cast<double>(user + nice + system + irq + soft + steal) / tick;
+    ++use.cpus;
+  }
+  if (tick <= 0) use.busy_seconds = 0;
+  return use;
 }
 
 std::int64_t peak_rss_bytes() {

@@ -55,6 +55,14 @@ int resolve_threads(int configured) {
   return available_cores();
 }
 
+bool threads_are_the_default(int configured) {
+  if (configured > 0) return false;
+  const char* env = std::getenv("OMP_NUM_THREADS");
+  long long n = 0;
+  return env == nullptr || std::from_chars(env, env + std::strlen(env), n).ec != std::errc() ||
+         n <= 0;
+}
+
 void check_threads_can_start(int threads, int configured) {
   std::vector<std::thread> started;
   std::latch release(1);

@@ -16,6 +16,10 @@ int available_cores();
 // variable (oneDNN crashed on 100,000).
 int resolve_threads(int configured);
 
+// Whether the count is the machine's default (neither training.threads nor OMP_NUM_THREADS
+// set it): a run may then fit its threads to the cores the machine gives it.
+bool threads_are_the_default(int configured);
+
 // Starts and joins `threads` - 1 threads with the default stack, as the OpenMP team will: where
 // the process cannot have that many (a memory limit, a thread limit), a UserError naming where
 // the count came from, instead of libgomp ending the process with "Thread creation failed".

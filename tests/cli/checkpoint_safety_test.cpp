@@ -184,8 +184,11 @@ TEST(CheckpointSafety, EvaluatingWeightsWithAnInfiniteLossIsADivergedRun) {
 
 TEST(CheckpointSafety, AnInterruptedRunResumesToTheUninterruptedNumbers) {
   TempDir tmp;
-  // Stop the run once its first epoch's checkpoint is on disk, somewhere in a later epoch.
-  std::string run = std::string(RUNNER_BINARY) + " " + tiny_config() +
+  // Stop the run once its first epoch's checkpoint is on disk, somewhere in a later epoch. The
+  // three runs fix their threads (a default run fits them to a busy machine's free cores, and the
+  // last bits follow them).
+  const std::string pinned = "OMP_NUM_THREADS=2 ";
+  std::string run = pinned + std::string(RUNNER_BINARY) + " " + tiny_config() +
                     " --quiet --set training.epochs=100000 --set checkpoint.path=c.safetensors"
                     " --set dataset.synthetic.train_count=2048 --output " +
                     (tmp / "a").string();
@@ -212,9 +215,10 @@ TEST(CheckpointSafety, AnInterruptedRunResumesToTheUninterruptedNumbers) {
   std::string settings =
       " --quiet --set dataset.synthetic.train_count=2048 --set training.epochs=" +
       std::to_string(done + 1);
-  auto straight = run_runner(tiny_config() + settings + " --output " + (tmp / "b").string());
-  auto resumed = run_runner(tiny_config() + settings + " --resume " + checkpoint + " --output " +
-                            (tmp / "c").string());
+  auto straight = run_command(pinned + RUNNER_BINARY + " " + tiny_config() + settings +
+                              " --output " + (tmp / "b").string());
+  auto resumed = run_command(pinned + RUNNER_BINARY + " " + tiny_config() + settings +
+                             " --resume " + checkpoint + " --output " + (tmp / "c").string());
   ASSERT_EQ(straight.exit_code, 0) << straight.output;
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
   nlohmann::json a = report_of(straight), b = report_of(resumed);

@@ -55,10 +55,16 @@ TEST(Run, TrainsPrintsTheTutorialLogLineAndEndsWithTheReportPath) {
             0.5);  // 10 classes: chance is 0.1
 }
 
+// Runs compared to the last bit fix their threads: by default a run fits them to the cores the
+// machine gives it (a busy ctest -j2 gives fewer), and the sums' order, so the last bits, follow
+// the thread count. `reproduce` replays a fitted run's changes (tests/sweep/reproduce_test.cpp).
+const std::string kPinnedThreads = " --set training.threads=2";
+
 TEST(Run, SameConfigTwiceGivesIdenticalLossesAndAccuracy) {
   TempDir tmp;
-  RunOutput first = run_and_read(tiny_config() + " --quiet --output " + tmp.path().string());
-  RunOutput second = run_and_read(tiny_config() + " --quiet --output " + tmp.path().string());
+  const std::string run = tiny_config() + kPinnedThreads + " --quiet --output ";
+  RunOutput first = run_and_read(run + tmp.path().string());
+  RunOutput second = run_and_read(run + tmp.path().string());
   ASSERT_EQ(first.result.exit_code, 0) << first.result.output;
   ASSERT_EQ(second.result.exit_code, 0) << second.result.output;
   ASSERT_EQ(first.report["epochs"].size(), 2u);
@@ -170,7 +176,7 @@ RunOutput one_epoch_with_checkpoint(const std::string& config, const TempDir& tm
 
 void expect_resume_continues_exactly(const std::string& config) {
   TempDir tmp;
-  std::string out = " --quiet --output " + tmp.path().string();
+  std::string out = kPinnedThreads + " --quiet --output " + tmp.path().string();
   RunOutput straight = run_and_read(config + out);
   RunOutput first =
       run_and_read(config + " --set training.epochs=1 --set checkpoint.path=e1.safetensors" + out);
@@ -353,7 +359,7 @@ TEST(Run, ResumingContinuesTheLearningRateSchedule) {
   const std::string schedule =
       " --set training.schedule.type=step --set training.schedule.step_size=1"
       " --set training.schedule.gamma=0.5 --set training.schedule.warmup.epochs=1.5";
-  std::string out = " --quiet --output " + tmp.path().string();
+  std::string out = kPinnedThreads + " --quiet --output " + tmp.path().string();
   RunOutput straight = run_and_read(tiny_config() + schedule + out);
   ASSERT_EQ(straight.result.exit_code, 0) << straight.result.output;
   RunOutput first =
@@ -461,9 +467,8 @@ TEST(Run, AugmentedFashionMnistRepeatsForAnyWorkers) {
       (source_dir() / "configs" / "lenet_fashion_mnist.yaml").string() +
       " --quiet --set training.epochs=2 --set training.batch_size=32 --set device=cpu"
       " --set training.optimizer.lr=0.01"
-      " --set dataset.train_limit=3000 --set dataset.test_limit=500 --set checkpoint.path="
-      " --output " +
-      tmp.path().string();
+      " --set dataset.train_limit=3000 --set dataset.test_limit=500 --set checkpoint.path=" +
+      kPinnedThreads + " --output " + tmp.path().string();
   const std::string augment =
       " --set 'dataset.augment=[{random_crop: {padding: 4}}, {horizontal_flip: {}}]'";
   RunOutput inline_loader = run_and_read(config + augment + " --set dataset.workers=0");

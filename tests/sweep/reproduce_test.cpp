@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "runner/util/files.h"
+#include "runner/util/threads.h"
 #include "sweep_helpers.h"
 #include "test_support.h"
 
@@ -32,6 +33,44 @@ TEST(Reproduce, ACpuTrainingReportReproducesExactly) {
   EXPECT_EQ(differs.exit_code, 1) << differs.output;
   EXPECT_NE(differs.output.find("DIFFERS"), std::string::npos) << differs.output;
   EXPECT_NE(differs.output.find("NOT reproduced"), std::string::npos) << differs.output;
+}
+
+// A default run fits its threads to the cores the machine gives it: with every core busy it
+// computes with one thread. Rerun on the idle machine, `reproduce` makes the same changes at the
+// same steps, and the numbers match to the last bit.
+TEST(Reproduce, ARunWhoseThreadsFollowedABusyMachineReproducesOnAnIdleOne) {
+  if (available_cores() < 2) GTEST_SKIP() << "one core: the threads cannot change";
+  TempDir tmp;
+  std::string out = " --output " + (tmp / "out").string();
+  const std::string busy = "for i in $(seq " + std::to_string(available_cores()) +
+                           "); do timeout 120 sh -c 'while :; do :; done' >/dev/null 2>&1 & done; ";
+  auto run =
+      run_command("(" + busy + "env -u OMP_NUM_THREADS " + RUNNER_BINARY + " " + tiny_config() +
+                  " --quiet --set dataset.synthetic.train_count=2048 --set "
+                  "training.epochs=1" +
+                  out + "; status=$?; kill $(jobs -p) 2>/dev/null; exit $status)");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  std::string report = reported_path(run.output);
+  const json original = read_json(report);
+  EXPECT_EQ(original["cpu"]["threads_policy"], "fitted");
+  const json changes = original["cpu"]["thread_changes"];
+  ASSERT_FALSE(changes.empty()) << "the busy machine left the threads as they were: "
+                                << original["cpu"].dump();
+  EXPECT_EQ(changes[0]["threads"], 1);
+
+  auto again = run_runner("reproduce " + report + " --quiet" + out);
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(again.output.find("reproduced: every exact metric matches"), std::string::npos)
+      << again.output;
+  std::string rerun_path = reported_path(again.output);  // "... (rerun report: PATH)"
+  if (!rerun_path.empty() && rerun_path.back() == ')') rerun_path.pop_back();
+  const json rerun = read_json(rerun_path);
+  EXPECT_EQ(rerun["cpu"]["threads_policy"], "replayed");
+  ASSERT_EQ(rerun["cpu"]["thread_changes"].size(), changes.size());
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    EXPECT_EQ(rerun["cpu"]["thread_changes"][i]["step"], changes[i]["step"]);
+    EXPECT_EQ(rerun["cpu"]["thread_changes"][i]["threads"], changes[i]["threads"]);
+  }
 }
 
 TEST(Reproduce, ABenchmarkSweepPointReproducesItsLoss) {

@@ -1,6 +1,6 @@
 // A Program that passes every call to another (a real CPU program) and records the learning
-// rates and momenta it is given; tests derive from it to observe or change the calls they care
-// about.
+// rates, momenta and thread counts it is given (without another, only those); tests derive from it
+// to observe or change the calls they care about.
 #pragma once
 
 #include <memory>
@@ -27,6 +27,10 @@ class ForwardingProgram : public Program {
     momenta.push_back(momentum);
     inner_->set_momentum(momentum);
   }
+  void set_threads(int threads) override {
+    thread_counts.push_back(threads);
+    if (inner_) inner_->set_threads(threads);
+  }
   void predict(const std::uint8_t* images, int count, float* logits) override {
     inner_->predict(images, count, logits);
   }
@@ -39,6 +43,7 @@ class ForwardingProgram : public Program {
 
   std::vector<double> learning_rates;  // each set_learning_rate, in order
   std::vector<double> momenta;         // each set_momentum, in order
+  std::vector<int> thread_counts;      // each set_threads, in order
 
  protected:
   std::unique_ptr<Program> inner_;
