@@ -19,7 +19,10 @@ The columns:
            add fp32 with backend.own_kernels=false (oneDNN for every layer: what its own kernels add);
   PyTorch  fp32 and bf16 autocast (on a GPU also tf32: PyTorch's default math), each with NCHW
            and channels_last (peer_settings.py).
-A column reports min/median/max images/s over its runs. The headline ratio is the runner's best
+The busy-machine column starts each side's fastest column twice at once, each process with its
+side's default threads (the runner's fitted to what the other leaves; PyTorch's all cores), and
+puts their combined images/s against that column's median alone: two experiments side by side on
+one machine, as users start them. A column reports min/median/max images/s over its runs. The headline ratio is the runner's best
 column against PyTorch's best (medians); the per-precision ratios put each runner precision
 against PyTorch's best column of that precision. A column that fails (a precision the build or
 the device refuses) records its error and is not run again.
@@ -40,6 +43,7 @@ and run ahead of the GPU; their step times include an equal share of the wait ev
 The resnet8 PyTorch peer runs on the CPU only: its GPU columns record that as their error.
 """
 import argparse
+import concurrent.futures
 import datetime
 import itertools
 import json
@@ -94,8 +98,9 @@ def run_runner(args, workload, point, column, seed):
                "--warmup-steps", str(point["warmup_steps"]), "--profile-steps", "0",
                "--set", f"training.batch_size={point['batch_size']}",
                "--set", f"model.width={point['width']}", "--set", f"device={args.device}",
-               "--set", f"training.threads={args.threads}", "--set", f"seed={seed}",
-               "--set", f"training.precision={column['precision']}"]
+               "--set", f"seed={seed}", "--set", f"training.precision={column['precision']}"]
+    if not column.get("default_threads"):
+        command += ["--set", f"training.threads={args.threads}"]
     if not column["own_kernels"]:
         command += ["--set", "backend.own_kernels=false"]
     out = subprocess.run(command, capture_output=True, text=True)
@@ -113,7 +118,8 @@ def run_runner(args, workload, point, column, seed):
 
 
 def run_pytorch(args, workload, point, column, seed):
-    settings = ["--threads", str(args.threads), "--steps", str(point["steps"]),
+    threads = os.cpu_count() if column.get("default_threads") else args.threads
+    settings = ["--threads", str(threads), "--steps", str(point["steps"]),
                 "--warmup-steps", str(point["warmup_steps"]), "--seed", str(seed),
                 "--batch-size", str(point["batch_size"]), "--width", str(point["width"]),
                 "--math", PYTORCH_MATH[column["precision"]],
@@ -185,6 +191,30 @@ def ratios(point, device):
     return result
 
 
+def busy(args, workload, point):
+    """The busy-machine column: for each side, its fastest column run twice at once with the
+    side's default threads, the two processes' images/s summed and put against the column's
+    median alone."""
+    result = {}
+    for side in ("runner", "pytorch"):
+        name = best(point, lambda c: c["side"] == side and not c.get("diagnostic"))
+        if name is None:
+            continue
+        column = {**next(c for c in point["configurations"] if c["name"] == name),
+                  "default_threads": True}
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            pair = list(pool.map(lambda seed: RUNS[side](args, workload, point, column, seed), (0, 1)))
+        failed = [r for r in pair if "error" in r]
+        if failed:
+            result[side] = {"column": name, "error": failed[0]["error"]}
+            continue
+        combined = sum(r["images_per_second"] for r in pair)
+        result[side] = {"column": name, "images_per_second": [r["images_per_second"] for r in pair],
+                        "combined": combined, "alone": median_rate(point, name),
+                        "ratio": combined / median_rate(point, name)}
+    return result
+
+
 def steps_for(args, batch):
     """Timed and warm-up steps of a point, the same on both sides: about --images images timed
     (at least 10 steps), and warm-up of about 2000 images (3 to 20 steps: enough for oneDNN's
@@ -207,6 +237,8 @@ def measure(args, workload, batch, width):
             done.append(RUNS[column["side"]](args, workload, point, column, seed))
     point["columns"] = {name: summarise(r) for name, r in runs.items()}
     point["ratios"] = ratios(point, args.device)
+    if args.busy:
+        point["busy"] = busy(args, workload, point)
     headline = point["ratios"]["best"]
     print(f"{workload['name']} width {width:g} batch {batch}: "
           + (f"{headline['runner']} / {headline['pytorch']} = {headline['ratio']:.2f}x"
@@ -293,6 +325,24 @@ def ratio_table(result):
     return "\n".join(rows) + "\n"
 
 
+def busy_table(result):
+    """Two of each side's fastest column at once, default threads: combined over one alone."""
+    def cell(entry):
+        if not entry:
+            return ""
+        if "error" in entry:
+            return "error: " + " ".join(entry["error"])[:80]
+        a, b = entry["images_per_second"]
+        return (f"{a:,.0f} + {b:,.0f} = {entry['combined']:,.0f} / {entry['alone']:,.0f} alone "
+                f"= **{entry['ratio']:.2f}x**")
+    rows = ["| workload | width | batch | runner, two at once | PyTorch, two at once |",
+            "|---|---|---|---|---|"]
+    for p in result["points"]:
+        entry = p.get("busy", {})
+        rows.append(label(p) + f" {cell(entry.get('runner'))} | {cell(entry.get('pytorch'))} |")
+    return "\n".join(rows) + "\n"
+
+
 def errors(result):
     """One line per failed column: what the runner or the peer said."""
     lines = [f"- {p['workload']} width {p['width']:g} batch {p['batch_size']}, {name}: "
@@ -317,7 +367,13 @@ def markdown(result, cpu):
             "then each runner precision against PyTorch's fastest of that precision. Step times, "
             "memory and the mean loss are those of the median run (the loss: the median over the "
             "seeds).\n\n"
-            + ratio_table(result) + errors(result))
+            + ratio_table(result)
+            + ("\nThe busy machine: each side's fastest column started twice at once, each process "
+               "with its side's default threads (the runner's fitted to the cores the other leaves, "
+               "PyTorch's all cores); their images/s (median step) combined, over the column's "
+               "median alone.\n\n" + busy_table(result)
+               if any("busy" in p for p in result["points"]) else "")
+            + errors(result))
 
 
 # ---- the suite --------------------------------------------------------------------------------
@@ -365,6 +421,8 @@ def main():
                         help="the precisions to time, fp32 among them (default: all the device "
                              "has: cpu fp32 bf16, cuda fp32 tf32 bf16)")
     parser.add_argument("--output", type=Path, default=ROOT / "results" / "bench")
+    parser.add_argument("--no-busy", dest="busy", action="store_false",
+                        help="leave out the busy-machine column (two runs of a point at once)")
     args = parser.parse_args()
     if args.precisions:
         offered = PRECISIONS[device_type(args.device)]
