@@ -141,6 +141,8 @@ int reproduce_command(const ReproduceOptions& options) {
   if (auto threads = field_of(original.environment, &RecordEnvironment::threads)) {
     ::setenv("OMP_NUM_THREADS", std::to_string(*threads).c_str(), 1);
   }
+  // A `precision: fastest` run trains in what it chose then, not in what a timing here says.
+  request.replay_precision = field_of(original.precision_choice, &RecordPrecisionChoice::chosen);
   // A run whose threads followed a busy machine changed them at some steps: the rerun changes
   // them at the same steps, whatever this machine's load is now.
   if (auto changes = field_of(original.cpu, &RecordCpu::thread_changes);

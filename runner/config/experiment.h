@@ -37,6 +37,9 @@ struct TrainingSpec {
   int log_every = 2000;   // mini-batches between loss lines
   int threads = 0;        // 0: OMP_NUM_THREADS, else the machine's cores
   Precision precision = Precision::fp32;
+  // `precision: fastest`: the run times a few steps in each precision the device runs natively
+  // and trains in the fastest (precision holds the choice once made; fp32 until then).
+  bool fastest_precision = false;
   // Run a precision the device only emulates (slowly) instead of refusing it.
   bool allow_emulation = false;
   // A mean loss above this stops the run as diverged, as a NaN does (Lightning's

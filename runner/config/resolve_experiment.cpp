@@ -411,7 +411,9 @@ TrainingSpec read_training(const Fields& f) {
   t.log_every = f.integer("log_every", t.log_every);
   t.threads = f.integer("threads", t.threads);
   // The schema's enum admits only known names.
-  t.precision = parse_precision(f.text("precision", "fp32")).value_or(Precision::fp32);
+  const std::string precision = f.text("precision", "fp32");
+  t.fastest_precision = precision == "fastest";
+  t.precision = parse_precision(precision).value_or(Precision::fp32);
   t.allow_emulation = f.flag("allow_emulation", t.allow_emulation);
   if (f.has("divergence_threshold")) t.divergence_threshold = f.number("divergence_threshold", 0);
   t.early_stopping = read_early_stopping(f.child("early_stopping"));

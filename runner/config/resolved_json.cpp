@@ -164,7 +164,9 @@ nlohmann::json experiment_to_json(const Experiment& e) {
   // Only when off, so configs keep the hash they had before the switch was an option.
   if (!e.backend.own_kernels) out["backend"]["own_kernels"] = false;
   // Likewise only away from the defaults, so FP32 configs keep the hash they had before.
-  if (t.precision != Precision::fp32) {
+  if (t.fastest_precision) {
+    out["training"]["precision"] = "fastest";
+  } else if (t.precision != Precision::fp32) {
     out["training"]["precision"] = std::string(precision_name(t.precision));
   }
   if (t.allow_emulation) out["training"]["allow_emulation"] = true;

@@ -267,6 +267,14 @@ struct RecordResumedFrom {
   Unmodelled unmodelled;
 };
 
+// What `training.precision: fastest` chose (`precision_choice`).
+struct RecordPrecisionChoice {
+  std::optional<Precision> chosen;
+  std::optional<std::map<std::string, double>> step_seconds;  // by precision: the median step
+  std::optional<bool> replayed;  // reproduce: the original's choice, not timed again
+  Unmodelled unmodelled;
+};
+
 struct RecordMachineLoad {
   std::optional<int> cores;
   std::optional<double> load_average_start, load_average_end;
@@ -321,6 +329,7 @@ struct RunRecord {
   std::optional<RecordCheckpoint> checkpoint;
   std::optional<RecordResumedFrom> resumed_from;
   std::optional<RecordMachineLoad> machine_load;
+  std::optional<RecordPrecisionChoice> precision_choice;
   std::optional<RecordMemory> memory;
   std::optional<std::vector<std::string>> argv;
   // key -> string, number or boolean (the config's tags with --tag on top).

@@ -324,6 +324,13 @@ void fields(Io& io, R& r) {
   io("load_average_end", r.load_average_end);
 }
 
+template <class Io, Like<RecordPrecisionChoice> R>
+void fields(Io& io, R& r) {
+  io("chosen", r.chosen);
+  io("step_seconds", r.step_seconds);
+  io("replayed", r.replayed);
+}
+
 template <class Io, Like<RecordMemory> R>
 void fields(Io& io, R& r) {
   io("peak_rss_bytes", r.peak_rss_bytes);
@@ -365,6 +372,7 @@ void fields(Io& io, R& r) {
   io("checkpoint", r.checkpoint);
   io("resumed_from", r.resumed_from);
   io("machine_load", r.machine_load);
+  io("precision_choice", r.precision_choice);
   io("memory", r.memory);
   io("argv", r.argv);
   io("tags", r.tags);

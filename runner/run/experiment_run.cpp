@@ -327,6 +327,20 @@ std::filesystem::path write_page_or_say_why(const PageWriter& write_page, const 
   }
 }
 
+RecordPrecisionChoice precision_choice_record(const PrecisionChoice& choice) {
+  RecordPrecisionChoice record;
+  record.chosen = choice.chosen;
+  record.replayed = choice.replayed;
+  if (!choice.times.empty()) {
+    std::map<std::string, double> seconds;
+    for (const PrecisionStepTime& t : choice.times) {
+      seconds[std::string(precision_name(t.precision))] = t.median_seconds;
+    }
+    record.step_seconds = std::move(seconds);
+  }
+  return record;
+}
+
 // The steps' threads: replayed for `reproduce`, fitted to the machine where neither the config
 // nor OMP_NUM_THREADS fixed them (on the CPU: a GPU's host threads only feed it), else fixed.
 StepThreads step_threads(const ExperimentRequest& request, const Session& session,
@@ -355,6 +369,7 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
   session.open(console);
   const Experiment& experiment = session.experiment;
 
+  session.choose_precision(console, request.replay_precision);
   if (request.mode == RunMode::train) session.warn_if_precision_is_slower(console);
   std::string started_at = timestamp_now();
   std::string config_sha = sha256_hex(experiment.resolved.dump());
@@ -384,6 +399,8 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
                                {}};
   report.finished_at = timestamp_now();
   report.machine_load = load.record();
+  if (session.precision_choice)
+    report.precision_choice = precision_choice_record(*session.precision_choice);
   report.argv = command_line();
   report.tags = merge_tags(experiment.tags, cli_tags);
   report.sweep_point = request.sweep_point;

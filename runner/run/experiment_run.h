@@ -44,6 +44,8 @@ struct ExperimentRequest : SessionOptions {
   // `reproduce`: the original run's thread changes, made again at their steps (the threads
   // start at OMP_NUM_THREADS, which reproduce sets).
   std::optional<std::vector<ThreadChange>> replay_threads;
+  // `reproduce` of a `precision: fastest` run: the original's choice, not timed again.
+  std::optional<Precision> replay_precision;
 };
 
 struct ExperimentResult {

@@ -36,6 +36,42 @@ std::vector<PrecisionStepTime> time_training_steps(Backend& backend, const Graph
   return out;
 }
 
+std::vector<Precision> fastest_candidates(const DeviceInfo& device) {
+  std::vector<Precision> candidates = {Precision::fp32};
+  for (const auto& [precision, support] : device.precisions) {
+    if (precision != Precision::fp32 && precision != Precision::fp16 &&
+        support == PrecisionSupport::native) {
+      candidates.push_back(precision);
+    }
+  }
+  return candidates;
+}
+
+Precision fastest_of(const std::vector<PrecisionStepTime>& times) {
+  const PrecisionStepTime* best = nullptr;
+  for (const PrecisionStepTime& t : times) {
+    const bool faster =
+        !best || t.median_seconds < best->median_seconds ||
+        (t.median_seconds == best->median_seconds && t.precision == Precision::fp32);
+    if (faster) best = &t;
+  }
+  return best ? best->precision : Precision::fp32;
+}
+
+std::string precision_choice_line(const PrecisionChoice& choice) {
+  if (choice.replayed) {
+    return fmt::format("precision: fastest -> {} (the original run's choice, not timed again)",
+                       precision_name(choice.chosen));
+  }
+  std::string times;
+  for (const PrecisionStepTime& t : choice.times) {
+    times += fmt::format("{}{} {:.2f} ms", times.empty() ? "" : ", ", precision_name(t.precision),
+                         1e3 * t.median_seconds);
+  }
+  return fmt::format("precision: fastest -> {} (a training step: {})",
+                     precision_name(choice.chosen), times);
+}
+
 std::string slower_precision_warning(Precision asked, const std::vector<PrecisionStepTime>& times,
                                      const std::string& device) {
   const auto time_of = [&](Precision p) -> const PrecisionStepTime* {

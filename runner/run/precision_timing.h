@@ -11,6 +11,10 @@
 
 namespace runner {
 
+// Timed steps per precision for `precision: fastest` (after a warm-up step), more than the
+// warning's 3: the choice is kept for the whole run.
+inline constexpr int kFastestTimedSteps = 5;
+
 struct PrecisionStepTime {
   Precision precision = Precision::fp32;
   double median_seconds = 0;  // of the timed steps, after one warm-up step
@@ -22,6 +26,24 @@ std::vector<PrecisionStepTime> time_training_steps(Backend& backend, const Graph
                                                    CompileOptions options,
                                                    const std::vector<Precision>& precisions,
                                                    int steps = 3);
+
+// What `training.precision: fastest` chose, and the step times it chose by (none when it was
+// given: `reproduce` reruns the original's choice).
+struct PrecisionChoice {
+  Precision chosen = Precision::fp32;
+  std::vector<PrecisionStepTime> times;
+  bool replayed = false;
+};
+
+// The precisions `fastest` times on `device`: fp32 and those the device runs natively, fp16 left
+// out (its loss scaling changes the training, not only its speed).
+std::vector<Precision> fastest_candidates(const DeviceInfo& device);
+
+// The precision of the shortest step in `times` (fp32 on a tie: the reference arithmetic).
+Precision fastest_of(const std::vector<PrecisionStepTime>& times);
+
+// "precision: fastest -> bf16 (a training step: bf16 0.4 ms, fp32 0.6 ms)".
+std::string precision_choice_line(const PrecisionChoice& choice);
 
 // "warning: training.precision bf16 is slower than fp32 on this cpu: ..." when `asked` is measured
 // slower than fp32 in `times`, else "".

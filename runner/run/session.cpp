@@ -122,9 +122,25 @@ CompileOptions Session::compile_options() const {
   return options;
 }
 
+void Session::choose_precision(Console& console, std::optional<Precision> replayed) {
+  if (!experiment.training.fastest_precision) return;
+  PrecisionChoice choice;
+  if (replayed) {
+    choice.chosen = *replayed;
+    choice.replayed = true;
+  } else {
+    choice.times = time_training_steps(*backend, graph, compile_options(),
+                                       fastest_candidates(device), kFastestTimedSteps);
+    choice.chosen = fastest_of(choice.times);
+  }
+  experiment.training.precision = choice.chosen;
+  console.line(precision_choice_line(choice));
+  precision_choice = std::move(choice);
+}
+
 void Session::warn_if_precision_is_slower(Console& console) const {
   const Precision asked = experiment.training.precision;
-  if (asked == Precision::fp32) return;
+  if (asked == Precision::fp32 || experiment.training.fastest_precision) return;
   const std::vector<PrecisionStepTime> times =
       time_training_steps(*backend, graph, compile_options(), {asked, Precision::fp32});
   if (std::string warning = slower_precision_warning(asked, times, device.device);

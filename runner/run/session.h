@@ -12,6 +12,7 @@
 #include "runner/config/experiment.h"
 #include "runner/data/dataset.h"
 #include "runner/graph/graph.h"
+#include "runner/run/precision_timing.h"
 #include "runner/util/console.h"
 
 namespace runner {
@@ -31,6 +32,7 @@ struct Session {
   DeviceInfo device;
   int threads = 1;
   DatasetSplits data;
+  std::optional<PrecisionChoice> precision_choice;  // training.precision: fastest
   nlohmann::json data_fingerprint;  // the report's `data` block: the files read and their hashes
 
   // Loads and validates the config and builds the graph (nothing allocated yet).
@@ -45,6 +47,9 @@ struct Session {
   // both and warns when the chosen one is the slower here (a second or two; bf16 on a CPU that
   // emulates it, or whose kernels for these layers are slow in it, ran at 0.2-0.85x fp32).
   void warn_if_precision_is_slower(Console& console) const;
+  // training.precision: fastest: times a few steps of throwaway programs in each candidate
+  // precision (or takes `replayed`, the original run's choice) and trains in the fastest.
+  void choose_precision(Console& console, std::optional<Precision> replayed);
   // A freshly compiled program with the seed's initial parameters.
   std::unique_ptr<Program> compile() const;
   CompileOptions compile_options() const;

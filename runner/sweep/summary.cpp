@@ -179,10 +179,13 @@ json summary_row(const RunRecord& report, const std::string& report_path) {
   row["device"] = device ? json(device->name()) : json();
   row["batch_size"] = or_null(config.batch_size);
   row["width"] = or_null(config.width);
-  // Reports from before training.precision ran FP32.
+  // What the run computed in (a `fastest` config names no precision); reports from before
+  // training.precision ran FP32.
+  const std::optional<Precision> ran = field_of(report.environment, &RecordEnvironment::precision);
   const std::optional<Precision> precision =
-      config.precision ? config.precision
-                       : (report.config ? std::optional(Precision::fp32) : std::nullopt);
+      ran                ? ran
+      : config.precision ? config.precision
+                         : (report.config ? std::optional(Precision::fp32) : std::nullopt);
   row["precision"] = precision ? json(precision_name(*precision)) : json();
   // A mapping, as swept_axes and groups expect.
   const auto values = field_of(report.sweep_point, &RecordSweepPoint::values);

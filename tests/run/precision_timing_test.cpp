@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "backends/layer_cases.h"
 #include "backends/onednn/onednn_backend.h"
 #include "runner/config/model_spec.h"
@@ -44,6 +46,41 @@ TEST(PrecisionTiming, TimesAStepInEveryPrecisionTheCpuRuns) {
     EXPECT_GT(times[i].median_seconds, 0) << precision_name(precisions[i]);
     EXPECT_LT(times[i].median_seconds, 10) << precision_name(precisions[i]);
   }
+}
+
+TEST(FastestPrecision, TheShortestStepWinsAndFp32OnATie) {
+  EXPECT_EQ(fastest_of({{Precision::fp32, 0.0071}, {Precision::bf16, 0.0040}}), Precision::bf16);
+  EXPECT_EQ(fastest_of({{Precision::fp32, 0.0071}, {Precision::bf16, 0.0326}}), Precision::fp32);
+  EXPECT_EQ(fastest_of({{Precision::bf16, 0.005}, {Precision::fp32, 0.005}}), Precision::fp32);
+  EXPECT_EQ(
+      fastest_of({{Precision::fp32, 0.009}, {Precision::tf32, 0.004}, {Precision::bf16, 0.003}}),
+      Precision::bf16);
+  EXPECT_EQ(fastest_of({}), Precision::fp32);
+}
+
+TEST(FastestPrecision, CandidatesAreFp32AndWhatTheDeviceRunsNativelyButFp16) {
+  DeviceInfo cpu;
+  cpu.precisions = {{Precision::fp32, PrecisionSupport::native},
+                    {Precision::bf16, PrecisionSupport::emulated}};
+  EXPECT_EQ(fastest_candidates(cpu), std::vector<Precision>{Precision::fp32})
+      << "an emulated bf16 is never faster: not worth its timing";
+  DeviceInfo gpu;
+  gpu.precisions = {{Precision::fp32, PrecisionSupport::native},
+                    {Precision::tf32, PrecisionSupport::native},
+                    {Precision::bf16, PrecisionSupport::native},
+                    {Precision::fp16, PrecisionSupport::native}};
+  const std::vector<Precision> candidates = fastest_candidates(gpu);
+  EXPECT_EQ(candidates.front(), Precision::fp32);
+  EXPECT_EQ(candidates.size(), 3u);
+  EXPECT_EQ(std::count(candidates.begin(), candidates.end(), Precision::fp16), 0);
+}
+
+TEST(FastestPrecision, TheLineSaysTheChoiceAndEveryTimeOrThatItWasReplayed) {
+  EXPECT_EQ(precision_choice_line(
+                {Precision::bf16, {{Precision::fp32, 0.0006}, {Precision::bf16, 0.0004}}, false}),
+            "precision: fastest -> bf16 (a training step: fp32 0.60 ms, bf16 0.40 ms)");
+  EXPECT_EQ(precision_choice_line({Precision::bf16, {}, true}),
+            "precision: fastest -> bf16 (the original run's choice, not timed again)");
 }
 
 }  // namespace

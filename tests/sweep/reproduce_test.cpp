@@ -35,6 +35,17 @@ TEST(Reproduce, ACpuTrainingReportReproducesExactly) {
   EXPECT_NE(differs.output.find("NOT reproduced"), std::string::npos) << differs.output;
 }
 
+// `runner reproduce REPORT`, which must say every exact metric matches; the rerun's report.
+json reproduced(const std::string& report, const std::string& output_option) {
+  auto again = run_runner("reproduce " + report + " --quiet" + output_option);
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(again.output.find("reproduced: every exact metric matches"), std::string::npos)
+      << again.output;
+  std::string rerun_path = reported_path(again.output);  // "... (rerun report: PATH)"
+  if (!rerun_path.empty() && rerun_path.back() == ')') rerun_path.pop_back();
+  return read_json(rerun_path);
+}
+
 // A default run fits its threads to the cores the machine gives it: with every core busy it
 // computes with one thread. Rerun on the idle machine, `reproduce` makes the same changes at the
 // same steps, and the numbers match to the last bit.
@@ -42,35 +53,60 @@ TEST(Reproduce, ARunWhoseThreadsFollowedABusyMachineReproducesOnAnIdleOne) {
   if (available_cores() < 2) GTEST_SKIP() << "one core: the threads cannot change";
   TempDir tmp;
   std::string out = " --output " + (tmp / "out").string();
-  const std::string busy = "for i in $(seq " + std::to_string(available_cores()) +
-                           "); do timeout 120 sh -c 'while :; do :; done' >/dev/null 2>&1 & done; ";
+  // One busy loop per core, stopped by their pids (dash's `jobs` lists none in a subshell).
+  const std::string busy = "pids=; for i in $(seq " + std::to_string(available_cores()) +
+                           "); do timeout 120 sh -c 'while :; do :; done' >/dev/null 2>&1 & "
+                           "pids=\"$pids $!\"; done; ";
   auto run =
       run_command("(" + busy + "env -u OMP_NUM_THREADS " + RUNNER_BINARY + " " + tiny_config() +
-                  " --quiet --set dataset.synthetic.train_count=2048 --set "
-                  "training.epochs=1" +
-                  out + "; status=$?; kill $(jobs -p) 2>/dev/null; exit $status)");
+                  " --quiet --set dataset.synthetic.train_count=4096 --set "
+                  "training.epochs=2" +
+                  out + "; status=$?; kill $pids; exit $status)");
   ASSERT_EQ(run.exit_code, 0) << run.output;
   std::string report = reported_path(run.output);
   const json original = read_json(report);
   EXPECT_EQ(original["cpu"]["threads_policy"], "fitted");
   const json changes = original["cpu"]["thread_changes"];
+  // Windows of a quarter second: the run lasts several.
   ASSERT_FALSE(changes.empty()) << "the busy machine left the threads as they were: "
                                 << original["cpu"].dump();
   EXPECT_EQ(changes[0]["threads"], 1);
 
-  auto again = run_runner("reproduce " + report + " --quiet" + out);
-  EXPECT_EQ(again.exit_code, 0) << again.output;
-  EXPECT_NE(again.output.find("reproduced: every exact metric matches"), std::string::npos)
-      << again.output;
-  std::string rerun_path = reported_path(again.output);  // "... (rerun report: PATH)"
-  if (!rerun_path.empty() && rerun_path.back() == ')') rerun_path.pop_back();
-  const json rerun = read_json(rerun_path);
+  const json rerun = reproduced(report, out);
   EXPECT_EQ(rerun["cpu"]["threads_policy"], "replayed");
   ASSERT_EQ(rerun["cpu"]["thread_changes"].size(), changes.size());
   for (std::size_t i = 0; i < changes.size(); ++i) {
     EXPECT_EQ(rerun["cpu"]["thread_changes"][i]["step"], changes[i]["step"]);
     EXPECT_EQ(rerun["cpu"]["thread_changes"][i]["threads"], changes[i]["threads"]);
   }
+}
+
+// `precision: fastest` times the precisions this machine runs natively and trains in the fastest;
+// `reproduce` trains in the recorded choice without timing again (a timing here might choose
+// otherwise, and the numbers would differ).
+TEST(Reproduce, AFastestPrecisionRunRecordsItsChoiceAndTheRerunKeepsIt) {
+  TempDir tmp;
+  std::string out = " --output " + (tmp / "out").string();
+  auto run = run_runner(tiny_config() +
+                        " --set training.epochs=1 --set training.precision=fastest "
+                        "--set training.threads=2" +
+                        out);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("precision: fastest -> "), std::string::npos) << run.output;
+  std::string report = reported_path(run.output);
+  const json original = read_json(report);
+  EXPECT_EQ(original["config"]["training"]["precision"], "fastest");
+  const json choice = original["precision_choice"];
+  ASSERT_TRUE(choice.is_object()) << original.dump();
+  EXPECT_EQ(choice["replayed"], false);
+  EXPECT_TRUE(choice["step_seconds"].contains("fp32")) << choice.dump();
+  EXPECT_TRUE(choice["step_seconds"].contains(choice["chosen"].get<std::string>()));
+  EXPECT_EQ(original["environment"]["precision"], choice["chosen"]);
+
+  const json rerun = reproduced(report, out);
+  EXPECT_EQ(rerun["precision_choice"]["replayed"], true) << rerun.dump();
+  EXPECT_EQ(rerun["precision_choice"]["chosen"], choice["chosen"]);
+  EXPECT_FALSE(rerun["precision_choice"].contains("step_seconds"));
 }
 
 TEST(Reproduce, ABenchmarkSweepPointReproducesItsLoss) {
