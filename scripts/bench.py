@@ -302,12 +302,15 @@ def ratio_table(result):
     attainable FP32 rate and both sides' fp32 mean losses (medians over the seeds)."""
     precisions = PRECISIONS[device_type(result["device"])]
     peak = result["attainable_flops_per_second"]
+    peak_bf16 = (result.get("attainable_bf16_flops_per_second")
+                 if "bf16" in precisions and "runner bf16" in result["points"][0]["columns"] else None)
     rows = ["| workload | width | batch | fastest: runner / PyTorch | ratio | "
             + " | ".join(f"{p} / PyTorch's fastest {p}" for p in precisions)
             + " | runner step ms p10/p50/p90 (fastest) | PyTorch step ms p10/p50/p90 (fastest) "
             "| peak MB runner / PyTorch | runner fp32: of attainable FP32 "
-            "| mean loss runner fp32 / PyTorch fp32 nchw |",
-            "|" + "---|" * (10 + len(precisions))]
+            + ("| runner bf16: of attainable bf16 " if peak_bf16 else "")
+            + "| mean loss runner fp32 / PyTorch fp32 nchw |",
+            "|" + "---|" * (10 + len(precisions) + (1 if peak_bf16 else 0))]
     for p in result["points"]:
         best_pair = p["ratios"]["best"] or {}
         runner, pytorch = best_pair.get("runner"), best_pair.get("pytorch")
@@ -315,13 +318,16 @@ def ratio_table(result):
         torch_fp32 = p["columns"]["PyTorch fp32 nchw"]
         share = (f"{100 * fp32['median_run']['achieved_flops_per_second'] / peak:.1f} %"
                  if peak and "error" not in fp32 else "")
+        bf16 = p["columns"].get("runner bf16", {"error": True})
+        bf16_share = ((f"{100 * bf16['median_run']['achieved_flops_per_second'] / peak_bf16:.1f} %"
+                       if "error" not in bf16 else "") + " | " if peak_bf16 else "")
         losses = (f"{fp32['mean_loss']:.3f} / {torch_fp32['mean_loss']:.3f}"
                   if "error" not in fp32 and "error" not in torch_fp32 else "")
         rows.append(label(p) + f" {short(runner)} / {short(pytorch)} | "
                     f"{ratio_cell(p['ratios']['best'])} | "
                     + " | ".join(ratio_cell(p["ratios"][q]) for q in precisions)
                     + f" | {step_ms(p, runner)} | {step_ms(p, pytorch)} "
-                    f"| {peak_mb(p, runner)} / {peak_mb(p, pytorch)} | {share} | {losses} |")
+                    f"| {peak_mb(p, runner)} / {peak_mb(p, pytorch)} | {share} | {bf16_share}{losses} |")
     return "\n".join(rows) + "\n"
 
 
@@ -356,6 +362,8 @@ def markdown(result, cpu):
     return (f"# runner vs PyTorch, {result['date']}, {result['host']}\n\n{cpu}, "
             f"{result['threads']} threads, device {result['device']}"
             + (f", attainable FP32 {peak / 1e9:.1f} GFLOP/s" if peak else "")
+            + (f", attainable bf16 {result['attainable_bf16_flops_per_second'] / 1e9:.1f} GFLOP/s"
+               if result.get("attainable_bf16_flops_per_second") else "")
             + f", runs per column: {result['repeats']}"
             + f", suite: {result['wall_seconds'] / 60:.0f} min\n\n"
             "Images/s per configuration, median (min-max) of the runs, runner and PyTorch "
@@ -390,12 +398,15 @@ def workloads(args):
 
 
 def peak_flops(args):
+    """The attainable FP32 and bf16 rates (`runner devices --peak`), FLOP/s; None where absent."""
     out = subprocess.run([str(args.runner), "devices", "--peak"], capture_output=True, text=True,
                          env={**os.environ, "OMP_NUM_THREADS": str(args.threads)})
+    peaks = {"fp32": None, "bf16": None}
     for line in out.stdout.splitlines():
-        if "attainable FP32" in line:
-            return float(line.split(":")[1].split()[0]) * 1e9
-    return None
+        for precision in peaks:
+            if f"attainable {precision.upper() if precision == 'fp32' else precision}:" in line:
+                peaks[precision] = float(line.split(":")[1].split()[0]) * 1e9
+    return peaks
 
 
 def main():
@@ -436,7 +447,11 @@ def main():
               "device": args.device, "threads": args.threads, "repeats": args.repeats,
               "precisions": PRECISIONS[device_type(args.device)],
               "images": args.images, "points": [],
-              "attainable_flops_per_second": peak_flops(args) if args.device == "cpu" else None}
+              "attainable_flops_per_second": None, "attainable_bf16_flops_per_second": None}
+    if args.device == "cpu":
+        peaks = peak_flops(args)
+        result["attainable_flops_per_second"] = peaks["fp32"]
+        result["attainable_bf16_flops_per_second"] = peaks["bf16"]
     for workload, batch_sizes, widths in workloads(args):
         for width in widths:
             for batch in batch_sizes:
