@@ -89,6 +89,20 @@ std::string layers_section(const RunRecord& record) {
                  totals + "<div class=\"wide\">" + render_table(table) + "</div>");
 }
 
+// "2", or "2 (fitted to the machine's load: 1 from step 40, 2 from step 900)".
+std::string threads_text(const RecordCpu& cpu) {
+  std::string text = text_of(cpu.threads);
+  const auto changes = cpu.thread_changes.value_or(std::vector<RecordThreadChange>{});
+  if (changes.empty()) return text;
+  std::string steps;
+  for (const RecordThreadChange& c : changes) {
+    steps += fmt::format("{}{} from step {}", steps.empty() ? "" : ", ", text_of(c.threads),
+                         text_of(c.step));
+  }
+  return fmt::format("{} ({} to the machine's load: {})", text,
+                     cpu.threads_policy.value_or("fitted"), steps);
+}
+
 std::string performance_section(const RunRecord& record) {
   const RecordThroughput& throughput = or_empty(record.throughput);
   const RecordStepTime& step_time = or_empty(record.step_time);
@@ -97,13 +111,13 @@ std::string performance_section(const RunRecord& record) {
   const RecordGpuUtilisation& gpu_use = or_empty(gpu.utilisation);
   const RecordMemory& memory_use = or_empty(record.memory);
   std::string speed = facts_list({
-      {"images/s (median step)", figure_html(step_time.median_step_images_per_second, "rate")},
       {"images/s (whole run)", figure_html(throughput.whole_run_images_per_second, "rate")},
+      {"images/s (median step)", figure_html(step_time.median_step_images_per_second, "rate")},
       {"step time", escape_html(step_times(step_time))},
       {"waiting for data", figure_html(throughput.data_wait_fraction, "share")},
       {"compute", gflops_text(throughput)},
       {"CPU utilisation", figure_html(cpu.utilisation, "share")},
-      {"threads", escape_html(text_of(cpu.threads))},
+      {"threads", escape_html(threads_text(cpu))},
       {"loader threads", escape_html(text_of(throughput.loader_workers))},
       {"GPU utilisation", gpu_utilisation(gpu_use)},
       {"machine", load_text(or_empty(record.machine_load))},

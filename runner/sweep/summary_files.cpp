@@ -113,13 +113,14 @@ std::string runs_table(const json& rows, const std::vector<std::string>& searche
   std::string out = "| point |";
   for (const std::string& path : searched) out += " " + markdown_text(path) + " |";
   out +=
-      " device | batch | width | status | images/s | step ms (p10–p90) | CPU util. | GPU "
+      " device | batch | width | status | images/s (whole run) | images/s (median step) | step ms "
+      "(p10–p90) | CPU util. | GPU "
       "util. | peak memory | est. memory | GFLOP/s | test acc. | loss | GPU/CPU |";
   out += validation ? " val acc. | best epoch |" : "";
   out += load ? " load |\n" : "\n";
   out += "|---|";
   for (std::size_t i = 0; i < searched.size(); ++i) out += "---:|";
-  out += "---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+  out += "---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
   out += validation ? "---:|---:|" : "";
   out += load ? "---:|\n" : "\n";
   for (const json& row : rows) {
@@ -135,11 +136,13 @@ std::string runs_table(const json& rows, const std::vector<std::string>& searche
       out += " |";
     }
     out += fmt::format(
-        " {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+        " {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
         row["device"].is_string() ? row["device"].get<std::string>() : "",
         number_cell(row["batch_size"], "{:.0f}"), number_cell(row["width"], "{:g}"),
-        row["status"].get<std::string>(), number_cell(row["images_per_second"], "{:.0f}"),
-        step_cell(row), number_cell(row["cpu_utilisation"], "{:.0f} %", 100),
+        row["status"].get<std::string>(),
+        number_cell(row.value("whole_run_images_per_second", json()), "{:.0f}"),
+        number_cell(row["images_per_second"], "{:.0f}"), step_cell(row),
+        number_cell(row["cpu_utilisation"], "{:.0f} %", 100),
         number_cell(row["gpu_utilisation"], "{:.0f} %", 100), bytes_cell(row["peak_memory_bytes"]),
         bytes_cell(row["estimated_memory_bytes"]),
         number_cell(row["achieved_flops_per_second"], "{:.2f}", 1e-9),
@@ -277,7 +280,9 @@ std::string summary_markdown(const json& summary) {
   }
   if (!notes.empty()) out += "\nPoints that did not complete:\n\n" + notes;
   out +=
-      "\nimages/s: batch size / median step time (after the warm-up, data wait included); GFLOP/s: "
+      "\nimages/s (whole run): training images over the training's wall time (evaluation apart); "
+      "images/s (median step): batch size / median step time (after the warm-up, data wait "
+      "included); GFLOP/s: "
       "3 x forward FLOPs per image x images/s; CPU util.: process CPU time / wall time / threads; "
       "loss: the last epoch's training loss (train) or the mean over the timed steps (benchmark); "
       "GPU/CPU: images/s over the CPU point with the same values (empty without GPU points)";

@@ -164,6 +164,22 @@ TEST(RunPage, NamesTheGpuAndCudaRuntimeTheEnvironmentHolds) {
       has(page, "cudnn, cuDNN 9.1.0, CUDA 12.4, GPU NVIDIA H100 80GB HBM3, precision fp16"));
 }
 
+TEST(RunPage, LeadsWithTheWholeRunRateAndSaysHowTheThreadsFollowedTheMachine) {
+  json report = sample_report();
+  report["throughput"]["whole_run_images_per_second"] = 900.0;
+  report["step_time"]["median_step_images_per_second"] = 1000.0;
+  report["cpu"] = {{"threads", 2},
+                   {"threads_policy", "fitted"},
+                   {"thread_changes",
+                    {{{"step", 40}, {"threads", 1}, {"free_cores", 0.9}},
+                     {{"step", 900}, {"threads", 2}, {"free_cores", 1.9}}}}};
+  const std::string page = page_of(report);
+  EXPECT_TRUE(has(page, "2 (fitted to the machine&#39;s load: 1 from step 40, 2 from step 900)") ||
+              has(page, "2 (fitted to the machine's load: 1 from step 40, 2 from step 900)"))
+      << page;
+  EXPECT_LT(page.find("images/s (whole run)"), page.find("images/s (median step)"));
+}
+
 TEST(RunPage, FiguresOfTheWrongTypeAreLeftOut) {
   json report = sample_report();
   report["seed"] = "three";
