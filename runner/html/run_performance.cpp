@@ -89,6 +89,20 @@ std::string layers_section(const RunRecord& record) {
                  totals + "<div class=\"wide\">" + render_table(table) + "</div>");
 }
 
+// "12.3 s: start-up 0.8 s, training 10.9 s, evaluation 0.4 s, checkpoints 0.1 s, other 0.1 s".
+std::string wall_time_text(const RecordWallTime& wall) {
+  if (!wall.total_seconds) return "";
+  std::string parts;
+  for (const auto& [name, seconds] :
+       {std::pair{"start-up", wall.startup_seconds}, std::pair{"training", wall.training_seconds},
+        std::pair{"evaluation", wall.evaluation_seconds},
+        std::pair{"checkpoints", wall.checkpoint_seconds},
+        std::pair{"other", wall.other_seconds}}) {
+    if (seconds) parts += fmt::format("{}{} {:.1f} s", parts.empty() ? "" : ", ", name, *seconds);
+  }
+  return fmt::format("{:.1f} s: {}", *wall.total_seconds, parts);
+}
+
 // "2", or "2 (fitted to the machine's load: 1 from step 40, 2 from step 900)".
 std::string threads_text(const RecordCpu& cpu) {
   std::string text = text_of(cpu.threads);
@@ -120,6 +134,7 @@ std::string performance_section(const RunRecord& record) {
       {"threads", escape_html(threads_text(cpu))},
       {"loader threads", escape_html(text_of(throughput.loader_workers))},
       {"GPU utilisation", gpu_utilisation(gpu_use)},
+      {"wall time", escape_html(wall_time_text(or_empty(record.wall_time)))},
       {"machine", load_text(or_empty(record.machine_load))},
   });
   std::string memory = facts_list({

@@ -267,6 +267,18 @@ struct RecordResumedFrom {
   Unmodelled unmodelled;
 };
 
+// Where a train run's wall time went (`wall_time`), from the start of the run (config read) to
+// just before its report is written: the report's and the page's own writes come after.
+struct RecordWallTime {
+  std::optional<double> total_seconds;
+  std::optional<double> startup_seconds;     // config, data, compile: up to the first step
+  std::optional<double> training_seconds;    // the epochs' steps (throughput.train_seconds)
+  std::optional<double> evaluation_seconds;  // held-out sets after epochs, and the kept model's
+  std::optional<double> checkpoint_seconds;  // writing checkpoints after epochs
+  std::optional<double> other_seconds;       // the rest: logs, TensorBoard, the loop itself
+  Unmodelled unmodelled;
+};
+
 // What `training.precision: fastest` chose (`precision_choice`).
 struct RecordPrecisionChoice {
   std::optional<Precision> chosen;
@@ -330,6 +342,7 @@ struct RunRecord {
   std::optional<RecordResumedFrom> resumed_from;
   std::optional<RecordMachineLoad> machine_load;
   std::optional<RecordPrecisionChoice> precision_choice;
+  std::optional<RecordWallTime> wall_time;
   std::optional<RecordMemory> memory;
   std::optional<std::vector<std::string>> argv;
   // key -> string, number or boolean (the config's tags with --tag on top).

@@ -324,6 +324,16 @@ void fields(Io& io, R& r) {
   io("load_average_end", r.load_average_end);
 }
 
+template <class Io, Like<RecordWallTime> R>
+void fields(Io& io, R& r) {
+  io("total_seconds", r.total_seconds);
+  io("startup_seconds", r.startup_seconds);
+  io("training_seconds", r.training_seconds);
+  io("evaluation_seconds", r.evaluation_seconds);
+  io("checkpoint_seconds", r.checkpoint_seconds);
+  io("other_seconds", r.other_seconds);
+}
+
 template <class Io, Like<RecordPrecisionChoice> R>
 void fields(Io& io, R& r) {
   io("chosen", r.chosen);
@@ -373,6 +383,7 @@ void fields(Io& io, R& r) {
   io("resumed_from", r.resumed_from);
   io("machine_load", r.machine_load);
   io("precision_choice", r.precision_choice);
+  io("wall_time", r.wall_time);
   io("memory", r.memory);
   io("argv", r.argv);
   io("tags", r.tags);

@@ -18,6 +18,7 @@
 #include "runner/run/run_output.h"
 #include "runner/train/checkpoint.h"
 #include "runner/train/epoch_checkpoints.h"
+#include "runner/train/step_times.h"
 #include "runner/train/stop_checks.h"
 #include "runner/train/trainer.h"
 #include "runner/util/command_line.h"
@@ -39,6 +40,7 @@ struct RunContext {
   std::string config_sha;
   std::string started_at;
   std::filesystem::path run_dir;  // made by the mode, when it is about to write into it
+  SteadyClock::time_point started = SteadyClock::now();  // the run's start: its config read
 
   void open_run_directory() {
     if (request.run_dir.base.empty()) {
@@ -242,11 +244,17 @@ RunReport train_report(RunContext& c) {
       checkpoints->epoch_done(c.program, epochs_done, selection, new_best);
     };
   }
+  const double startup_seconds = seconds_since(c.started);
   std::optional<TrainingOutcome> evaluated =
       nothing_left_to_train(c, plan, checkpoints ? &*checkpoints : nullptr);
   const TrainingOutcome outcome =
       evaluated ? std::move(*evaluated)
                 : train(experiment, c.program, c.session.data, c.console, plan);
+  RecordWallTime wall;
+  wall.startup_seconds = startup_seconds;
+  wall.training_seconds = outcome.train_seconds;
+  double evaluation_seconds = outcome.evaluation_seconds;
+  double checkpoint_seconds = outcome.checkpoint_seconds;
   RunRecord report = c.head();
   report.status = outcome.status;
   report.stop_reason = outcome.stop_reason;
@@ -263,11 +271,15 @@ RunReport train_report(RunContext& c) {
     }
   }
   if (!outcome.error.empty()) report.error = outcome.error;
+  auto finishing = SteadyClock::now();
   std::optional<RecordCheckpoint> checkpoint =
       finish_checkpoints(c, checkpoints ? &*checkpoints : nullptr, outcome);
+  checkpoint_seconds += seconds_since(finishing);
   if (outcome.status == RunStatus::completed) {
+    finishing = SteadyClock::now();
     report.metrics = measure_kept_model(c.session, c.console, outcome,
                                         checkpoints ? &*checkpoints : nullptr, checkpoint);
+    evaluation_seconds += seconds_since(finishing);
   } else if (outcome.status == RunStatus::stopped_early) {
     // Its validation figures at the rung it stopped at; the test set stays unseen.
     if (outcome.final_validation.count > 0) {
@@ -279,6 +291,13 @@ RunReport train_report(RunContext& c) {
     c.console.warning(fmt::format("run {}: {}", status_name(outcome.status), outcome.error));
   }
   report.checkpoint = std::move(checkpoint);
+  wall.evaluation_seconds = evaluation_seconds;
+  wall.checkpoint_seconds = checkpoint_seconds;
+  const double total = seconds_since(c.started);
+  wall.total_seconds = total;
+  wall.other_seconds = std::max(0.0, total - startup_seconds - outcome.train_seconds -
+                                         evaluation_seconds - checkpoint_seconds);
+  report.wall_time = wall;
   return {std::move(report), outcome.status};
 }
 
@@ -359,6 +378,7 @@ StepThreads step_threads(const ExperimentRequest& request, const Session& sessio
 ExperimentResult run_experiment(const ExperimentRequest& request, Console& console) {
   reset_peak_rss();  // each run its own peak, also when a sweep runs many in one process
   const CpuUse cpu_at_start = read_cpu_use();  // the first window of the threads' fitting
+  const auto started = SteadyClock::now();
   const MachineLoad load;
   if (auto busy = busy_warning(load.start(), load.cores()); !busy.empty())
     console.warning_once(kBusyWarningKey, busy);
@@ -375,7 +395,8 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
   std::string config_sha = sha256_hex(experiment.resolved.dump());
   auto program = session.compile();
   StepThreads threads = step_threads(request, session, cpu_at_start);
-  RunContext context{request, session, *program, threads, console, config_sha, started_at, {}};
+  RunContext context{request,    session,    *program, threads, console,
+                     config_sha, started_at, {},       started};
   // As the seed watches nvidia-smi while it trains: sampled in the background (GPU only).
   auto monitor = session.backend->monitor_utilization();
   auto [report, status] =

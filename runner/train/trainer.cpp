@@ -113,7 +113,9 @@ void add_evaluation(Loop& loop, const Dataset& set, const char* name, int epoch,
                     Evaluation& evaluation, std::optional<double>& loss,
                     std::optional<double>& accuracy, std::string& line) {
   if (set.size() == 0) return;
+  const auto start = SteadyClock::now();
   evaluation = evaluate(loop.program, set, loop.spec.eval_batch_size);
+  loop.outcome.evaluation_seconds += seconds_since(start);
   // Weights that give an infinite or undefined loss on held-out images diverged too, though
   // the training loss may still be finite.
   stop_if_diverged(loop.outcome, evaluation.loss, loop.divergence_threshold,
@@ -191,13 +193,19 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
     if (outcome.status != RunStatus::completed) break;
     const bool last = epoch + 1 == experiment.training.epochs;
     record_epoch(loop, data, epoch, totals, plan.test_each_epoch || last);
-    if (plan.progress) plan.progress(outcome);
+    if (plan.progress) {
+      const auto start = SteadyClock::now();
+      plan.progress(outcome);
+      outcome.progress_seconds += seconds_since(start);
+    }
     if (outcome.status != RunStatus::completed) break;  // diverged on held-out images
     EpochVerdict verdict;
     if (selection) verdict = selection->epoch_done(epoch + 1, outcome.final_validation);
     if (plan.after_epoch) {
+      const auto start = SteadyClock::now();
       plan.after_epoch(epoch + 1, selection ? selection->state() : plan.selection,
                        verdict.new_best);
+      outcome.checkpoint_seconds += seconds_since(start);
     }
     if (verdict.stop) {
       console.line(

@@ -57,9 +57,12 @@ struct TrainingOutcome {
   std::vector<double> step_seconds;  // each full-batch step after the warm-up, data wait included
   double cpu_seconds = 0;            // process CPU time (all threads) during the training steps
   double cpu_wall_seconds = 0;       // the wall time it was measured over
-  Evaluation final_evaluation;       // the last epoch's test set (count 0 without one)
-  Evaluation final_validation;       // its validation set (count 0 without one)
-  SelectionState selection;          // early stopping and the best epoch, after the last epoch
+  // Wall time between the epochs' steps: evaluating the held-out sets, the after-epoch hook
+  // (checkpoints) and the progress hook (TensorBoard).
+  double evaluation_seconds = 0, checkpoint_seconds = 0, progress_seconds = 0;
+  Evaluation final_evaluation;  // the last epoch's test set (count 0 without one)
+  Evaluation final_validation;  // its validation set (count 0 without one)
+  SelectionState selection;     // early stopping and the best epoch, after the last epoch
 };
 
 struct TrainingPlan {

@@ -93,6 +93,28 @@ TEST(RunRecord, ThroughputsAreNamedPrintedSideBySideAndTheirGapAccountedFor) {
               1e-9 * whole["timed_seconds"].get<double>() + 1e-9);
 }
 
+// The whole run's wall time is split: start-up, the steps, evaluation, checkpoints and the rest.
+TEST(RunRecord, TheRunsWallTimeIsSplitIntoItsParts) {
+  TempDir tmp;
+  TinyRun run = run_tiny("--set checkpoint.path=c.safetensors --output " + tmp.path().string());
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  const json& wall = run.report["wall_time"];
+  ASSERT_TRUE(wall.is_object()) << run.report.dump();
+  EXPECT_EQ(wall["training_seconds"], run.report["throughput"]["train_seconds"]);
+  EXPECT_GT(wall["startup_seconds"].get<double>(), 0);
+  EXPECT_GT(wall["evaluation_seconds"].get<double>(), 0);  // two epochs' test set, then the kept
+  EXPECT_GT(wall["checkpoint_seconds"].get<double>(), 0);
+  EXPECT_GE(wall["other_seconds"].get<double>(), 0);
+  double parts = 0;
+  for (const char* part : {"startup_seconds", "training_seconds", "evaluation_seconds",
+                           "checkpoint_seconds", "other_seconds"}) {
+    parts += wall[part].get<double>();
+  }
+  EXPECT_NEAR(parts, wall["total_seconds"].get<double>(), 1e-6);
+  // Started before the config was read, ended before the report: within the process's life.
+  EXPECT_LT(wall["total_seconds"].get<double>(), 120);
+}
+
 TEST(RunRecord, ReportKeepsTheCommandLineAndTheTagsOfConfigAndOptions) {
   TempDir tmp;
   std::ifstream base(tiny_config());

@@ -178,6 +178,12 @@ TEST(RunPage, LeadsWithTheWholeRunRateAndSaysHowTheThreadsFollowedTheMachine) {
               has(page, "2 (fitted to the machine's load: 1 from step 40, 2 from step 900)"))
       << page;
   EXPECT_LT(page.find("images/s (whole run)"), page.find("images/s (median step)"));
+  report["wall_time"] = {{"total_seconds", 12.34},    {"startup_seconds", 0.81},
+                         {"training_seconds", 10.9},  {"evaluation_seconds", 0.4},
+                         {"checkpoint_seconds", 0.1}, {"other_seconds", 0.13}};
+  EXPECT_TRUE(has(page_of(report),
+                  "12.3 s: start-up 0.8 s, training 10.9 s, evaluation 0.4 s, checkpoints "
+                  "0.1 s, other 0.1 s"));
 }
 
 TEST(RunPage, FiguresOfTheWrongTypeAreLeftOut) {
