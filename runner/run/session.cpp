@@ -80,7 +80,9 @@ void Session::open_device(Console& console) {
   }
   console.line(fmt::format("device: {} ({}), backend {}, {} threads, {}", device.device,
                            device.name, device.backend, threads,
-                           precision_name(experiment.training.precision)));
+                           experiment.training.fastest_precision
+                               ? std::string_view("precision fastest")
+                               : precision_name(experiment.training.precision)));
 }
 
 void Session::open_data(Console& console) {
