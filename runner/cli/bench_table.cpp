@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "runner/report/report.h"
 #include "runner/run/layer_table.h"
 
 namespace runner {
@@ -57,11 +58,12 @@ std::string bench_table(const RunRecord& report) {
   const double images_per_second = value_or_nan(step.images_per_second);
   const double flops = value_or_nan(field_of(report.model, &RecordModel::flops_per_image));
   out += fmt::format(
-      "throughput: {:.0f} images/s (median step), {:.0f} images/s (whole run), {}FLOP/s "
+      "throughput: {:.0f} images/s (whole run), {:.0f} images/s (median step), {}FLOP/s "
       "achieved (3 x {}FLOP forward per image), CPU utilisation {:.0f} % of {} threads",
-      images_per_second, value_or_nan(throughput.train_images_per_second),
+      value_or_nan(throughput.train_images_per_second), images_per_second,
       human_count(3 * flops * images_per_second), human_count(flops),
-      100 * value_or_nan(field_of(report.cpu, &RecordCpu::utilisation)), threads.value_or(0));
+      100 * value_or_nan(field_of(report.cpu, &RecordCpu::utilisation)),
+      report.cpu ? threads_text(*report.cpu) : std::to_string(threads.value_or(0)));
   return out;
 }
 

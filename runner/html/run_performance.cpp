@@ -10,6 +10,7 @@
 #include "runner/html/html_text.h"
 #include "runner/html/record_text.h"
 #include "runner/html/run_sections.h"
+#include "runner/report/report.h"
 #include "runner/util/figure_text.h"
 
 namespace runner {
@@ -101,20 +102,6 @@ std::string wall_time_text(const RecordWallTime& wall) {
     if (seconds) parts += fmt::format("{}{} {:.1f} s", parts.empty() ? "" : ", ", name, *seconds);
   }
   return fmt::format("{:.1f} s: {}", *wall.total_seconds, parts);
-}
-
-// "2", or "2 (fitted to the machine's load: 1 from step 40, 2 from step 900)".
-std::string threads_text(const RecordCpu& cpu) {
-  std::string text = text_of(cpu.threads);
-  const auto changes = cpu.thread_changes.value_or(std::vector<RecordThreadChange>{});
-  if (changes.empty()) return text;
-  std::string steps;
-  for (const RecordThreadChange& c : changes) {
-    steps += fmt::format("{}{} from step {}", steps.empty() ? "" : ", ", text_of(c.threads),
-                         text_of(c.step));
-  }
-  return fmt::format("{} ({} to the machine's load: {})", text,
-                     cpu.threads_policy.value_or("fitted"), steps);
 }
 
 std::string performance_section(const RunRecord& record) {

@@ -184,6 +184,20 @@ RecordCpu cpu_record(const TrainingOutcome& outcome, const StepThreads& threads)
   return cpu;
 }
 
+std::string threads_text(const RecordCpu& cpu) {
+  std::string text = cpu.threads ? std::to_string(*cpu.threads) : "?";
+  const auto changes = cpu.thread_changes.value_or(std::vector<RecordThreadChange>{});
+  if (changes.empty()) return text;
+  std::string steps;
+  for (const RecordThreadChange& c : changes) {
+    steps += fmt::format("{}{} from step {}", steps.empty() ? "" : ", ",
+                         c.threads ? std::to_string(*c.threads) : "?",
+                         c.step ? std::to_string(*c.step) : "?");
+  }
+  return fmt::format("{} ({} to the machine's load: {})", text,
+                     cpu.threads_policy.value_or("fitted"), steps);
+}
+
 std::map<std::string, std::int64_t> memory_estimate_record(const MemoryEstimate& e) {
   return {{"parameters", e.parameters},
           {"gradients", e.gradients},

@@ -39,6 +39,8 @@ RecordStepTime step_time_record(const TrainingOutcome& outcome, int batch_size);
 // Process CPU time over wall time during the training steps, and per thread (the utilisation).
 // The steps' CPU use, and their threads: at the start, and how and when they changed.
 RecordCpu cpu_record(const TrainingOutcome& outcome, const StepThreads& threads);
+// "2", or "2 (fitted to the machine's load: 1 from step 40, 2 from step 900)".
+std::string threads_text(const RecordCpu& cpu);
 std::map<std::string, std::int64_t> memory_estimate_record(const MemoryEstimate& estimate);
 // GPU runs: each convolution's algorithms, the device memory the program holds, fp16's loss
 // scaling (final scale, skipped steps) and, where NVML sampled, the utilisation while it

@@ -44,6 +44,12 @@ std::string throughput_line(const RunRecord& report) {
         "in partial batches (waiting for data {:.2f} s in all)",
         *train, *median_seconds * static_cast<double>(steps), *off, *other, *wait);
   }
+  // Threads that followed a busy machine: when, since the rates change with them.
+  if (!field_of(report.cpu, &RecordCpu::thread_changes)
+           .value_or(std::vector<RecordThreadChange>{})
+           .empty()) {
+    line += "; threads " + threads_text(*report.cpu);
+  }
   return line;
 }
 
