@@ -66,7 +66,8 @@ void StepThreads::before_step(std::int64_t step, Program& program) {
     std::size_t done = 0;
     while (done < planned_.size() && planned_[done].step <= step) {
       const ThreadChange& c = planned_[done++];
-      if (c.threads >= 1) change(step, c.threads, c.free_cores, program);
+      // A fitted run never went above its first count: an edited report cannot ask for more.
+      if (c.threads >= 1) change(step, std::min(c.threads, first_), c.free_cores, program);
     }
     planned_.erase(planned_.begin(), planned_.begin() + static_cast<std::ptrdiff_t>(done));
     return;

@@ -55,7 +55,8 @@ class StepThreads {
                             std::function<CpuUse()> read = read_cpu_use,
                             std::function<double()> clock = steady_seconds,
                             double window_seconds = 0.25);
-  // The recorded changes, at their steps, from `first` threads (the run's starting count).
+  // The recorded changes, at their steps, from `first` threads (the run's starting count, which
+  // also bounds them: a fitted run never exceeds it).
   static StepThreads replayed(int first, std::vector<ThreadChange> changes);
 
   // Before step `step` of the run (0-based, resumed epochs included): sets the program's

@@ -93,6 +93,13 @@ TEST(StepThreads, AReplayMakesTheRecordedChangesAtTheirStepsWhateverTheMachineDo
   EXPECT_EQ(threads.policy(), ThreadPolicy::replayed);
 }
 
+TEST(StepThreads, AReplayNeverGoesAboveTheFirstCount) {
+  StepThreads threads = StepThreads::replayed(2, {{1, 100000, 0}, {2, 0, 0}});  // an edited report
+  ForwardingProgram program(nullptr);
+  for (std::int64_t step = 0; step < 4; ++step) threads.before_step(step, program);
+  EXPECT_EQ(program.thread_counts, (std::vector<int>{2}));  // capped; a count of 0 is skipped
+}
+
 TEST(StepThreads, FixedThreadsNeverChange) {
   StepThreads threads = StepThreads::fixed(3);
   ForwardingProgram program(nullptr);
