@@ -125,7 +125,8 @@ void add_validation_metrics(RecordMetrics& metrics, const Evaluation& validation
   metrics.val_images = validation.count;
 }
 
-RecordThroughput throughput_record(const TrainingOutcome& outcome, std::int64_t flops_per_image) {
+RecordThroughput throughput_record(const TrainingOutcome& outcome, std::int64_t flops_per_image,
+                                   const RecordStepTime& step_time) {
   const double wait = outcome.data_wait_seconds;
   RecordThroughput t;
   // whole_run_images_per_second names what train_images_per_second (kept for older readers)
@@ -138,11 +139,11 @@ RecordThroughput throughput_record(const TrainingOutcome& outcome, std::int64_t 
   t.data_wait_seconds = wait;
   t.compute_seconds = std::max(0.0, outcome.train_seconds - wait);
   t.data_wait_fraction = outcome.train_seconds > 0 ? wait / outcome.train_seconds : 0.0;
-  const StepTimeSummary steps = summarize_step_times(outcome.step_seconds);
-  const double in_steps = steps.mean * static_cast<double>(steps.count);
+  const double steps = static_cast<double>(step_time.steps.value_or(0));
+  const double in_steps = step_time.mean_seconds.value_or(0) * steps;
   t.timed_seconds = outcome.timed_seconds;
   // Negative when the steps off the median were mostly faster (a median above the mean).
-  t.off_median_seconds = in_steps - steps.median * static_cast<double>(steps.count);
+  t.off_median_seconds = in_steps - step_time.median_seconds.value_or(0) * steps;
   t.other_seconds = std::max(0.0, outcome.timed_seconds - in_steps);
   t.loader_workers = outcome.loader_workers;
   // Training runs forward and backward: about three times the forward FLOPs.

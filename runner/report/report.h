@@ -33,7 +33,10 @@ inline constexpr std::size_t kConfusionPairs = 100;
 std::string class_accuracy_text(const Evaluation& evaluation, int k);
 // The validation set's (val_accuracy, val_loss, val_images) added to `metrics`.
 void add_validation_metrics(RecordMetrics& metrics, const Evaluation& validation);
-RecordThroughput throughput_record(const TrainingOutcome& outcome, std::int64_t flops_per_image);
+// The rates and where the timed seconds went; `step_time` is step_time_record's for the same
+// outcome (its median, mean and count split the seconds).
+RecordThroughput throughput_record(const TrainingOutcome& outcome, std::int64_t flops_per_image,
+                                   const RecordStepTime& step_time);
 // The timed steps' spread (median, p10, p90, mean) and the images per second of the median step.
 RecordStepTime step_time_record(const TrainingOutcome& outcome, int batch_size);
 // Process CPU time over wall time during the training steps, and per thread (the utilisation).

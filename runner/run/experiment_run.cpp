@@ -39,8 +39,8 @@ struct RunContext {
   Console& console;
   std::string config_sha;
   std::string started_at;
-  std::filesystem::path run_dir;  // made by the mode, when it is about to write into it
-  SteadyClock::time_point started = SteadyClock::now();  // the run's start: its config read
+  std::filesystem::path run_dir;    // made by the mode, when it is about to write into it
+  SteadyClock::time_point started;  // the run's start: before its config is read
 
   void open_run_directory() {
     if (request.run_dir.base.empty()) {
@@ -260,8 +260,9 @@ RunReport train_report(RunContext& c) {
   report.stop_reason = outcome.stop_reason;
   report.epochs = epoch_records(outcome.epochs);
   report.curves = curves_record(outcome);
-  report.throughput = throughput_record(outcome, c.session.graph.flops_per_sample());
   report.step_time = step_time_record(outcome, experiment.training.batch_size);
+  report.throughput =
+      throughput_record(outcome, c.session.graph.flops_per_sample(), *report.step_time);
   report.cpu = cpu_record(outcome, c.threads);
   if (resumed) report.resumed_from = resumed_from_record(resumed->info);
   if (tensorboard) {
@@ -311,8 +312,8 @@ RunReport benchmark_report(RunContext& c) {
   report.status = outcome.run.status;
   if (!outcome.run.error.empty()) report.error = outcome.run.error;
   report.benchmark = benchmark_record(spec, outcome);
-  report.throughput = throughput_record(outcome.run, c.session.graph.flops_per_sample());
   const RecordStepTime step_time = step_time_record(outcome.run, experiment.training.batch_size);
+  report.throughput = throughput_record(outcome.run, c.session.graph.flops_per_sample(), step_time);
   report.step_time = step_time;
   report.cpu = cpu_record(outcome.run, c.threads);
   if (spec.profile_steps > 0) {

@@ -81,10 +81,7 @@ void StepThreads::before_step(std::int64_t step, Program& program) {
                         (now.own_seconds - window_start_.own_seconds);
   const double free_cores = std::max(0.0, now.cpus - std::max(0.0, others) / wall);
   window_start_ = now;
-  if (fit_threads(fit_, most_, free_cores)) {
-    made_.push_back({step, fit_.threads, free_cores});
-    program.set_threads(fit_.threads);
-  }
+  if (fit_threads(fit_, most_, free_cores)) change(step, fit_.threads, free_cores, program);
 }
 
 }  // namespace runner

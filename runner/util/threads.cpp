@@ -36,8 +36,11 @@ int available_cores() {
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
-int resolve_threads(int configured) {
-  if (configured > 0) return configured;
+namespace {
+
+// The count OMP_NUM_THREADS sets, or 0 where it sets none (unset, 0, not a number, as libgomp
+// ignores those).
+int omp_num_threads_from_environment() {
   if (const char* env = std::getenv("OMP_NUM_THREADS")) {
     // OpenMP reads the first number of a list such as "4,2" (the outer level).
     long long n = 0;
@@ -52,15 +55,19 @@ int resolve_threads(int configured) {
     }
     if (error == std::errc() && n > 0) return static_cast<int>(n);
   }
+  return 0;
+}
+
+}  // namespace
+
+int resolve_threads(int configured) {
+  if (configured > 0) return configured;
+  if (const int n = omp_num_threads_from_environment(); n > 0) return n;
   return available_cores();
 }
 
 bool threads_are_the_default(int configured) {
-  if (configured > 0) return false;
-  const char* env = std::getenv("OMP_NUM_THREADS");
-  long long n = 0;
-  return env == nullptr || std::from_chars(env, env + std::strlen(env), n).ec != std::errc() ||
-         n <= 0;
+  return configured <= 0 && omp_num_threads_from_environment() == 0;
 }
 
 void check_threads_can_start(int threads, int configured) {
