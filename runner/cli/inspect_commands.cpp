@@ -60,10 +60,10 @@ int validate_command(const SessionOptions& options) {
   return 0;
 }
 
-int describe_command(const SessionOptions& options) {
+int describe_command(const SessionOptions& options, bool flat) {
   Console console(options.quiet);
   Session session = Session::prepare(options, console);
-  console.result(layer_table(session.graph));
+  console.result(layer_table(session.graph, session.experiment.model, flat));
   return 0;
 }
 

@@ -2,6 +2,7 @@
 #include "runner/config/interpolate.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -25,10 +26,13 @@ struct Reference {
 
 class Interpolator {
  public:
-  Interpolator(nlohmann::json& root, const SourceMap& map) : root_(root), map_(map) {}
+  // `params`, when given: a block's parameters, which references name before the config's fields.
+  Interpolator(nlohmann::json& root, const SourceMap& map, const nlohmann::json* params = nullptr)
+      : root_(root), map_(map), params_(params) {}
 
   // Resolves the value at `path` and everything below it.
   void resolve(const std::string& path, nlohmann::json& value) {
+    if (path == kBlocksPath && !params_) return;  // resolved as each use expands them
     if (value.is_object()) {
       for (auto& [key, child] : value.items()) resolve(child_path(path, key), child);
     } else if (value.is_array()) {
@@ -54,6 +58,7 @@ class Interpolator {
  private:
   nlohmann::json& root_;
   const SourceMap& map_;
+  const nlohmann::json* params_;
   std::vector<std::string> resolving_;  // fields whose references are being followed
 
   [[noreturn]] void fail(const std::string& path, const std::string& problem,
@@ -175,6 +180,9 @@ class Interpolator {
     }
     nlohmann::json* node = &root_;
     std::string walked;
+    if (params_ && !target->front().index && params_->contains(target->front().key)) {
+      return parameter_value(path, target_text, *target);
+    }
     for (const PathSegment& segment : *target) {
       bool found = segment.index ? node->is_array() && *segment.index < node->size()
                                  : node->is_object() && node->contains(segment.key);
@@ -182,13 +190,39 @@ class Interpolator {
         fail(path,
              fmt::format("${{{}}} refers to {}, which the config does not have", target_text,
                          format_path(*target)),
-             target->size() == 1 ? "for an environment variable write ${env:" + target_text + "}"
-                                 : "");
+             parameters_hint(target_text, *target));
       }
       walked = segment.index ? item_path(walked, *segment.index) : child_path(walked, segment.key);
       node = segment.index ? &(*node)[*segment.index] : &(*node)[segment.key];
     }
     resolve(walked, *node);
+    return *node;
+  }
+
+  std::string parameters_hint(const std::string& target_text, const FieldPath& target) const {
+    if (params_) {
+      std::vector<std::string> names;
+      for (const auto& [name, value] : params_->items()) names.push_back(name);
+      if (names.empty()) return "";
+      return fmt::format("the block's parameters: {}", fmt::join(names, ", "));
+    }
+    return target.size() == 1 ? "for an environment variable write ${env:" + target_text + "}" : "";
+  }
+
+  // ${out} or ${shape[0]} inside a block: the parameter's value (already resolved by the use).
+  nlohmann::json parameter_value(const std::string& path, const std::string& target_text,
+                                 const FieldPath& target) const {
+    const nlohmann::json* node = &(*params_)[target.front().key];
+    for (std::size_t i = 1; i < target.size(); ++i) {
+      const PathSegment& segment = target[i];
+      bool found = segment.index ? node->is_array() && *segment.index < node->size()
+                                 : node->is_object() && node->contains(segment.key);
+      if (!found) {
+        fail(path, fmt::format("${{{}}}: the parameter {} has no {}", target_text,
+                               target.front().key, format_path({segment})));
+      }
+      node = segment.index ? &(*node)[*segment.index] : &(*node)[segment.key];
+    }
     return *node;
   }
 };
@@ -198,6 +232,13 @@ class Interpolator {
 void interpolate_config(nlohmann::json& config, const SourceMap& source_map) {
   Interpolator interpolator(config, source_map);
   interpolator.resolve("", config);
+}
+
+void interpolate_block_field(nlohmann::json& value, const std::string& path,
+                             const nlohmann::json& params, nlohmann::json& config,
+                             const SourceMap& source_map) {
+  Interpolator interpolator(config, source_map, &params);
+  interpolator.resolve(path, value);
 }
 
 }  // namespace runner

@@ -18,6 +18,16 @@ namespace runner {
 // reference inside longer text must name a string, number or boolean. Unknown fields, cycles
 // and malformed references are UserErrors naming the field that holds them (its file:line:col
 // from `source_map`).
+// The fields under `model.blocks` are left as written: their references name the block's
+// parameters (${out}), which only a use of the block gives (block_expansion.h).
 void interpolate_config(nlohmann::json& config, const SourceMap& source_map);
+
+inline constexpr const char* kBlocksPath = "model.blocks";
+
+// Resolves the references in `value`, a field at `path` of a block being expanded: a name among
+// `params` (${out}, ${expr:out * 4}) is the parameter's value, any other the config's field.
+void interpolate_block_field(nlohmann::json& value, const std::string& path,
+                             const nlohmann::json& params, nlohmann::json& config,
+                             const SourceMap& source_map);
 
 }  // namespace runner

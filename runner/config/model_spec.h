@@ -44,7 +44,12 @@ inline std::optional<WeightInit> weight_init_named(std::string_view name) {
 struct ModelSpec {
   double width = 1.0;  // multiplies channels/features of every layer but the classifier
   WeightInit init = WeightInit::pytorch_default;  // for weights whose layer names no init
-  std::vector<LayerSpec> layers;
+  std::vector<LayerSpec> layers;  // plain layers: blocks expanded (block_expansion.h)
+  // The model as written when it uses blocks (model.blocks, and model.layers with the entries
+  // that use them); null otherwise. The resolved config keeps this form, so its hash and a
+  // report's config say what the user wrote.
+  nlohmann::json written_blocks, written_layers;
+  bool uses_blocks() const { return !written_layers.is_null(); }
 };
 
 }  // namespace runner

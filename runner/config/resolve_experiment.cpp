@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 
+#include "runner/config/block_expansion.h"
 #include "runner/config/field_path.h"
 #include "runner/config/load_config.h"
 #include "runner/config/resolved_json.h"
@@ -306,8 +307,7 @@ ModelSpec read_model(const Fields& f, const ConfigDocument& doc) {
       SourceLocation first = doc.source_map.locate(item_path(f.path("layers"), earlier->second));
       throw_user_error(
           layer.where("name"), fmt::format("duplicate layer name '{}'", spec.name),
-          fmt::format("first used by model.layers[{}] on line {}; names must be unique",
-                      earlier->second, first.line));
+          fmt::format("first used by {} on line {}; names must be unique", first.path, first.line));
     }
     m.layers.push_back(std::move(spec));
   }
@@ -498,11 +498,13 @@ void check_monitors_have_validation(const Experiment& e, const Fields& top) {
 
 }  // namespace
 
-Experiment resolve_experiment(const ConfigDocument& doc) {
-  Fields top(doc, doc.json, "");
-  if (!doc.json.is_object()) {
-    throw_user_error(doc.source_map.locate(""), "expected a mapping (run validate_config first)");
+Experiment resolve_experiment(const ConfigDocument& written) {
+  if (!written.json.is_object()) {
+    throw_user_error(written.source_map.locate(""),
+                     "expected a mapping (run validate_config first)");
   }
+  const ConfigDocument doc = expand_blocks(written);
+  Fields top(doc, doc.json, "");
   Experiment e;
   e.name = top.text("name", "");
   e.source_file = doc.file;
@@ -520,6 +522,11 @@ Experiment resolve_experiment(const ConfigDocument& doc) {
   }
   e.dataset = read_dataset(top.child("dataset"));
   e.model = read_model(top.child("model"), doc);
+  if (uses_blocks(written.json)) {
+    const nlohmann::json& model = written.json["model"];
+    e.model.written_blocks = model.value("blocks", nlohmann::json::object());
+    e.model.written_layers = model["layers"];
+  }
   e.training = read_training(top.child("training"));
   e.checkpoint = read_checkpoint(top.child("checkpoint"));
   Fields backend = top.child("backend");

@@ -118,9 +118,9 @@ void add_selection(nlohmann::json& out, const Experiment& e) {
 
 }  // namespace
 
-nlohmann::json experiment_to_json(const Experiment& e) {
+nlohmann::json plain_layers_json(const ModelSpec& model) {
   nlohmann::json layers = nlohmann::json::array();
-  for (const LayerSpec& layer : e.model.layers) {
+  for (const LayerSpec& layer : model.layers) {
     nlohmann::json item =
         layer.attributes.is_object() ? layer.attributes : nlohmann::json::object();
     item["name"] = layer.name;
@@ -128,6 +128,10 @@ nlohmann::json experiment_to_json(const Experiment& e) {
     if (!layer.inputs.empty()) item["inputs"] = layer.inputs;
     layers.push_back(std::move(item));
   }
+  return layers;
+}
+
+nlohmann::json experiment_to_json(const Experiment& e) {
   const TrainingSpec& t = e.training;
   nlohmann::json out = {
       {"name", e.name},
@@ -137,7 +141,7 @@ nlohmann::json experiment_to_json(const Experiment& e) {
       {"model",
        {{"width", e.model.width},
         {"init", std::string(weight_init_name(e.model.init))},
-        {"layers", layers}}},
+        {"layers", e.model.uses_blocks() ? e.model.written_layers : plain_layers_json(e.model)}}},
       {"training",
        {{"epochs", t.epochs},
         {"batch_size", t.batch_size},
@@ -158,6 +162,7 @@ nlohmann::json experiment_to_json(const Experiment& e) {
         {"cuda_graph", e.backend.cuda_graph},
         {"dataset_on_device", e.backend.dataset_on_device}}},
   };
+  if (e.model.uses_blocks()) out["model"]["blocks"] = e.model.written_blocks;
   add_selection(out, e);
   // Only when given: configs without tags keep the hash they had before tags existed.
   if (!e.tags.empty()) out["tags"] = e.tags;

@@ -28,13 +28,22 @@ void SourceMap::replace_subtree(const std::string& path, const SourceOrigin& ori
 }
 
 void SourceMap::copy_subtree(const SourceMap& other, const std::string& path) {
-  erase_subtree(path);
+  copy_subtree_to(other, path, path);
+}
+
+void SourceMap::copy_subtree_to(const SourceMap& other, const std::string& from,
+                                const std::string& to) {
+  erase_subtree(to);
   for (const auto& [key, origin] : other.origins_) {
-    if (!at_or_below(key, path)) continue;
+    if (!at_or_below(key, from)) continue;
     SourceOrigin copied = origin;
     if (copied.file.empty() && copied.override_text.empty()) copied.file = other.file_;
-    origins_[key] = copied;
+    origins_[to + key.substr(from.size())] = copied;
   }
+}
+
+void SourceMap::show_as(const std::string& path, std::string shown, std::string note) {
+  shown_as_[path] = {std::move(shown), std::move(note)};
 }
 
 const SourceOrigin* SourceMap::find(const std::string& path) const {
@@ -43,8 +52,17 @@ const SourceOrigin* SourceMap::find(const std::string& path) const {
 }
 
 std::string SourceMap::shown_path(const std::string& path) const {
-  if (path_prefix_.empty()) return path;
-  return path.empty() ? path_prefix_ : child_path(path_prefix_, path);
+  std::string named = path;
+  for (std::string probe = path; !shown_as_.empty(); probe = parent_path(probe)) {
+    if (auto it = shown_as_.find(probe); it != shown_as_.end()) {
+      named = it->second.shown + path.substr(probe.size());
+      if (!it->second.note.empty()) named += " (" + it->second.note + ")";
+      break;
+    }
+    if (probe.empty()) break;
+  }
+  if (path_prefix_.empty()) return named;
+  return named.empty() ? path_prefix_ : child_path(path_prefix_, named);
 }
 
 SourceLocation SourceMap::locate(const std::string& path, bool at_key) const {

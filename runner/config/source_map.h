@@ -33,6 +33,12 @@ class SourceMap {
   void erase_subtree(const std::string& path);
   // Forgets `path` and below, then copies what `other` recorded there, naming other's file.
   void copy_subtree(const SourceMap& other, const std::string& path);
+  // Records what `other` recorded at `from` and below as recorded at `to` and below (an expanded
+  // block's layer keeps the lines of the block it came from), naming other's file.
+  void copy_subtree_to(const SourceMap& other, const std::string& from, const std::string& to);
+  // Messages about `path` or a field below it name `shown` instead (the suffix kept), followed by
+  // `(note)`: an expanded layer is named by the block line it came from and its own name.
+  void show_as(const std::string& path, std::string shown, std::string note);
   // The origin recorded for `path` itself, or nullptr.
   const SourceOrigin* find(const std::string& path) const;
 
@@ -46,6 +52,10 @@ class SourceMap {
   std::string file_;
   std::string path_prefix_;
   std::map<std::string, SourceOrigin> origins_;
+  struct ShownAs {
+    std::string shown, note;
+  };
+  std::map<std::string, ShownAs> shown_as_;
 };
 
 }  // namespace runner

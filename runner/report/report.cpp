@@ -7,13 +7,14 @@
 #include <ctime>
 #include <map>
 
+#include "runner/config/resolved_json.h"
 #include "runner/train/step_times.h"
 #include "runner/util/files.h"
 #include "runner/util/folders.h"
 
 namespace runner {
 
-RecordModel model_record(const Graph& graph) {
+RecordModel model_record(const Graph& graph, const ModelSpec& spec) {
   std::vector<RecordLayer> layers;
   for (const Node& node : graph.nodes) {
     std::int64_t params = 0;
@@ -26,6 +27,7 @@ RecordModel model_record(const Graph& graph) {
   model.parameters = graph.parameter_count();
   model.flops_per_image = graph.flops_per_sample();
   model.layers = std::move(layers);
+  if (spec.uses_blocks()) model.expanded_layers = plain_layers_json(spec);
   return model;
 }
 

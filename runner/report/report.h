@@ -16,7 +16,7 @@
 
 namespace runner {
 
-RecordModel model_record(const Graph& graph);
+RecordModel model_record(const Graph& graph, const ModelSpec& spec);
 std::vector<RecordEpoch> epoch_records(const std::vector<EpochRecord>& epochs);
 // The test set's figures: accuracy, loss, images, accuracy per class (null for a class without
 // images), the class names in the model's order and the confusion matrix in that order

@@ -71,6 +71,8 @@ struct RecordModel {
   std::optional<int> classes;
   std::optional<std::int64_t> parameters, flops_per_image;
   std::optional<std::vector<RecordLayer>> layers;
+  // A model written with blocks: its expansion as a `model.layers` list of plain layers.
+  std::optional<nlohmann::json> expanded_layers;
   Unmodelled unmodelled;
 };
 

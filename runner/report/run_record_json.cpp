@@ -101,6 +101,7 @@ void fields(Io& io, R& r) {
   io("parameters", r.parameters);
   io("flops_per_image", r.flops_per_image);
   io("layers", r.layers);
+  io("expanded_layers", r.expanded_layers);
 }
 
 template <class Io, Like<RecordEpoch> R>

@@ -386,7 +386,7 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
   const nlohmann::json cli_tags =
       parse_tag_options(request.tags);  // a bad --tag stops before the run
   Session session = Session::prepare(request, console);
-  if (request.print_layers) console.line(layer_table(session.graph));
+  if (request.print_layers) console.line(layer_table(session.graph, session.experiment.model));
   session.open(console);
   const Experiment& experiment = session.experiment;
 

@@ -69,7 +69,7 @@ RunRecord report_head(const Session& session, RunMode mode, const std::filesyste
   report.backend = session.device.backend;
   report.environment =
       environment_record(session.device, session.threads, experiment.training.precision);
-  report.model = model_record(session.graph);
+  report.model = model_record(session.graph, session.experiment.model);
   report.data = section_from_json<RecordData>(session.data_fingerprint);
   report.started_at = started_at;
   return report;
