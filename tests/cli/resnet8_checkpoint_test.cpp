@@ -6,34 +6,12 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <random>
 
+#include "learnable_cifar.h"
 #include "test_support.h"
 
 namespace runner::testing {
 namespace {
-
-// CIFAR-10's record files (a label byte, then 3x32x32 pixel bytes) holding `counts` records each
-// (data_batch_1..5, test_batch) of a learnable task: an image's brightness per channel follows
-// its label, plus noise.
-void write_learnable_cifar10(const std::filesystem::path& root, const std::vector<int>& counts) {
-  std::filesystem::create_directories(root);
-  const char* files[] = {"data_batch_1.bin", "data_batch_2.bin", "data_batch_3.bin",
-                         "data_batch_4.bin", "data_batch_5.bin", "test_batch.bin"};
-  std::mt19937 rng(11);
-  for (std::size_t f = 0; f < counts.size(); ++f) {
-    std::ofstream out(root / files[f], std::ios::binary);
-    for (int r = 0; r < counts[f]; ++r) {
-      const int label = static_cast<int>(rng() % 10);
-      out.put(static_cast<char>(label));
-      for (int c = 0; c < 3; ++c) {
-        for (int p = 0; p < 32 * 32; ++p) {
-          out.put(static_cast<char>(label * 24 + c * 5 + static_cast<int>(rng() % 16)));
-        }
-      }
-    }
-  }
-}
 
 TEST(ResNet8Checkpoint, ReloadsInPyTorchWithTheSameAccuracy) {
   if (run_command("/usr/bin/python3 -c 'import torch, yaml, numpy'").exit_code != 0) {

@@ -171,7 +171,7 @@ TEST(BlockExpansion, TheResolvedConfigKeepsTheBlocksAsWrittenAndResolvesToTheSam
 }
 
 // The parameter and buffer names and shapes of torchvision's resnet18 (CIFAR stem), written by
-// scripts/torchvision_state_dict.py with the real torchvision.
+// scripts/torchvision_models.py with the real torchvision.
 std::vector<std::pair<std::string, std::vector<std::int64_t>>> torchvision_tensors() {
   std::ifstream in(testing::source_dir() / "tests" / "config" / "resnet18_cifar_state_dict.json");
   nlohmann::json golden = nlohmann::json::parse(in);
