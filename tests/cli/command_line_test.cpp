@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 
 #include "test_support.h"
 
@@ -88,6 +89,23 @@ TEST(CommandLine, ValidateAndDescribeOfferNoOutputFolder) {
   expect_contains(given, "--output is not an option of this command: it writes no report");
   CommandResult run_help = run_runner("run --help");
   expect_contains(run_help, "--output");
+}
+
+TEST(CommandLine, DescribeGroupsTheLayersOfEachBlockUseAndFlatListsThem) {
+  const std::string resnet18 = (source_dir() / "configs" / "resnet18_cifar.yaml").string();
+  CommandResult grouped = run_runner("describe " + resnet18);
+  ASSERT_EQ(grouped.exit_code, 0) << grouped.output;
+  // The group's line: its block, repeat, output and the sums of its layers (two instances of
+  // 128-channel basic blocks plus the projection: 525,312 weights and 1,536 batch norm values).
+  EXPECT_TRUE(std::regex_search(grouped.output,
+                                std::regex("\nlayer2: +basic_block x2 +128x16x16 +526848 ")))
+      << grouped.output;
+  expect_contains(grouped, "\n  layer2.0.downsample.0 ");
+  CommandResult flat = run_runner("describe --flat " + resnet18);
+  ASSERT_EQ(flat.exit_code, 0) << flat.output;
+  EXPECT_EQ(flat.output.find("layer2:"), std::string::npos) << flat.output;
+  expect_contains(flat, "\nlayer2.0.downsample.0 ");
+  expect_contains(flat, "total: 11183562 parameters");
 }
 
 TEST(CommandLine, ReproduceOnASweepSummarySaysWhatToPass) {
