@@ -176,8 +176,23 @@ def pair(value, default):
     return tuple(value) if isinstance(value, list) else (value, value)
 
 
+def plain_layers(config, config_file):
+    """The config's model.layers, a model written with blocks expanded by the runner itself
+    (`runner describe --json`; $RUNNER, else build/runner beside scripts/)."""
+    if "blocks" not in config["model"]:
+        return config["model"]["layers"]
+    import subprocess
+    runner = os.environ.get("RUNNER") or os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                      "..", "build", "runner")
+    described = subprocess.run([runner, "describe", "--json", config_file], check=True,
+                               capture_output=True, text=True)
+    return json.loads(described.stdout)["layers"]
+
+
 class GraphNet(nn.Module):
-    """A runner `model.layers` list as a module; each layer an attribute under its own name."""
+    """A runner `model.layers` list as a module; each layer an attribute under its own name, a
+    dotted name (a block's layer: layer2.0.conv1) nested as PyTorch nests modules, so that the
+    state_dict keys are the runner's tensor names."""
 
     def __init__(self, layers, input_shape, width=1.0):
         super().__init__()
@@ -190,9 +205,21 @@ class GraphNet(nn.Module):
             scale = 1.0 if i == len(layers) - 1 else width
             module, shape = self.make(kind, spec, shape, scale, [shapes.get(x) for x in inputs])
             if module is not None:
-                setattr(self, name, module)
+                self.add_nested(name, module)
             self.plan.append((name, kind, inputs, spec))
             shapes[name], previous = shape, name
+
+    def add_nested(self, name, module):
+        *path, leaf = name.split(".")
+        parent = self
+        for part in path:
+            if part not in parent._modules:
+                parent.add_module(part, nn.Module())
+            parent = parent._modules[part]
+        parent.add_module(leaf, module)
+
+    def layer(self, name):
+        return self.get_submodule(name)
 
     @staticmethod
     def make(kind, s, shape, width, input_shapes):
@@ -201,6 +228,7 @@ class GraphNet(nn.Module):
             out = max(1, round(s["out_channels"] * width))
             k, st, p = pair(s["kernel"], 1), pair(s.get("stride"), 1), pair(s.get("padding"), 0)
             d, g = pair(s.get("dilation"), 1), s.get("groups", 1)
+            g = c if g == "depthwise" else g
             m = nn.Conv2d(c, out, k, st, p, d, g, bias=s.get("bias", True))
             h = (shape[1] + 2 * p[0] - d[0] * (k[0] - 1) - 1) // st[0] + 1
             w = (shape[2] + 2 * p[1] - d[1] * (k[1] - 1) - 1) // st[1] + 1
@@ -245,9 +273,9 @@ class GraphNet(nn.Module):
             elif kind == "concat":
                 last = torch.cat(args, 1)
             elif kind == "flatten" or (kind == "global_avg_pool2d" and spec.get("flatten")):
-                last = torch.flatten(getattr(self, name, lambda x: x)(args[0]), 1)
+                last = torch.flatten(self.layer(name)(args[0]) if kind != "flatten" else args[0], 1)
             else:
-                last = getattr(self, name)(args[0])
+                last = self.layer(name)(args[0])
             values[name] = last
         return last
 
@@ -257,7 +285,7 @@ def initialise(net, model):
     default = model.get("init", "default")
     for name, kind, _, spec in net.plan:
         if spec.get("init", default) == "kaiming_normal" and kind in ("conv2d", "linear"):
-            nn.init.kaiming_normal_(getattr(net, name).weight, mode="fan_out",
+            nn.init.kaiming_normal_(net.layer(name).weight, mode="fan_out",
                                     nonlinearity="relu")
 
 
@@ -354,7 +382,7 @@ def build(config):
     train = load_split(dataset, True)
     test = load_split(dataset, False)
     shape = tuple(train[0].shape[1:])
-    net = GraphNet(config["model"]["layers"], shape, config["model"].get("width", 1.0))
+    net = GraphNet(config["model"]["plain_layers"], shape, config["model"].get("width", 1.0))
     return net, train, test
 
 
@@ -490,6 +518,7 @@ def main():
         if yaml is None and not args.config.endswith(".json"):
             sys.exit(f"{args.config}: reading YAML needs PyYAML (python3-yaml); a .json config does not")
         config = yaml.safe_load(f) if yaml else json.load(f)
+    config["model"]["plain_layers"] = plain_layers(config, args.config)
     if args.threads:
         torch.set_num_threads(args.threads)
     if args.epochs:

@@ -11,7 +11,9 @@ runner shares nothing with.
         report's resolved config, as JSON)
 
 resnet18_cifar: torchvision's resnet18 with the CIFAR stem (conv1 3x3 stride 1, no max pool),
-10 classes."""
+10 classes. mobilenetv2_cifar: torchvision's mobilenet_v2 (width 1.0) with the CIFAR strides
+(stride 1 in the stem and the first 24-channel block), 10 classes: configs/mobilenetv2_cifar.yaml
+names its layers by stage, so only the shapes, in order, are held against it."""
 import json
 import os
 import sys
@@ -29,7 +31,14 @@ def resnet18_cifar():
     return model
 
 
-MODELS = {"resnet18_cifar": resnet18_cifar}
+def mobilenetv2_cifar():
+    model = torchvision.models.mobilenet_v2(num_classes=10)
+    model.features[0][0].stride = (1, 1)           # the stem
+    model.features[2].conv[1][0].stride = (1, 1)   # the first 24-channel block's depthwise conv
+    return model
+
+
+MODELS = {"resnet18_cifar": resnet18_cifar, "mobilenetv2_cifar": mobilenetv2_cifar}
 
 
 def names(model):

@@ -161,7 +161,7 @@ std::vector<std::string> with_default_command(std::vector<std::string> args,
 struct Commands {
   RunOptions run;
   SessionOptions validate, describe, eval;
-  bool describe_flat = false;
+  bool describe_flat = false, describe_json = false;
   std::filesystem::path checkpoint;  // eval's
   PredictOptions predict;
   bool measure_peak = false;  // devices'
@@ -200,6 +200,9 @@ void add_config_commands(CLI::App& app, Commands& c) {
   add_config_options(*c.describe_cmd, c.describe, /*writes_report=*/false);
   c.describe_cmd->add_flag("--flat", c.describe_flat,
                            "one row per layer, without grouping the layers of each block");
+  c.describe_cmd->add_flag("--json", c.describe_json,
+                           "print the resolved config and its plain layers (blocks expanded) as "
+                           "JSON");
 
   c.eval_cmd = app.add_subcommand("eval", "evaluate a checkpoint on the test set");
   add_config_options(*c.eval_cmd, c.eval);
@@ -347,7 +350,7 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
 int dispatch(const Commands& c) {
   if (*c.run_cmd) return run_command(c.run);
   if (*c.validate_cmd) return validate_command(c.validate);
-  if (*c.describe_cmd) return describe_command(c.describe, c.describe_flat);
+  if (*c.describe_cmd) return describe_command(c.describe, c.describe_flat, c.describe_json);
   if (*c.eval_cmd) return eval_command(c.eval, c.checkpoint);
   if (*c.devices_cmd) return devices_command(c.measure_peak);
   if (*c.predict_cmd) return predict_command(c.predict);

@@ -71,7 +71,8 @@ int report_command(const std::filesystem::path& dir, bool quiet, bool html);
 int reproduce_command(const ReproduceOptions& options);
 int compare_command(const CompareOptions& options);
 int validate_command(const SessionOptions& options);
-int describe_command(const SessionOptions& options, bool flat);
+// `json`: {"config": the resolved config, "layers": its plain layers, blocks expanded}.
+int describe_command(const SessionOptions& options, bool flat, bool json);
 int eval_command(const SessionOptions& options, const std::filesystem::path& checkpoint);
 int devices_command(bool measure_peak);
 // Exit 1 when a file could not be decoded (the others are still labelled).

@@ -9,6 +9,7 @@
 #include "backends/onednn/onednn_backend.h"
 #include "backends/onednn/peak_flops.h"
 #include "runner/cli/commands.h"
+#include "runner/config/resolved_json.h"
 #include "runner/data/dataset_format.h"
 #include "runner/data/planned_split.h"
 #include "runner/graph/training_batches.h"
@@ -60,9 +61,17 @@ int validate_command(const SessionOptions& options) {
   return 0;
 }
 
-int describe_command(const SessionOptions& options, bool flat) {
-  Console console(options.quiet);
+int describe_command(const SessionOptions& options, bool flat, bool json) {
+  Console console(options.quiet || json);
   Session session = Session::prepare(options, console);
+  if (json) {
+    // For tools that build the same network (scripts/pytorch_peer.py): the expansion is the
+    // runner's, so they need not repeat it.
+    const nlohmann::json out = {{"config", session.experiment.resolved},
+                                {"layers", plain_layers_json(session.experiment.model)}};
+    console.result(out.dump(1));
+    return 0;
+  }
   console.result(layer_table(session.graph, session.experiment.model, flat));
   return 0;
 }

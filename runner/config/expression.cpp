@@ -27,7 +27,12 @@ bool is_multibyte(char c) {
 struct Number {
   double value = 0;
   bool integral = true;  // every operand an integer, no operation that leaves the integers
+  bool boolean = false;  // a comparison's (or a true/false field's) truth, value 0 or 1
 };
+
+Number truth_value(bool truth) {
+  return {truth ? 1.0 : 0.0, false, true};
+}
 
 class Parser {
  public:
@@ -35,7 +40,7 @@ class Parser {
       : text_(text), field_(field) {}
 
   Number parse() {
-    Number result = sum();
+    Number result = disjunction();
     skip_spaces();
     if (at_ < text_.size()) fail(fmt::format("unexpected '{}'", character()));
     return result;
@@ -78,6 +83,72 @@ class Parser {
     }
   }
 
+  // `word` (and, or, not) as a whole word: "order" is a field, not "or" and "der".
+  bool take_word(std::string_view word) {
+    skip_spaces();
+    if (text_.substr(at_, word.size()) != word) return false;
+    const std::size_t end = at_ + word.size();
+    if (end < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[end])) ||
+                               text_[end] == '_' || is_multibyte(text_[end]))) {
+      return false;
+    }
+    at_ = end;
+    return true;
+  }
+
+  // Truth and arithmetic do not mix: `1 and x > 2` or `(a < b) + 1` is a mistake, not a number.
+  bool truth(const Number& n, std::string_view where) {
+    if (!n.boolean)
+      fail(fmt::format("{} needs true or false, found the number {}", where, n.value));
+    return n.value != 0;
+  }
+  const Number& arithmetic(const Number& n) {
+    if (n.boolean) fail("true or false used as a number");
+    return n;
+  }
+
+  Number disjunction() {
+    Number left = conjunction();
+    while (take_word("or")) {
+      const bool a = truth(left, "'or'");
+      left = truth_value(truth(conjunction(), "'or'") || a);
+    }
+    return left;
+  }
+
+  Number conjunction() {
+    Number left = negation();
+    while (take_word("and")) {
+      const bool a = truth(left, "'and'");
+      left = truth_value(truth(negation(), "'and'") && a);
+    }
+    return left;
+  }
+
+  Number negation() {
+    if (take_word("not")) {
+      return truth_value(!truth(nested([&] { return negation(); }), "'not'"));
+    }
+    return comparison();
+  }
+
+  Number comparison() {
+    Number left = sum();
+    skip_spaces();
+    for (std::string_view op : {"==", "!=", "<=", ">=", "<", ">"}) {
+      if (text_.substr(at_, op.size()) != op) continue;
+      at_ += op.size();
+      const double a = arithmetic(left).value, b = arithmetic(sum()).value;
+      return truth_value(op == "=="   ? a == b
+                         : op == "!=" ? a != b
+                         : op == "<=" ? a <= b
+                         : op == ">=" ? a >= b
+                         : op == "<"  ? a < b
+                                      : a > b);
+    }
+    return left;
+  }
+
   Number sum() {
     Number left = product();
     for (;;) {
@@ -97,16 +168,17 @@ class Parser {
       if (take('*')) {
         left = combine(left, unary(), '*');
       } else if (take('/')) {
-        Number right = unary();
+        Number right = arithmetic(unary());
         if (right.value == 0) fail("division by zero");
-        left = {left.value / right.value, false};
+        left = {arithmetic(left).value / right.value, false};
       } else {
         return left;
       }
     }
   }
 
-  static Number combine(Number a, Number b, char op) {
+  Number combine(const Number& a, const Number& b, char op) {
+    arithmetic(a), arithmetic(b);
     double value = op == '+'   ? a.value + b.value
                    : op == '-' ? a.value - b.value
                                : a.value * b.value;
@@ -115,7 +187,7 @@ class Parser {
 
   Number unary() {
     if (take('-')) {
-      Number inner = nested([&] { return unary(); });
+      Number inner = arithmetic(nested([&] { return unary(); }));
       return {-inner.value, inner.integral};
     }
     if (take('+')) return nested([&] { return unary(); });
@@ -137,7 +209,7 @@ class Parser {
     char c = text_[at_];
     if (c == '(') {
       ++at_;
-      Number inner = nested([&] { return sum(); });
+      Number inner = nested([&] { return disjunction(); });
       expect(')');
       return inner;
     }
@@ -200,10 +272,10 @@ class Parser {
   }
 
   Number call(const std::string& function) {
-    Number first = nested([&] { return sum(); });
+    Number first = arithmetic(nested([&] { return sum(); }));
     if (function == "min" || function == "max") {
       expect(',');
-      Number second = nested([&] { return sum(); });
+      Number second = arithmetic(nested([&] { return sum(); }));
       expect(')');
       double value = function == "min" ? std::min(first.value, second.value)
                                        : std::max(first.value, second.value);
@@ -229,7 +301,8 @@ class Parser {
       return {value.get<double>(), true};
     }
     if (value.is_number()) return {value.get<double>(), false};
-    fail(fmt::format("{} is {}, not a number", path, value.dump()));
+    if (value.is_boolean()) return truth_value(value.get<bool>());
+    fail(fmt::format("{} is {}, not a number or true/false", path, value.dump()));
   }
 };
 
@@ -238,6 +311,7 @@ class Parser {
 nlohmann::json evaluate_expression(std::string_view text,
                                    const std::function<nlohmann::json(const std::string&)>& field) {
   Number result = Parser(text, field).parse();
+  if (result.boolean) return result.value != 0;
   if (!std::isfinite(result.value)) {
     throw ExpressionError(fmt::format("'{}' is not a finite number", text));
   }

@@ -198,6 +198,7 @@ Graph build_graph(const ModelSpec& model, Shape input, int classes,
     bool is_classifier = config_index == static_cast<int>(model.layers.size()) - 1;
     kind.parse(spec, is_classifier ? 1.0 : model.width, node.attrs);
     auto in = graph.input_shapes(node);
+    if (kind.bind) kind.bind(node, in);
     node.output = kind.infer_shape(node, in);
     check_output_size(node);
     node.params = kind.params(node, in);

@@ -21,6 +21,9 @@ struct LayerKind {
   // Reads the kind's attributes; `width` multiplies channels or features (1 for the classifier).
   // None: the kind has no attributes.
   void (*parse)(const LayerSpec& spec, double width, LayerAttrs& attrs) = nullptr;
+  // Settles attributes that follow the inputs' shapes, before infer_shape (conv2d's `groups:
+  // depthwise` becomes the input channels). None: nothing to settle.
+  void (*bind)(Node& node, const std::vector<Shape>& inputs) = nullptr;
   // The output shape, or a UserError naming the layer and the shapes involved. None: the
   // input's shape.
   Shape (*infer_shape)(const Node& node, const std::vector<Shape>& inputs) = nullptr;

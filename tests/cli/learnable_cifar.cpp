@@ -1,6 +1,8 @@
 // Writes the learnable CIFAR-10 files.
 #include "learnable_cifar.h"
 
+#include <gtest/gtest.h>
+
 #include <fstream>
 #include <random>
 
@@ -23,6 +25,26 @@ void write_learnable_cifar10(const std::filesystem::path& root, const std::vecto
       }
     }
   }
+}
+
+ScoredCheckpoint train_and_score(const TempDir& tmp, const std::string& config,
+                                 const std::string& sets, const std::string& scorer) {
+  ScoredCheckpoint out;
+  auto run = run_runner((source_dir() / "configs" / config).string() +
+                        " --set device=cpu --set dataset.download=false --set dataset.root=" +
+                        (tmp / "cifar").string() + " " + sets + " --quiet --output " +
+                        (tmp / "out").string());
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  if (run.exit_code != 0) return out;
+  out.report = nlohmann::json::parse(std::ifstream(report_path_in(run.output)));
+  // The scorer reads the run's resolved config (JSON is YAML), overrides included.
+  std::ofstream(tmp / "resolved.json") << out.report["config"].dump();
+  auto scored = run_command("/usr/bin/python3 " + (source_dir() / "scripts").string() + "/" +
+                            scorer + " " + (tmp / "resolved.json").string() + " " +
+                            out.report["checkpoint"]["path"].get<std::string>());
+  EXPECT_EQ(scored.exit_code, 0) << scored.output;
+  if (scored.exit_code == 0) out.scored = nlohmann::json::parse(scored.output);
+  return out;
 }
 
 }  // namespace runner::testing

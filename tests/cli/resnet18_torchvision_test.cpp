@@ -4,9 +4,6 @@
 // expanded with a wrong stride, shortcut or wiring would load and score differently.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <nlohmann/json.hpp>
-
 #include "learnable_cifar.h"
 #include "test_support.h"
 
@@ -20,26 +17,17 @@ TEST(ResNet18Blocks, ACheckpointScoresTheSameInTorchvisionsResnet18) {
   TempDir tmp;
   constexpr int kTestImages = 60;
   write_learnable_cifar10(tmp / "cifar", {48, 0, 0, 0, 0, kTestImages});
-  auto run = run_runner((source_dir() / "configs" / "resnet18_cifar.yaml").string() +
-                        " --set device=cpu --set dataset.download=false --set dataset.root=" +
-                        (tmp / "cifar").string() +
-                        " --set training.eval_batch_size=60 --set dataset.augment=[]"
-                        " --set training.epochs=2 --set training.batch_size=16"
-                        " --set training.divergence_threshold=1e30"
-                        " --set training.optimizer.lr=0.01"
-                        " --set checkpoint.path=r18.safetensors --quiet --output " +
-                        (tmp / "out").string());
-  ASSERT_EQ(run.exit_code, 0) << run.output;
-  const auto report = nlohmann::json::parse(std::ifstream(report_path_in(run.output)));
+  ScoredCheckpoint run = train_and_score(
+      tmp, "resnet18_cifar.yaml",
+      "--set training.eval_batch_size=60 --set dataset.augment=[] --set training.epochs=2"
+      " --set training.batch_size=16 --set training.divergence_threshold=1e30"
+      " --set training.optimizer.lr=0.01 --set checkpoint.path=r18.safetensors",
+      "torchvision_models.py evaluate resnet18_cifar");
+  ASSERT_FALSE(HasFatalFailure() || run.scored.is_null());
+  const nlohmann::json& report = run.report;
+  const nlohmann::json& scored = run.scored;
   ASSERT_TRUE(report["config"]["model"].contains("blocks"));  // the config as written
   EXPECT_EQ(report["model"]["expanded_layers"].size(), report["model"]["layers"].size());
-  std::ofstream(tmp / "resolved.json") << report["config"].dump();
-  auto torchvision = run_command("/usr/bin/python3 " +
-                                 (source_dir() / "scripts" / "torchvision_models.py").string() +
-                                 " evaluate resnet18_cifar " + (tmp / "resolved.json").string() +
-                                 " " + report["checkpoint"]["path"].get<std::string>());
-  ASSERT_EQ(torchvision.exit_code, 0) << torchvision.output;
-  const auto scored = nlohmann::json::parse(torchvision.output);
   // 20 convolutions and the classifier's weight and bias, 20 batch norms of 5 tensors.
   EXPECT_EQ(scored["tensors"], 122);
   // Float rounding may flip an argmax between near-equal logits: one image either way.

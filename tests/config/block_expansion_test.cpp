@@ -172,8 +172,9 @@ TEST(BlockExpansion, TheResolvedConfigKeepsTheBlocksAsWrittenAndResolvesToTheSam
 
 // The parameter and buffer names and shapes of torchvision's resnet18 (CIFAR stem), written by
 // scripts/torchvision_models.py with the real torchvision.
-std::vector<std::pair<std::string, std::vector<std::int64_t>>> torchvision_tensors() {
-  std::ifstream in(testing::source_dir() / "tests" / "config" / "resnet18_cifar_state_dict.json");
+std::vector<std::pair<std::string, std::vector<std::int64_t>>> torchvision_tensors(
+    const std::string& model) {
+  std::ifstream in(testing::source_dir() / "tests" / "config" / (model + "_state_dict.json"));
   nlohmann::json golden = nlohmann::json::parse(in);
   std::vector<std::pair<std::string, std::vector<std::int64_t>>> tensors;
   for (const auto& tensor : golden["tensors"]) {
@@ -189,11 +190,35 @@ TEST(BlockExpansion, TheShippedResnet18HasTorchvisionsTensorNamesAndShapes) {
   for (const Node& node : graph.nodes) {
     for (const ParamSpec& param : node.params) ours.emplace_back(param.name, param.dims);
   }
-  auto expected = torchvision_tensors();
+  auto expected = torchvision_tensors("resnet18_cifar");
   ASSERT_EQ(expected.size(), 102u);
   std::sort(ours.begin(), ours.end());
   std::sort(expected.begin(), expected.end());
   EXPECT_EQ(ours, expected);
+}
+
+// MobileNetV2 names its layers by stage (stage4.2.depthwise.0), torchvision by index
+// (features.10.conv.1.0): the tensors' shapes in order are held against torchvision's.
+TEST(BlockExpansion, TheShippedMobilenetV2HasTorchvisionsTensorShapesInOrder) {
+  Experiment e = load_experiment(testing::source_dir() / "configs" / "mobilenetv2_cifar.yaml", {});
+  Graph graph = build_graph(e.model, Shape{3, 32, 32}, 10);
+  std::vector<std::vector<std::int64_t>> ours, expected;
+  std::int64_t trainable = 0;
+  for (const Node& node : graph.nodes) {
+    for (const ParamSpec& param : node.params) {
+      ours.push_back(param.dims);
+      if (param.trainable) trainable += param.elements();
+    }
+  }
+  for (const auto& [name, shape] : torchvision_tensors("mobilenetv2_cifar")) {
+    expected.push_back(shape);
+  }
+  EXPECT_EQ(ours, expected);
+  EXPECT_EQ(trainable, 2236682);          // sum(p.numel() for p in model.parameters())
+  for (const Node& node : graph.nodes) {  // the CIFAR strides: 32x32 until the 32-channel stage
+    if (node.name == "stage2.1.sum") EXPECT_EQ(node.output, (Shape{24, 32, 32}));
+    if (node.name == "stage7.project_bn") EXPECT_EQ(node.output, (Shape{320, 4, 4}));
+  }
 }
 
 struct Misuse {

@@ -15,9 +15,14 @@ namespace runner {
 namespace {
 
 nlohmann::json evaluated(const std::string& text) {
-  const std::map<std::string, nlohmann::json> fields = {
-      {"training.batch_size", 256}, {"training.lr", 0.1}, {"name", "x"},
-      {"model.layers[1].n", 3},     {"größe", 2},         {"training.big", 9007199254740993ULL}};
+  const std::map<std::string, nlohmann::json> fields = {{"training.batch_size", 256},
+                                                        {"training.lr", 0.1},
+                                                        {"name", "x"},
+                                                        {"model.layers[1].n", 3},
+                                                        {"größe", 2},
+                                                        {"training.big", 9007199254740993ULL},
+                                                        {"project", true},
+                                                        {"order", 5}};
   return evaluate_expression(text, [&](const std::string& path) {
     auto found = fields.find(path);
     if (found == fields.end()) throw UserError("no field " + path);
@@ -85,10 +90,28 @@ TEST(Expression, MistakesAreSaidWithWhereTheyAre) {
   EXPECT_NE(error_of("1 + ").find("expected a number, a field or '(' at the end"),
             std::string::npos);
   EXPECT_NE(error_of("1 2").find("unexpected '2' at character 3 of '1 2'"), std::string::npos);
-  EXPECT_NE(error_of("name * 2").find("name is \"x\", not a number"), std::string::npos);
+  EXPECT_NE(error_of("name * 2").find("name is \"x\", not a number or true/false"),
+            std::string::npos);
   EXPECT_NE(error_of("min(1)").find("expected ','"), std::string::npos);
   EXPECT_NE(error_of("1e999").find("malformed number"), std::string::npos);
   EXPECT_NE(error_of("2 $ 3").find("unexpected '$'"), std::string::npos);
+}
+
+// A block's `enabled: ${expr:stride == 1 and in == out}`: comparisons and logic give true/false.
+TEST(Expression, ComparisonsAndLogicGiveTrueOrFalse) {
+  EXPECT_EQ(evaluated("training.batch_size == 256"), true);
+  EXPECT_EQ(evaluated("training.batch_size != 256"), false);
+  EXPECT_EQ(evaluated("1 < 2 and 2 <= 2 and 3 > 2 and 3 >= 4"), false);
+  EXPECT_EQ(evaluated("1 > 2 or not (2 > 3)"), true);
+  EXPECT_EQ(evaluated("not project"), false);
+  EXPECT_EQ(evaluated("2 * 3 == 6 and model.layers[1].n == 3"), true);  // arithmetic binds first
+  EXPECT_EQ(evaluated("order > 4"), true);  // "order" is a field, not "or" and "der"
+  EXPECT_TRUE(evaluated("1 == 1").is_boolean());
+  EXPECT_NE(error_of("(1 < 2) + 1").find("true or false used as a number"), std::string::npos);
+  EXPECT_NE(error_of("1 and 1 < 2").find("'and' needs true or false, found the number 1"),
+            std::string::npos);
+  EXPECT_NE(error_of("project < 2").find("true or false used as a number"), std::string::npos);
+  EXPECT_NE(error_of("not 3").find("'not' needs true or false"), std::string::npos);
 }
 
 // A message once quoted the first byte of 'é' alone and counted bytes as characters.

@@ -8,8 +8,11 @@ namespace {
 
 // groups is not scaled by model.width, so a width that leaves out_channels indivisible by it is
 // the config's mistake; named at the groups field with the numbers involved.
+// `groups: depthwise` until the input's channels are known (bind).
+constexpr int kDepthwise = 0;
+
 void check_scaled_channels(const LayerSpec& spec, double width, const LayerAttrs& a) {
-  if (a.out_channels % a.groups == 0) return;
+  if (a.groups == kDepthwise || a.out_channels % a.groups == 0) return;
   SourceLocation at = spec.where;
   at.path += ".groups";
   const std::string scaled =
@@ -29,10 +32,21 @@ RUNNER_LAYER_KIND(conv2d) {
     a.out_channels = read_scaled_count(spec, "out_channels", width);
     read_window(spec, DefaultStride::one, a);
     read_pair(spec, "dilation", 1, 1, a.dilation_h, a.dilation_w);
-    a.groups = read_int(spec, "groups", 1);
+    const bool depthwise = spec.attributes.value("groups", nlohmann::json(1)) == "depthwise";
+    a.groups = depthwise ? kDepthwise : read_int(spec, "groups", 1);
     a.bias = spec.attributes.value("bias", true);
     read_weight_init(spec, a);
     check_scaled_channels(spec, width, a);
+  };
+  // Depthwise: one group per input channel, whatever model.width made of the channels.
+  kind.bind = [](Node& node, const std::vector<Shape>& in) {
+    LayerAttrs& a = node.attrs;
+    if (a.groups != kDepthwise) return;
+    a.groups = in[0].c;
+    if (in[0].flat || a.out_channels % a.groups == 0) return;
+    throw_shape_error(node, fmt::format("groups: depthwise needs out_channels {} to be a multiple "
+                                        "of the input channels {} ({})",
+                                        a.out_channels, in[0].c, in[0].str()));
   };
   kind.infer_shape = [](const Node& node, const std::vector<Shape>& in) {
     const LayerAttrs& a = node.attrs;
