@@ -7,7 +7,7 @@ smoothing, augmentation, normalisation) on the same files.
       trains and prints one JSON line: test accuracy, images/s, seconds.
   pytorch_peer.py evaluate CONFIG CHECKPOINT
       loads a runner checkpoint (read as plain safetensors, buffers included) and prints
-      the test accuracy as JSON.
+      the test accuracy and loss as JSON.
   pytorch_peer.py bench CONFIG [--batch-size N] [--steps N] [--warmup-steps N] [--threads N]
                    [--memory-format nchw|channels_last] [--precision fp32|bf16]
       times training steps as `runner bench` does and prints one JSON line (images/s from the
@@ -189,6 +189,26 @@ def plain_layers(config, config_file):
     return json.loads(described.stdout)["layers"]
 
 
+class Scale(nn.Module):
+    """The runner's `scale`: a learned factor per channel (or per feature of a flat input), ConvNeXt's
+    layer scale; its parameter is `weight`, as the runner's checkpoint names it."""
+
+    def __init__(self, channels, init_value):
+        super().__init__()
+        self.weight = nn.Parameter(torch.full((channels,), float(init_value)))
+
+    def forward(self, x):
+        return x * self.weight.view(-1, *([1] * (x.dim() - 2)))
+
+
+def mul(x, gate):
+    """The runner's `mul`: x times a gate of its shape or of one value per channel (Cx1x1, or a
+    flat C that multiplies every position of its channel)."""
+    if gate.dim() == 2 and x.dim() == 4:
+        gate = gate[:, :, None, None]
+    return x * gate
+
+
 class GraphNet(nn.Module):
     """A runner `model.layers` list as a module; each layer an attribute under its own name, a
     dotted name (a block's layer: layer2.0.conv1) nested as PyTorch nests modules, so that the
@@ -255,8 +275,12 @@ class GraphNet(nn.Module):
             return None, (int(np.prod(shape)),)
         if kind == "concat":
             return None, (sum(x[0] for x in input_shapes),) + tuple(shape[1:])
-        activations = {"relu": nn.ReLU(), "gelu": nn.GELU(), "sigmoid": nn.Sigmoid(),
-                       "tanh": nn.Tanh(), "add": None}
+        if kind == "scale":
+            return Scale(c, s.get("init_value", 1e-6)), shape
+        activations = {"relu": nn.ReLU(), "gelu": nn.GELU(s.get("approximate", "none")),
+                       "sigmoid": nn.Sigmoid(), "tanh": nn.Tanh(), "silu": nn.SiLU(),
+                       "relu6": nn.ReLU6(), "hardswish": nn.Hardswish(),
+                       "hardsigmoid": nn.Hardsigmoid(), "add": None, "mul": None}
         if kind == "leaky_relu":
             return nn.LeakyReLU(s.get("negative_slope", 0.01)), shape
         if kind in activations:
@@ -272,6 +296,8 @@ class GraphNet(nn.Module):
                 last = sum(args[1:], args[0])
             elif kind == "concat":
                 last = torch.cat(args, 1)
+            elif kind == "mul":
+                last = mul(*args)
             elif kind == "flatten" or (kind == "global_avg_pool2d" and spec.get("flatten")):
                 last = torch.flatten(self.layer(name)(args[0]) if kind != "flatten" else args[0], 1)
             else:
@@ -296,7 +322,8 @@ def optimizer_for(net, spec):
     kind = spec.get("type", "sgd")
     decay = spec.get("weight_decay", 0.01 if kind == "adamw" else 0.0)
     exclude = set(spec.get("weight_decay_exclude", []))
-    norms = {n for n, k, _, _ in net.plan if k == "batch_norm2d"}
+    # `norm`: normalisation layers' parameters and scale's (timm leaves every 1-D one undecayed)
+    norms = {n for n, k, _, _ in net.plan if k in ("batch_norm2d", "scale")}
     plain, excluded = [], []
     for name, p in net.named_parameters():
         layer, field = name.rsplit(".", 1)
@@ -371,6 +398,17 @@ def accuracy(net, images, labels, dataset, batch):
             logits = net(normalise(images[i:i + batch], dataset))
             correct += (logits.argmax(1) == labels[i:i + batch]).sum().item()
     return correct / len(labels)
+
+
+def mean_loss(net, images, labels, dataset, batch):
+    """The mean cross-entropy over the images, as the runner's report's test_loss."""
+    net.eval()
+    total = 0.0
+    with torch.no_grad():
+        for i in range(0, len(labels), batch):
+            logits = net(normalise(images[i:i + batch], dataset))
+            total += F.cross_entropy(logits, labels[i:i + batch], reduction="sum").item()
+    return total / len(labels)
 
 
 def eval_batch(config):
@@ -494,6 +532,8 @@ def evaluate(config, checkpoint):
     net.load_state_dict(state, strict=True)  # every parameter and buffer, nothing else
     return {"test_accuracy": accuracy(net, test_images, test_labels, config["dataset"],
                                       eval_batch(config)),
+            "test_loss": mean_loss(net, test_images, test_labels, config["dataset"],
+                                   eval_batch(config)),
             "tensors": len(state)}
 
 

@@ -1,4 +1,5 @@
-// PyTorch's default initialisation for conv and linear layers, from the experiment's seed.
+// PyTorch's default initialisation for conv and linear layers, from the experiment's seed, and
+// the constant starts of the others (batch norm's ones and zeros, scale's init_value).
 #include <algorithm>
 #include <cmath>
 
@@ -23,6 +24,9 @@ void fill(const ParamSpec& spec, Random& random, std::vector<float>& values) {
       return;
     case ParamInit::ones:
       std::fill(values.begin(), values.end(), 1.f);
+      return;
+    case ParamInit::constant:
+      std::fill(values.begin(), values.end(), static_cast<float>(spec.constant));
       return;
     case ParamInit::kaiming_normal: {  // kaiming_normal_(mode="fan_out", nonlinearity="relu")
       const double std = std::sqrt(2.0 / static_cast<double>(spec.fan_out()));

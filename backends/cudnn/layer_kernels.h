@@ -1,5 +1,6 @@
 // CUDA kernels of layers that cuDNN lacks (leaky_relu and gelu have no cuDNN activation mode):
-// element-wise, from the shared host/device arithmetic in backends/common/.
+// element-wise, from the shared host/device arithmetic in backends/common/, and the products
+// with a broadcast factor of mul and scale.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -31,5 +32,18 @@ void dropout_forward(std::uint64_t seed, const long long* step, std::uint64_t la
 // out[i] = a[i] * factors[i]: dropout's backward pass, dx = dy * factors.
 void multiply(const void* a, const float* factors, void* out, std::size_t n, DataType type,
               cudaStream_t stream);
+
+// out[i] = a[i] * b[(i / spread) % period] over n values: one factor of b per `spread`
+// consecutive values, b's `period` factors over again (an (N, C, H, W) tensor times one factor
+// per channel: spread H*W, period C; times one per image and channel: spread H*W, period N*C;
+// one per value: 1, n). a and out hold `type` elements, b `b_type` ones (FP32 or `type`).
+void multiply_broadcast(const void* a, DataType type, const void* b, DataType b_type, void* out,
+                        std::size_t n, std::size_t spread, std::size_t period, cudaStream_t stream);
+// The gradient of such a factor: out[g] = the sum over o < outer and p < spread of a[i] * b[i],
+// i = (o * groups + g) * spread + p, for g < groups (a per-channel factor: outer N, groups C; a
+// per-image-and-channel one: outer 1, groups N*C). a and b hold `type` elements, out `out_type`
+// ones (FP32 or `type`); one block per g sums in FP32 in a fixed order.
+void sum_products(const void* a, const void* b, DataType type, void* out, DataType out_type,
+                  int groups, std::size_t outer, std::size_t spread, cudaStream_t stream);
 
 }  // namespace runner::cudnn::kernels

@@ -7,11 +7,8 @@
 
 namespace runner::onednn {
 
-namespace {
-
-// Per dimension, the offset each index adds to an element's offset; empty for a layout that is
-// not a plain blocking with at most one inner block per dimension (those are never viewed).
-std::vector<std::vector<dnnl_dim_t>> offsets_per_dim(const dnnl_memory_desc_t& md) {
+std::vector<std::vector<dnnl_dim_t>> element_offsets(const dnnl::memory::desc& desc) {
+  const dnnl_memory_desc_t& md = desc.data;
   const auto& blocking = md.format_desc.blocking;
   if (md.format_kind != dnnl_blocked || md.offset0 != 0 || md.extra.flags != 0) return {};
   std::vector<std::vector<dnnl_dim_t>> offsets(md.ndims);
@@ -32,10 +29,12 @@ std::vector<std::vector<dnnl_dim_t>> offsets_per_dim(const dnnl_memory_desc_t& m
   return offsets;
 }
 
+namespace {
+
 bool same_bytes(const dnnl::memory::desc& a, const dnnl::memory::desc& b) {
   if (a.data_type() != b.data_type() || a.dims() != b.dims()) return false;
-  const auto offsets = offsets_per_dim(a.data);
-  return !offsets.empty() && offsets == offsets_per_dim(b.data);
+  const auto offsets = element_offsets(a);
+  return !offsets.empty() && offsets == element_offsets(b);
 }
 
 }  // namespace

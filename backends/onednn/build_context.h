@@ -98,6 +98,17 @@ struct BuildContext {
                               const std::string& label) const;
 };
 
+// Per dimension of `md`, the offset (in elements) that each index adds to an element's offset;
+// empty for a layout that is not a plain blocking with at most one inner block per dimension, or
+// that pads (plain, channels-last and 16-channel blocks without padding are read).
+std::vector<std::vector<dnnl_dim_t>> element_offsets(const dnnl::memory::desc& md);
+
+// `m`'s bytes as a memory of `dims`, the same values in the same order (a plain (C) as
+// (1, C, 1, 1), a plain (N, C) as (N, C, 1, 1)).
+inline dnnl::memory reshaped(const dnnl::memory& m, const dnnl::memory::dims& dims) {
+  return dnnl::memory(m.get_desc().reshape(dims), m.get_engine(), m.get_data_handle());
+}
+
 // The floats of a CPU memory (for host steps and kernels of our own).
 inline float* data_of(const dnnl::memory& m) {
   return static_cast<float*>(m.get_data_handle());

@@ -11,10 +11,10 @@
 
 namespace runner::onednn {
 
-dnnl::memory::desc plain_desc(const dnnl::memory::dims& dims) {
+dnnl::memory::desc plain_desc(const dnnl::memory::dims& dims, dnnl::memory::data_type type) {
   using tag = dnnl::memory::format_tag;
   static const tag tags[] = {tag::undef, tag::a, tag::ab, tag::abc, tag::abcd, tag::abcde};
-  return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, tags[dims.size()]);
+  return dnnl::memory::desc(dims, type, tags[dims.size()]);
 }
 
 namespace {

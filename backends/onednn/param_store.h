@@ -56,6 +56,7 @@ class ParamStore {
 };
 
 // The plain (PyTorch) layout for dims of rank 1, 2, 4 or 5 (a grouped conv's goihw).
-dnnl::memory::desc plain_desc(const dnnl::memory::dims& dims);
+dnnl::memory::desc plain_desc(const dnnl::memory::dims& dims,
+                              dnnl::memory::data_type type = dnnl::memory::data_type::f32);
 
 }  // namespace runner::onednn

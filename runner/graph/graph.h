@@ -27,6 +27,9 @@ struct Shape {
   bool operator==(const Shape&) const = default;
 };
 
+// gelu's `approximate`: PyTorch's GELU(approximate='none' | 'tanh').
+enum class GeluApproximation { none, tanh };
+
 // Kind-specific settings, resolved from the config (defaults filled, width applied).
 struct LayerAttrs {
   int out_channels = 0;  // conv2d
@@ -45,6 +48,8 @@ struct LayerAttrs {
   double momentum = 0.1;        // batch_norm2d: running = (1 - momentum) running + momentum batch
   bool affine = true;           // batch_norm2d: a learned weight and bias per channel
   double p = 0.5;               // dropout: the probability of zeroing a value
+  GeluApproximation approximate = GeluApproximation::none;  // gelu
+  double init_value = 1e-6;  // scale: every channel's factor at the start (ConvNeXt's default)
 };
 
 // How a persistent tensor starts (backends/common/initial_parameters.cpp).
@@ -53,6 +58,7 @@ enum class ParamInit {
   zeros,
   ones,
   kaiming_normal,  // N(0, 2/fan_out), fan_out = dims[0] x the kernel (torchvision's ResNets)
+  constant,        // every value ParamSpec::constant (scale's init_value)
 };
 
 // A persistent tensor of a layer: a parameter, or a buffer (trainable false: batch norm's
@@ -63,9 +69,11 @@ struct ParamSpec {
   std::int64_t fan_in = 0;         // for PyTorch's default initialisation bound 1/sqrt(fan_in)
   ParamInit init = ParamInit::fan_in_uniform;
   bool trainable = true;
-  // A normalisation layer's scale or shift (batch norm's weight and bias): what
+  // A normalisation layer's scale or shift (batch norm's weight and bias), or another learned
+  // per-channel scale (scale's weight, as timm leaves layer scale undecayed): what
   // optimizer.weight_decay_exclude: [norm] leaves undecayed.
   bool normalization = false;
+  double constant = 0;  // the value of ParamInit::constant
   std::int64_t elements() const;
   std::int64_t fan_out() const;  // dims[0] times the kernel's elements (dims[2:])
 };

@@ -36,8 +36,10 @@ TEST(ParamInit, EachKindStartsAsPyTorchDoes) {
   ParamSpec zeros{"b", {16}, 0, ParamInit::zeros};
   ParamSpec ones{"g", {16}, 0, ParamInit::ones};
   ParamSpec kaiming{"k", {64, 32, 3, 3}, 288, ParamInit::kaiming_normal};
-  auto tensors = initial_parameters(graph_of({uniform, zeros, ones, kaiming}), 7);
-  ASSERT_EQ(tensors.size(), 4u);
+  ParamSpec constant{"s", {16}, 0, ParamInit::constant};
+  constant.constant = 1e-6;  // scale's default init_value
+  auto tensors = initial_parameters(graph_of({uniform, zeros, ones, kaiming, constant}), 7);
+  ASSERT_EQ(tensors.size(), 5u);
   const double bound = 1 / std::sqrt(72.0);
   auto [low, high] = std::minmax_element(tensors[0].values.begin(), tensors[0].values.end());
   EXPECT_GE(*low, -bound);
@@ -48,6 +50,7 @@ TEST(ParamInit, EachKindStartsAsPyTorchDoes) {
   // kaiming_normal_(mode="fan_out", nonlinearity="relu"): std = sqrt(2 / (64 * 3 * 3)).
   EXPECT_NEAR(std_of(tensors[3].values), std::sqrt(2.0 / 576), 0.03 * std::sqrt(2.0 / 576));
   EXPECT_NEAR(mean_of(tensors[3].values), 0.0, 0.002);
+  EXPECT_EQ(tensors[4].values, std::vector<float>(16, 1e-6f));
   EXPECT_EQ(initial_parameters(graph_of({kaiming}), 7)[0].values,
             initial_parameters(graph_of({kaiming}), 7)[0].values);
 }

@@ -68,24 +68,65 @@ double dropout_factor(const Node& node, std::size_t v, bool training) {
 }
 
 bool is_activation(const std::string& type) {
-  return type == "leaky_relu" || type == "gelu" || type == "sigmoid" || type == "tanh";
+  for (const char* kind :
+       {"leaky_relu", "gelu", "sigmoid", "tanh", "silu", "relu6", "hardswish", "hardsigmoid"}) {
+    if (type == kind) return true;
+  }
+  return false;
+}
+
+double sigmoid(double x) {
+  return 1 / (1 + std::exp(-x));
+}
+double relu6(double x) {
+  return std::min(std::max(x, 0.0), 6.0);
+}
+
+// GELU's tanh form: 0.5 x (1 + tanh(u(x))), u = sqrt(2 / pi) (x + 0.044715 x^3).
+constexpr double kGeluCubic = 0.044715;
+double gelu_tanh_argument(double x) {
+  return std::sqrt(2 / std::acos(-1.0)) * (x + kGeluCubic * x * x * x);
 }
 
 double activation(const Node& node, double x) {
   if (node.type == "leaky_relu") return x > 0 ? x : x * node.attrs.negative_slope;
+  if (node.type == "gelu" && node.attrs.approximate == GeluApproximation::tanh) {
+    return 0.5 * x * (1 + std::tanh(gelu_tanh_argument(x)));
+  }
   if (node.type == "gelu") return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
-  if (node.type == "sigmoid") return 1 / (1 + std::exp(-x));
+  if (node.type == "sigmoid") return sigmoid(x);
+  if (node.type == "silu") return x * sigmoid(x);
+  if (node.type == "relu6") return relu6(x);
+  if (node.type == "hardswish") return x * relu6(x + 3) / 6;
+  if (node.type == "hardsigmoid") return relu6(x + 3) / 6;
   return std::tanh(x);
 }
 
+// At the kinks, PyTorch's autograd: relu6 passes nothing at 0 and 6, hardsigmoid 1/6 strictly
+// inside (-3, 3), hardswish x/3 + 1/2 on the closed [-3, 3] (activation_golden.json).
 double activation_derivative(const Node& node, double x) {
   if (node.type == "leaky_relu") return x > 0 ? 1 : node.attrs.negative_slope;
+  if (node.type == "gelu" && node.attrs.approximate == GeluApproximation::tanh) {
+    const double t = std::tanh(gelu_tanh_argument(x));
+    return 0.5 * (1 + t) +
+           0.5 * x * (1 - t * t) * std::sqrt(2 / std::acos(-1.0)) * (1 + 3 * kGeluCubic * x * x);
+  }
   if (node.type == "gelu") {
     return 0.5 * (1 + std::erf(x / std::sqrt(2.0))) +
            x * std::exp(-0.5 * x * x) / std::sqrt(2 * std::acos(-1.0));
   }
+  if (node.type == "silu") return sigmoid(x) * (1 + x * (1 - sigmoid(x)));
+  if (node.type == "relu6") return x > 0 && x < 6 ? 1 : 0;
+  if (node.type == "hardswish") return x < -3 ? 0 : (x <= 3 ? x / 3 + 0.5 : 1);
+  if (node.type == "hardsigmoid") return x > -3 && x < 3 ? 1.0 / 6 : 0;
   const double y = activation(node, x);
   return node.type == "sigmoid" ? y * (1 - y) : 1 - y * y;
+}
+
+// mul's second input: of the first's shape, or one value per channel shared by `spread`
+// positions; value v of the first meets gate value v / spread.
+std::size_t gate_spread(const std::vector<const Values*>& inputs) {
+  return inputs[0]->size() / inputs[1]->size();
 }
 
 // Batch norm's per-channel statistics over (N, H, W): the batch's (biased variance) in training,
@@ -190,6 +231,12 @@ Values layer_forward(const Node& node, const std::vector<const Values*>& inputs,
   } else if (node.type == "add") {
     for (const Values* input : inputs)
       for (std::size_t v = 0; v < y.size(); ++v) y[v] += (*input)[v];
+  } else if (node.type == "mul") {
+    const std::size_t spread = gate_spread(inputs);
+    for (std::size_t v = 0; v < y.size(); ++v) y[v] = x[v] * (*inputs[1])[v / spread];
+  } else if (node.type == "scale") {
+    const Values& w = params.at(node.name + ".weight");
+    for (std::size_t v = 0; v < y.size(); ++v) y[v] = x[v] * w[v / in_plane % in.c];
   } else if (node.type == "concat") {
     for_each_concat_value(inputs, batch, [&](std::size_t k, std::size_t v, std::size_t out) {
       y[out] = (*inputs[k])[v];
@@ -313,6 +360,21 @@ void layer_backward(const Node& node, const std::vector<const Values*>& inputs, 
     for (Values* grad : input_grads)
       if (grad)
         for (std::size_t v = 0; v < dy.size(); ++v) (*grad)[v] += dy[v];
+  } else if (node.type == "mul") {
+    const std::size_t spread = gate_spread(inputs);
+    for (std::size_t v = 0; v < dy.size(); ++v) {
+      if (dx) (*dx)[v] += dy[v] * (*inputs[1])[v / spread];
+      if (input_grads[1]) (*input_grads[1])[v / spread] += dy[v] * x[v];
+    }
+  } else if (node.type == "scale") {
+    const Values& w = params.at(node.name + ".weight");
+    Values& dw = param_grads[node.name + ".weight"];
+    dw.assign(w.size(), 0.0);
+    for (std::size_t v = 0; v < dy.size(); ++v) {
+      const std::size_t c = v / in_plane % in.c;
+      dw[c] += dy[v] * x[v];
+      if (dx) (*dx)[v] += dy[v] * w[c];
+    }
   } else if (node.type == "concat") {
     for_each_concat_value(inputs, batch, [&](std::size_t k, std::size_t v, std::size_t out) {
       if (input_grads[k]) (*input_grads[k])[v] += dy[out];

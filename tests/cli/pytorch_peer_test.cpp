@@ -146,5 +146,47 @@ TEST(PyTorchPeer, ReadsCifar100sCoarseLabelsAsTheRunnerDoes) {
               report["metrics"]["test_accuracy"].get<double>(), 1.5 / 64);
 }
 
+// A checkpoint of a net of issue 37's kinds (silu, relu6, hardswish, hardsigmoid, gelu's tanh
+// form, mul with a flat and a Cx1x1 gate, scale) loads into the peer's network by name, every
+// tensor and nothing else, and gives the runner's test loss: the peer computes the same
+// functions.
+TEST(PyTorchPeer, ScoresACheckpointOfTheNewerKindsAsTheRunner) {
+  if (!have_torch()) GTEST_SKIP() << "no /usr/bin/python3 with torch, yaml and numpy";
+  TempDir tmp;
+  auto config =
+      tmp.write("se.yaml",
+                "name: se\ndevice: cpu\n"
+                "dataset: {name: synthetic, synthetic: {height: 8, width: 8, train_count: 128, "
+                "test_count: 64}}\n"
+                "model:\n  layers:\n"
+                "    - {name: c, type: conv2d, out_channels: 8, kernel: 3, padding: 1}\n"
+                "    - {name: a, type: hardswish}\n"
+                "    - {name: pool, type: global_avg_pool2d, flatten: true}\n"
+                "    - {name: squeeze, type: linear, out_features: 4}\n"
+                "    - {name: r, type: relu6}\n"
+                "    - {name: excite, type: linear, out_features: 8}\n"
+                "    - {name: gate, type: hardsigmoid}\n"
+                "    - {name: se, type: mul, inputs: [a, gate]}\n"
+                "    - {name: s, type: silu}\n"
+                "    - {name: pool2, type: global_avg_pool2d, inputs: [s]}\n"
+                "    - {name: se2, type: mul, inputs: [s, pool2]}\n"
+                "    - {name: layer_scale, type: scale, init_value: 0.5}\n"
+                "    - {name: g, type: gelu, approximate: tanh}\n"
+                "    - {name: flat, type: flatten}\n"
+                "    - {name: fc, type: linear, out_features: 10}\n"
+                "training: {epochs: 2, batch_size: 16, optimizer: {type: adam, lr: 0.01}}\n"
+                "checkpoint: {path: c.safetensors}\n");
+  const nlohmann::json report = run_in(tmp, config);
+  ASSERT_TRUE(report.is_object());
+  auto scored =
+      run_command("cd " + tmp.path().string() + " && " + peer() + " evaluate " + config.string() +
+                  " " + report["checkpoint"]["path"].get<std::string>());
+  ASSERT_EQ(scored.exit_code, 0) << scored.output;
+  const nlohmann::json peer_scores = nlohmann::json::parse(scored.output);
+  const double loss = report["metrics"]["test_loss"].get<double>();
+  EXPECT_NEAR(peer_scores["test_loss"].get<double>(), loss, 1e-5 * (1 + loss));
+  EXPECT_EQ(peer_scores["tensors"], 9);  // c, squeeze, excite, fc: weight and bias; layer_scale
+}
+
 }  // namespace
 }  // namespace runner::testing

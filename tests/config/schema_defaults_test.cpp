@@ -190,6 +190,12 @@ std::vector<DefaultCase> cases() {
        attr([](const LayerAttrs& a) { return a.p; })},
       {d + "leaky_relu/properties/negative_slope", with_layer("{name: x, type: leaky_relu}"),
        attr([](const LayerAttrs& a) { return a.negative_slope; })},
+      {d + "gelu/properties/approximate", with_layer("{name: x, type: gelu}"),
+       attr([](const LayerAttrs& a) {
+         return a.approximate == GeluApproximation::tanh ? "tanh" : "none";
+       })},
+      {d + "scale/properties/init_value", with_layer("{name: x, type: scale}"),
+       attr([](const LayerAttrs& a) { return a.init_value; })},
       {d + "linear/properties/bias",
        config("{name: synthetic}",
               "[{name: flat, type: flatten}, {name: x, type: linear, out_features: 10}]"),

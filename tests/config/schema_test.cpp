@@ -101,6 +101,13 @@ const char* every_kind =
     "    - {name: n, type: tanh}\n"
     "    - {name: o, type: global_avg_pool2d, flatten: true}\n"
     "    - {name: p, type: concat, inputs: [a, c]}\n"
+    "    - {name: q, type: gelu, approximate: tanh}\n"
+    "    - {name: r, type: silu}\n"
+    "    - {name: s, type: relu6}\n"
+    "    - {name: t, type: hardswish}\n"
+    "    - {name: u, type: hardsigmoid}\n"
+    "    - {name: v, type: mul, inputs: [b, c]}\n"
+    "    - {name: w, type: scale, init_value: 0.5}\n"
     "training:\n"
     "  epochs: 3\n"
     "  batch_size: 8\n"
@@ -117,7 +124,7 @@ const char* every_kind =
 TEST(Schema, EveryKindAndEveryKeyIsAccepted) {
   testing::TempDir dir;
   Experiment e = load_experiment(dir.write("all.yaml", every_kind), {});
-  ASSERT_EQ(e.model.layers.size(), 16u);
+  ASSERT_EQ(e.model.layers.size(), 23u);
   EXPECT_DOUBLE_EQ(e.model.width, 0.5);
   EXPECT_EQ(e.model.init, WeightInit::kaiming_normal);
   EXPECT_EQ(e.model.layers[0].attributes["init"], "default");

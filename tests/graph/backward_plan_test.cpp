@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "backends/layer_cases.h"
 
 namespace runner {
@@ -80,6 +82,36 @@ TEST(BackwardPlan, StepsRunInReverseOrderAndSumOutputsReadSeveralTimes) {
   EXPECT_EQ(step_of(relu_b).input_gradients, std::vector<int>{conv_step.summed[0]});
   EXPECT_EQ(step_of(relu_a).input_gradients, std::vector<int>{conv_step.summed[1]});
   EXPECT_EQ(plan.buffer_shape_of[conv_step.summed[0]], conv1);
+}
+
+// Squeeze-and-excitation: mul reads the features and a flat gate made from them; its step sends
+// a gradient to each, shaped as each (the gate's a flat C), and the features' two contributions
+// (through the gate and directly) are summed.
+TEST(BackwardPlan, MulSendsAGradientToBothInputs) {
+  ModelSpec model;
+  model.layers = {layer("c", "conv2d", {{"out_channels", 4}, {"kernel", 1}}),
+                  layer("pool", "global_avg_pool2d", {{"flatten", true}}),
+                  layer("excite", "linear", {{"out_features", 4}}),
+                  layer("gate", "sigmoid"),
+                  layer("se", "mul", {}, {"c", "gate"}),
+                  layer("flat", "flatten"),
+                  layer("fc", "linear", {{"out_features", 3}})};
+  Graph graph = build_graph(model, Shape{2, 4, 4}, 3);
+  BackwardPlan plan = plan_backward(graph);
+  const int c = index_of(graph, "c"), gate = index_of(graph, "gate"), se = index_of(graph, "se"),
+            pool = index_of(graph, "pool");
+  BackwardStep se_step, c_step;
+  for (const BackwardStep& step : plan.steps) {
+    if (step.node == se) se_step = step;
+    if (step.node == c) c_step = step;
+  }
+  ASSERT_EQ(se_step.input_gradients.size(), 2u);
+  EXPECT_EQ(plan.buffer_shape_of[se_step.input_gradients[0]], c);
+  EXPECT_EQ(se_step.input_gradients[1], plan.output_gradient[gate]);  // gate is read once
+  ASSERT_EQ(c_step.summed.size(), 2u);
+  EXPECT_NE(std::find(c_step.summed.begin(), c_step.summed.end(), se_step.input_gradients[0]),
+            c_step.summed.end());
+  EXPECT_TRUE(plan.needs_gradient[pool]);
 }
 
 }  // namespace

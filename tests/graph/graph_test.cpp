@@ -96,5 +96,58 @@ TEST(Graph, ShapeErrorsNameTheLayerAndBothShapes) {
   EXPECT_THROW(build_graph(model, Shape{3, 32, 32}, 10), UserError);
 }
 
+// mul's second input: the first's shape, or one value per channel of an image (Cx1x1 or flat C);
+// anything else names both shapes.
+TEST(Graph, MulTakesAGateOfTheInputsShapeOrOneValuePerChannel) {
+  auto graph_with_gate = [](nlohmann::json gate_layer_attributes, const std::string& gate_type) {
+    ModelSpec model;
+    model.layers = {layer("c", "conv2d", {{"out_channels", 4}, {"kernel", 3}}),
+                    layer("gate", gate_type, std::move(gate_layer_attributes), {"c"}),
+                    layer("se", "mul", nlohmann::json::object(), {"c", "gate"}),
+                    layer("flat", "flatten"), layer("fc", "linear", {{"out_features", 2}})};
+    return build_graph(model, Shape{3, 8, 8}, 2);
+  };
+  const nlohmann::json none = nlohmann::json::object();
+  EXPECT_EQ(graph_with_gate(none, "sigmoid").nodes[2].output, (Shape{4, 6, 6}));
+  EXPECT_EQ(graph_with_gate(none, "global_avg_pool2d").nodes[2].output, (Shape{4, 6, 6}));
+  EXPECT_EQ(graph_with_gate({{"flatten", true}}, "global_avg_pool2d").nodes[2].output,
+            (Shape{4, 6, 6}));
+  try {
+    graph_with_gate({{"out_channels", 3}, {"kernel", 6}}, "conv2d");  // 3x1x1: not 4 channels
+    FAIL() << "no error";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("se (mul): input 2 must have input 1's shape or one value "
+                                         "per channel of it (4x1x1 or a flat 4): input 1 is "
+                                         "4x6x6, input 2 is 3x1x1"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(graph_with_gate({{"kernel", 2}}, "max_pool2d"), UserError);  // 4x3x3
+}
+
+// scale's one parameter, named as PyTorch's module attribute `weight`, starts at init_value and
+// is what weight_decay_exclude: [norm] leaves undecayed; on images and on flat features.
+TEST(Graph, ScaleHasOneWeightPerChannelStartingAtInitValue) {
+  ModelSpec model;
+  model.layers = {layer("c", "conv2d", {{"out_channels", 5}, {"kernel", 3}}),
+                  layer("gamma", "scale", {{"init_value", 0.25}}),
+                  layer("flat", "flatten"),
+                  layer("h", "linear", {{"out_features", 7}}),
+                  layer("gamma2", "scale"),
+                  layer("fc", "linear", {{"out_features", 2}})};
+  const Graph graph = build_graph(model, Shape{3, 8, 8}, 2);
+  const ParamSpec& image = graph.nodes[1].params.at(0);
+  EXPECT_EQ(image.name, "gamma.weight");
+  EXPECT_EQ(image.dims, std::vector<std::int64_t>{5});
+  EXPECT_EQ(image.init, ParamInit::constant);
+  EXPECT_DOUBLE_EQ(image.constant, 0.25);
+  EXPECT_TRUE(image.trainable && image.normalization);
+  EXPECT_EQ(graph.nodes[1].output, (Shape{5, 6, 6}));
+  const ParamSpec& flat = graph.nodes[4].params.at(0);
+  EXPECT_EQ(flat.dims, std::vector<std::int64_t>{7});
+  EXPECT_DOUBLE_EQ(flat.constant, 1e-6);  // ConvNeXt's layer_scale_init_value
+  EXPECT_EQ(graph.nodes[4].output, (Shape{7, 1, 1, true}));
+}
+
 }  // namespace
 }  // namespace runner

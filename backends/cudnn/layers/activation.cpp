@@ -1,6 +1,7 @@
-// leaky_relu, gelu, sigmoid and tanh on the GPU: our element-wise kernels (cuDNN has no leaky
-// or GELU activation mode; one kernel for the four keeps them alike), from the arithmetic in
-// backends/common/activation_math.h.
+// leaky_relu, gelu (erf or tanh), sigmoid, tanh, silu, relu6, hardswish and hardsigmoid on the
+// GPU: our element-wise kernels (cuDNN has no leaky, GELU, SiLU or hard activation mode, and its
+// clipped ReLU's gradient at the clip is its own; one kernel for all keeps them alike), from the
+// arithmetic in backends/common/activation_math.h.
 #include "backends/cudnn/build_context.h"
 #include "backends/cudnn/layer_kernels.h"
 
@@ -17,6 +18,9 @@ class ActivationLayer : public CudnnLayer {
                        const std::vector<DeviceTensor>& inputs) override {
     x_ = inputs[0];
     y_ = ctx.allocate_like(x_, node.name + " output");
+    if (kind_ == Activation::gelu && node.attrs.approximate == GeluApproximation::tanh) {
+      kind_ = Activation::gelu_tanh;
+    }
     const Activation kind = kind_;
     const float slope = static_cast<float>(node.attrs.negative_slope);
     const DeviceTensor x = x_, y = y_;
@@ -58,6 +62,18 @@ RUNNER_CUDNN_LAYER(sigmoid) {
 }
 RUNNER_CUDNN_LAYER(tanh) {
   return std::make_unique<ActivationLayer>(Activation::tanh);
+}
+RUNNER_CUDNN_LAYER(silu) {
+  return std::make_unique<ActivationLayer>(Activation::silu);
+}
+RUNNER_CUDNN_LAYER(relu6) {
+  return std::make_unique<ActivationLayer>(Activation::relu6);
+}
+RUNNER_CUDNN_LAYER(hardswish) {
+  return std::make_unique<ActivationLayer>(Activation::hardswish);
+}
+RUNNER_CUDNN_LAYER(hardsigmoid) {
+  return std::make_unique<ActivationLayer>(Activation::hardsigmoid);
 }
 
 }  // namespace runner::cudnn
