@@ -1,5 +1,5 @@
-// CUDA kernels of layers that cuDNN lacks (leaky_relu and gelu have no cuDNN activation mode):
-// element-wise, from the shared host/device arithmetic in backends/common/.
+// CUDA kernels of layers that cuDNN lacks (leaky_relu and gelu have no cuDNN activation mode;
+// layer_norm and group_norm), from the shared host/device arithmetic in backends/common/.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "backends/common/activation_math.h"
+#include "backends/common/norm_math.h"
 #include "backends/cudnn/data_type.h"
 
 namespace runner::cudnn::kernels {
@@ -31,5 +32,18 @@ void dropout_forward(std::uint64_t seed, const long long* step, std::uint64_t la
 // out[i] = a[i] * factors[i]: dropout's backward pass, dx = dy * factors.
 void multiply(const void* a, const float* factors, void* out, std::size_t n, DataType type,
               cudaStream_t stream);
+
+// layer_norm (sets.groups 0) and group_norm forward on `images` NCHW images: y, and each set's
+// mean and inverse standard deviation (images x sets.per_image() floats). No weight and bias
+// (null): ones and zeros.
+void norm_forward(const norm_math::NormSets& sets, int images, const void* x, void* y,
+                  DataType type, const float* weight, const float* bias, float eps, float* mean,
+                  float* inverse_std, cudaStream_t stream);
+// Their backward pass from the forward pass's x and statistics: dx (null: not needed) and the
+// weight and bias gradients over the batch (null: not needed; overwritten).
+void norm_backward(const norm_math::NormSets& sets, int images, const void* x, const void* dy,
+                   void* dx, DataType type, const float* weight, const float* mean,
+                   const float* inverse_std, float* weight_grad, float* bias_grad,
+                   cudaStream_t stream);
 
 }  // namespace runner::cudnn::kernels

@@ -101,6 +101,8 @@ const char* every_kind =
     "    - {name: n, type: tanh}\n"
     "    - {name: o, type: global_avg_pool2d, flatten: true}\n"
     "    - {name: p, type: concat, inputs: [a, c]}\n"
+    "    - {name: q, type: layer_norm, eps: 0.001, affine: false, inputs: [a]}\n"
+    "    - {name: r, type: group_norm, groups: 2, eps: 0.001, affine: true, inputs: [c]}\n"
     "training:\n"
     "  epochs: 3\n"
     "  batch_size: 8\n"
@@ -117,7 +119,7 @@ const char* every_kind =
 TEST(Schema, EveryKindAndEveryKeyIsAccepted) {
   testing::TempDir dir;
   Experiment e = load_experiment(dir.write("all.yaml", every_kind), {});
-  ASSERT_EQ(e.model.layers.size(), 16u);
+  ASSERT_EQ(e.model.layers.size(), 18u);
   EXPECT_DOUBLE_EQ(e.model.width, 0.5);
   EXPECT_EQ(e.model.init, WeightInit::kaiming_normal);
   EXPECT_EQ(e.model.layers[0].attributes["init"], "default");
