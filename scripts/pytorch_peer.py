@@ -209,6 +209,16 @@ def mul(x, gate):
     return x * gate
 
 
+class ChannelLayerNorm(nn.LayerNorm):
+    """layer_norm: nn.LayerNorm over the channels at each position of an image (ConvNeXt's
+    channels_first LayerNorm), over the features of a flat input; parameters named as its own."""
+
+    def forward(self, x):
+        if x.dim() == 2:
+            return super().forward(x)
+        return super().forward(x.permute(0, 2, 3, 1)).permute(0, 3, 1, 2)
+
+
 class GraphNet(nn.Module):
     """A runner `model.layers` list as a module; each layer an attribute under its own name, a
     dotted name (a block's layer: layer2.0.conv1) nested as PyTorch nests modules, so that the
@@ -266,6 +276,10 @@ class GraphNet(nn.Module):
         if kind == "batch_norm2d":
             return nn.BatchNorm2d(c, s.get("eps", 1e-5), s.get("momentum", 0.1),
                                   s.get("affine", True)), shape
+        if kind == "layer_norm":
+            return ChannelLayerNorm(c, s.get("eps", 1e-5), s.get("affine", True)), shape
+        if kind == "group_norm":
+            return nn.GroupNorm(s["groups"], c, s.get("eps", 1e-5), s.get("affine", True)), shape
         if kind == "dropout":
             return nn.Dropout(s.get("p", 0.5)), shape
         if kind == "linear":
@@ -323,7 +337,7 @@ def optimizer_for(net, spec):
     decay = spec.get("weight_decay", 0.01 if kind == "adamw" else 0.0)
     exclude = set(spec.get("weight_decay_exclude", []))
     # `norm`: normalisation layers' parameters and scale's (timm leaves every 1-D one undecayed)
-    norms = {n for n, k, _, _ in net.plan if k in ("batch_norm2d", "scale")}
+    norms = {n for n, k, _, _ in net.plan if k in ("batch_norm2d", "layer_norm", "group_norm", "scale")}
     plain, excluded = [], []
     for name, p in net.named_parameters():
         layer, field = name.rsplit(".", 1)

@@ -1,4 +1,5 @@
-// Element-wise layer kernels (layer_kernels.h): grid-stride loops over the values.
+// Layer kernels (layer_kernels.h): grid-stride loops over the values; layer_norm and group_norm
+// over their statistics sets.
 #include <algorithm>
 
 #include "backends/common/dropout_math.h"
@@ -89,9 +90,211 @@ void with_elements(DataType type, DataType other, F&& f) {
       f(element, Element<T>{});
     }
   });
+// ---- layer_norm and group_norm (backends/common/norm_math.h) ----
+
+constexpr int kNormThreads = 256;
+
+// The sum of v over the block's threads, given to every thread; a fixed order, so deterministic.
+__device__ float block_sum(float v, float* shared) {
+  shared[threadIdx.x] = v;
+  __syncthreads();
+  for (int half = blockDim.x / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) shared[threadIdx.x] += shared[threadIdx.x + half];
+    __syncthreads();
+  }
+  const float total = shared[0];
+  __syncthreads();
+  return total;
+}
+
+// Who walks a set's values: one thread (layer_norm on images: neighbouring threads read
+// neighbouring positions, so the reads coalesce), or a block (sets of contiguous values:
+// group_norm's groups, layer_norm's flat features).
+struct ByThread {
+  __device__ int first() const { return 0; }
+  __device__ int step() const { return 1; }
+  __device__ float total(float v) const { return v; }
+  __device__ bool writes() const { return true; }
+};
+struct ByBlock {
+  float* shared;
+  __device__ int first() const { return threadIdx.x; }
+  __device__ int step() const { return blockDim.x; }
+  __device__ float total(float v) const { return block_sum(v, shared); }
+  __device__ bool writes() const { return threadIdx.x == 0; }
+};
+
+template <typename T, typename Walk>
+__device__ void norm_forward_set(const norm_math::NormSets& sets, long long s, Walk walk,
+                                 const T* x, T* y, const float* w, const float* b, float eps,
+                                 float* mean, float* inverse_std) {
+  const int size = sets.size();
+  float sum = 0.f;
+  for (int j = walk.first(); j < size; j += walk.step()) sum += to_float(x[sets.nchw_offset(s, j)]);
+  const float m = walk.total(sum) / size;
+  float squares = 0.f;
+  for (int j = walk.first(); j < size; j += walk.step()) {
+    const float d = to_float(x[sets.nchw_offset(s, j)]) - m;
+    squares += d * d;
+  }
+  const float r = norm_math::inverse_std(walk.total(squares) / size, eps);
+  for (int j = walk.first(); j < size; j += walk.step()) {
+    const long long at = sets.nchw_offset(s, j);
+    const int c = sets.channel(s, j);
+    y[at] =
+        from_float<T>(norm_math::normalize(to_float(x[at]), m, r, w ? w[c] : 1.f, b ? b[c] : 0.f));
+  }
+  if (walk.writes()) {
+    mean[s] = m;
+    inverse_std[s] = r;
+  }
+}
+
+template <typename T, typename Walk>
+__device__ void norm_backward_set(const norm_math::NormSets& sets, long long s, Walk walk,
+                                  const T* x, const T* dy, T* dx, const float* w, const float* mean,
+                                  const float* inverse_std) {
+  const int size = sets.size();
+  const float m = mean[s], r = inverse_std[s];
+  float sum_g = 0.f, sum_g_xhat = 0.f;
+  for (int j = walk.first(); j < size; j += walk.step()) {
+    const long long at = sets.nchw_offset(s, j);
+    const float g = to_float(dy[at]) * (w ? w[sets.channel(s, j)] : 1.f);
+    sum_g += g;
+    sum_g_xhat += g * (to_float(x[at]) - m) * r;
+  }
+  const float mean_g = walk.total(sum_g) / size, mean_g_xhat = walk.total(sum_g_xhat) / size;
+  for (int j = walk.first(); j < size; j += walk.step()) {
+    const long long at = sets.nchw_offset(s, j);
+    const float g = to_float(dy[at]) * (w ? w[sets.channel(s, j)] : 1.f);
+    dx[at] = from_float<T>(
+        norm_math::input_gradient(g, (to_float(x[at]) - m) * r, r, mean_g, mean_g_xhat));
+  }
+}
+
+template <typename T>
+__global__ void norm_forward_by_thread(norm_math::NormSets sets, long long count, const T* x, T* y,
+                                       const float* w, const float* b, float eps, float* mean,
+                                       float* inverse_std) {
+  for (long long s = blockIdx.x * blockDim.x + threadIdx.x; s < count;
+       s += static_cast<long long>(gridDim.x) * blockDim.x) {
+    norm_forward_set(sets, s, ByThread{}, x, y, w, b, eps, mean, inverse_std);
+  }
+}
+
+template <typename T>
+__global__ void norm_forward_by_block(norm_math::NormSets sets, long long count, const T* x, T* y,
+                                      const float* w, const float* b, float eps, float* mean,
+                                      float* inverse_std) {
+  __shared__ float shared[kNormThreads];
+  for (long long s = blockIdx.x; s < count; s += gridDim.x) {
+    norm_forward_set(sets, s, ByBlock{shared}, x, y, w, b, eps, mean, inverse_std);
+  }
+}
+
+template <typename T>
+__global__ void norm_backward_by_thread(norm_math::NormSets sets, long long count, const T* x,
+                                        const T* dy, T* dx, const float* w, const float* mean,
+                                        const float* inverse_std) {
+  for (long long s = blockIdx.x * blockDim.x + threadIdx.x; s < count;
+       s += static_cast<long long>(gridDim.x) * blockDim.x) {
+    norm_backward_set(sets, s, ByThread{}, x, dy, dx, w, mean, inverse_std);
+  }
+}
+
+template <typename T>
+__global__ void norm_backward_by_block(norm_math::NormSets sets, long long count, const T* x,
+                                       const T* dy, T* dx, const float* w, const float* mean,
+                                       const float* inverse_std) {
+  __shared__ float shared[kNormThreads];
+  for (long long s = blockIdx.x; s < count; s += gridDim.x) {
+    norm_backward_set(sets, s, ByBlock{shared}, x, dy, dx, w, mean, inverse_std);
+  }
+}
+
+// A block per channel c: the sums over the batch's images and positions of dy * xhat (the
+// weight's gradient) and of dy (the bias's).
+template <typename T>
+__global__ void norm_parameter_gradients(norm_math::NormSets sets, int images, const T* x,
+                                         const T* dy, const float* mean, const float* inverse_std,
+                                         float* weight_grad, float* bias_grad) {
+  __shared__ float shared[kNormThreads];
+  const int c = blockIdx.x;
+  const long long count = static_cast<long long>(images) * sets.positions;
+  float sum_dy_xhat = 0.f, sum_dy = 0.f;
+  for (long long i = threadIdx.x; i < count; i += blockDim.x) {
+    const long long n = i / sets.positions;
+    const int p = static_cast<int>(i % sets.positions);
+    const long long at = (n * sets.channels + c) * sets.positions + p;
+    const long long s = n * sets.per_image() + sets.of(c, p);
+    const float g = to_float(dy[at]);
+    sum_dy_xhat += g * (to_float(x[at]) - mean[s]) * inverse_std[s];
+    sum_dy += g;
+  }
+  sum_dy_xhat = block_sum(sum_dy_xhat, shared);
+  sum_dy = block_sum(sum_dy, shared);
+  if (threadIdx.x == 0) {
+    if (weight_grad) weight_grad[c] = sum_dy_xhat;
+    if (bias_grad) bias_grad[c] = sum_dy;
+  }
+}
+
+// Whether a block walks each set: its values are contiguous (groups, flat features).
+bool norm_by_block(const norm_math::NormSets& sets) {
+  return sets.groups != 0 || sets.positions == 1;
+}
+
+int norm_blocks(long long sets) {
+  return static_cast<int>(std::min<long long>(sets, 65535));
 }
 
 }  // namespace
+
+void norm_forward(const norm_math::NormSets& sets, int images, const void* x, void* y,
+                  DataType type, const float* weight, const float* bias, float eps, float* mean,
+                  float* inverse_std, cudaStream_t stream) {
+  const long long count = static_cast<long long>(images) * sets.per_image();
+  if (count == 0) return;
+  with_element(type, [&](auto element) {
+    using T = typename decltype(element)::type;
+    const T* in = static_cast<const T*>(x);
+    T* out = static_cast<T*>(y);
+    if (norm_by_block(sets)) {
+      norm_forward_by_block<<<norm_blocks(count), kNormThreads, 0, stream>>>(
+          sets, count, in, out, weight, bias, eps, mean, inverse_std);
+    } else {
+      norm_forward_by_thread<<<blocks_for(count), kThreads, 0, stream>>>(
+          sets, count, in, out, weight, bias, eps, mean, inverse_std);
+    }
+  });
+  CUDA_CHECK(cudaGetLastError());
+}
+
+void norm_backward(const norm_math::NormSets& sets, int images, const void* x, const void* dy,
+                   void* dx, DataType type, const float* weight, const float* mean,
+                   const float* inverse_std, float* weight_grad, float* bias_grad,
+                   cudaStream_t stream) {
+  const long long count = static_cast<long long>(images) * sets.per_image();
+  if (count == 0) return;
+  with_element(type, [&](auto element) {
+    using T = typename decltype(element)::type;
+    const T *in = static_cast<const T*>(x), *grad = static_cast<const T*>(dy);
+    if (weight_grad || bias_grad) {
+      norm_parameter_gradients<<<sets.channels, kNormThreads, 0, stream>>>(
+          sets, images, in, grad, mean, inverse_std, weight_grad, bias_grad);
+    }
+    if (!dx) return;
+    T* out = static_cast<T*>(dx);
+    if (norm_by_block(sets)) {
+      norm_backward_by_block<<<norm_blocks(count), kNormThreads, 0, stream>>>(
+          sets, count, in, grad, out, weight, mean, inverse_std);
+    } else {
+      norm_backward_by_thread<<<blocks_for(count), kThreads, 0, stream>>>(
+          sets, count, in, grad, out, weight, mean, inverse_std);
+    }
+  });
+  CUDA_CHECK(cudaGetLastError());
+}
 
 void dropout_forward(std::uint64_t seed, const long long* step, std::uint64_t layer, float p,
                      const void* x, void* y, float* factors, std::size_t n, DataType type,

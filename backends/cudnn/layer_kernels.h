@@ -1,6 +1,6 @@
-// CUDA kernels of layers that cuDNN lacks (leaky_relu and gelu have no cuDNN activation mode):
-// element-wise, from the shared host/device arithmetic in backends/common/, and the products
-// with a broadcast factor of mul and scale.
+// CUDA kernels of layers that cuDNN lacks (leaky_relu and gelu have no cuDNN activation mode;
+// layer_norm and group_norm): element-wise, from the shared host/device arithmetic in
+// backends/common/, and the products with a broadcast factor of mul and scale.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "backends/common/activation_math.h"
+#include "backends/common/norm_math.h"
 #include "backends/cudnn/data_type.h"
 
 namespace runner::cudnn::kernels {
@@ -45,5 +46,17 @@ void multiply_broadcast(const void* a, DataType type, const void* b, DataType b_
 // ones (FP32 or `type`); one block per g sums in FP32 in a fixed order.
 void sum_products(const void* a, const void* b, DataType type, void* out, DataType out_type,
                   int groups, std::size_t outer, std::size_t spread, cudaStream_t stream);
+// layer_norm (sets.groups 0) and group_norm forward on `images` NCHW images: y, and each set's
+// mean and inverse standard deviation (images x sets.per_image() floats). No weight and bias
+// (null): ones and zeros.
+void norm_forward(const norm_math::NormSets& sets, int images, const void* x, void* y,
+                  DataType type, const float* weight, const float* bias, float eps, float* mean,
+                  float* inverse_std, cudaStream_t stream);
+// Their backward pass from the forward pass's x and statistics: dx (null: not needed) and the
+// weight and bias gradients over the batch (null: not needed; overwritten).
+void norm_backward(const norm_math::NormSets& sets, int images, const void* x, const void* dy,
+                   void* dx, DataType type, const float* weight, const float* mean,
+                   const float* inverse_std, float* weight_grad, float* bias_grad,
+                   cudaStream_t stream);
 
 }  // namespace runner::cudnn::kernels

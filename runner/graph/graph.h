@@ -38,15 +38,16 @@ struct LayerAttrs {
   int stride_h = 1, stride_w = 1;
   int pad_h = 0, pad_w = 0;
   int dilation_h = 1, dilation_w = 1;  // conv2d: the spacing of the kernel's taps
-  int groups = 1;                      // conv2d: each group of outputs reads its own inputs
+  // conv2d: each group of outputs reads its own inputs; group_norm: channels normalised together
+  int groups = 1;
   bool bias = true;
   // conv2d, linear: how the weight starts (the layer's own init, else model.init)
   WeightInit init = WeightInit::pytorch_default;
   bool flatten = false;         // global_avg_pool2d: a flat (C) output instead of Cx1x1
   double negative_slope = 0.0;  // leaky_relu
-  double eps = 1e-5;            // batch_norm2d
+  double eps = 1e-5;            // batch_norm2d, layer_norm, group_norm
   double momentum = 0.1;        // batch_norm2d: running = (1 - momentum) running + momentum batch
-  bool affine = true;           // batch_norm2d: a learned weight and bias per channel
+  bool affine = true;           // batch, layer and group norm: a weight and bias per channel
   double p = 0.5;               // dropout: the probability of zeroing a value
   GeluApproximation approximate = GeluApproximation::none;  // gelu
   double init_value = 1e-6;  // scale: every channel's factor at the start (ConvNeXt's default)

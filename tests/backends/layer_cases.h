@@ -157,6 +157,44 @@ inline std::vector<LayerCase> cases() {
        head({layer("bn0", "batch_norm2d", {{"affine", false}}),
              layer("c", "conv2d", {{"out_channels", 16}, {"kernel", 1}, {"bias", false}}),
              layer("bn1", "batch_norm2d", {{"momentum", 0.3}, {"eps", 1e-3}})})},
+      // layer_norm over the channels at each position (ConvNeXt's), between convolutions: 5
+      // channels channels-last, then 32 in oneDNN's 16-channel blocks (without weight and bias,
+      // with another eps), each read in its own layout by the CPU kernels.
+      {"layer_norm_between_convs",
+       {3, 6, 5},
+       3,
+       head({layer("c1", "conv2d", {{"out_channels", 5}, {"kernel", 3}, {"padding", 1}}),
+             layer("ln1", "layer_norm"),
+             layer("c2", "conv2d", {{"out_channels", 32}, {"kernel", 1}}),
+             layer("ln2", "layer_norm", {{"affine", false}, {"eps", 1e-3}}), layer("g", "gelu")})},
+      // On the images themselves (NCHW, no input gradient), and on flat features.
+      {"layer_norm_on_input_and_features",
+       {3, 4, 5},
+       2,
+       {layer("ln0", "layer_norm", {{"eps", 1e-4}}), layer("flat", "flatten"),
+        layer("h", "linear", {{"out_features", 9}}), layer("ln1", "layer_norm"),
+        layer("fc", "linear", {{"out_features", kClasses}})}},
+      // group_norm: 6 channels in 3 groups (channels-last), then 32 channels in 4 groups of 8,
+      // half a 16-channel block each, without weight and bias.
+      {"group_norm_between_convs",
+       {2, 7, 6},
+       3,
+       head({layer("c1", "conv2d", {{"out_channels", 6}, {"kernel", 3}, {"padding", 1}}),
+             layer("gn1", "group_norm", {{"groups", 3}}), layer("r", "relu"),
+             layer("c2", "conv2d", {{"out_channels", 32}, {"kernel", 1}}),
+             layer("gn2", "group_norm", {{"groups", 4}, {"affine", false}})})},
+      // One channel per group (instance norm; the convolution without a bias, whose gradient
+      // would be exactly 0, and padded, else gn0's bias would shift each of its outputs by a
+      // constant that gn1 takes away: a gradient of exactly 0 too), on the images (one group of
+      // all three channels), and on features.
+      {"group_norm_instance_input_and_features",
+       {3, 5, 4},
+       2,
+       {layer("gn0", "group_norm", {{"groups", 1}}),
+        layer("c", "conv2d", {{"out_channels", 4}, {"kernel", 3}, {"padding", 1}, {"bias", false}}),
+        layer("gn1", "group_norm", {{"groups", 4}, {"eps", 1e-3}}), layer("flat", "flatten"),
+        layer("h", "linear", {{"out_features", 8}}), layer("gn2", "group_norm", {{"groups", 2}}),
+        layer("fc", "linear", {{"out_features", kClasses}})}},
       // Basic blocks: each batch norm with its ReLU fused in, the first ReLU read by the next
       // convolution and by the sum, one batch norm without weight and bias. oneDNN's CPU
       // backend runs the 32-channel convolutions with Winograd, the 16-channel ones on its own

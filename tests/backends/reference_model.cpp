@@ -161,6 +161,48 @@ double norm_weight(const Node& node, const std::map<std::string, Values>& params
   return node.attrs.affine ? params.at(node.name + ".weight")[c] : 1.0;
 }
 
+// layer_norm's and group_norm's statistics sets: per image, one per position over the channels
+// (layer_norm) or one per group of channels over those channels at every position (group_norm).
+// Visits (set over the batch, value, channel) for every value.
+template <typename Visit>
+void for_each_norm_value(const Node& node, Dims in, int batch, Visit visit) {
+  const int plane = in.h * in.w, groups = node.attrs.groups;
+  const bool by_group = node.type == "group_norm";
+  for (int n = 0; n < batch; ++n)
+    for (int c = 0; c < in.c; ++c)
+      for (int p = 0; p < plane; ++p) {
+        const int set = by_group ? n * groups + c / (in.c / groups) : n * plane + p;
+        visit(set, (n * in.c + c) * plane + p, c);
+      }
+}
+
+bool is_per_image_norm(const std::string& type) {
+  return type == "layer_norm" || type == "group_norm";
+}
+
+// Each set's mean and 1 / sqrt(biased variance + eps), and its count of values.
+struct SetStats {
+  Values mean, inverse_std;
+  double size = 0;
+};
+
+SetStats per_image_norm_stats(const Node& node, const Values& x, Dims in, int batch) {
+  const bool by_group = node.type == "group_norm";
+  const int sets = batch * (by_group ? node.attrs.groups : in.h * in.w);
+  const double size = static_cast<double>(batch) * in.c * in.h * in.w / sets;
+  Values mean(sets, 0.0), var(sets, 0.0);
+  for_each_norm_value(node, in, batch, [&](int set, int v, int) { mean[set] += x[v] / size; });
+  for_each_norm_value(node, in, batch, [&](int set, int v, int) {
+    var[set] += (x[v] - mean[set]) * (x[v] - mean[set]) / size;
+  });
+  for (double& v : var) v = 1 / std::sqrt(v + node.attrs.eps);
+  return {mean, var, size};
+}
+
+double norm_bias(const Node& node, const std::map<std::string, Values>& params, int c) {
+  return node.attrs.affine ? params.at(node.name + ".bias")[c] : 0.0;
+}
+
 Values layer_forward(const Node& node, const std::vector<const Values*>& inputs, const Dims in,
                      const Dims out, int batch, bool training,
                      const std::map<std::string, Values>& params) {
@@ -212,6 +254,12 @@ Values layer_forward(const Node& node, const std::vector<const Values*>& inputs,
           y[v] = (x[v] - s.mean[c]) * inv * norm_weight(node, params, c) + shift;
         }
       }
+  } else if (is_per_image_norm(node.type)) {
+    const SetStats s = per_image_norm_stats(node, x, in, batch);
+    for_each_norm_value(node, in, batch, [&](int set, int v, int c) {
+      y[v] = (x[v] - s.mean[set]) * s.inverse_std[set] * norm_weight(node, params, c) +
+             norm_bias(node, params, c);
+    });
   } else if (node.type == "dropout") {
     for (std::size_t v = 0; v < y.size(); ++v) y[v] = x[v] * dropout_factor(node, v, training);
   } else if (node.type == "relu") {
@@ -329,6 +377,29 @@ void layer_backward(const Node& node, const std::vector<const Values*>& inputs, 
           (*dx)[v] += w * inv * (dy[v] - sum_dy / count - xhat * sum_dy_xhat / count);
         }
     }
+  } else if (is_per_image_norm(node.type)) {  // through each set's statistics
+    const SetStats s = per_image_norm_stats(node, x, in, batch);
+    Values sum_g(s.mean.size(), 0.0), sum_g_xhat(s.mean.size(), 0.0);
+    Values dw(in.c, 0.0), db(in.c, 0.0);
+    for_each_norm_value(node, in, batch, [&](int set, int v, int c) {
+      const double xhat = (x[v] - s.mean[set]) * s.inverse_std[set];
+      const double g = dy[v] * norm_weight(node, params, c);
+      sum_g[set] += g;
+      sum_g_xhat[set] += g * xhat;
+      dw[c] += dy[v] * xhat;
+      db[c] += dy[v];
+    });
+    if (node.attrs.affine) {
+      param_grads[node.name + ".weight"] = dw;
+      param_grads[node.name + ".bias"] = db;
+    }
+    if (dx)
+      for_each_norm_value(node, in, batch, [&](int set, int v, int c) {
+        const double xhat = (x[v] - s.mean[set]) * s.inverse_std[set];
+        const double g = dy[v] * norm_weight(node, params, c);
+        (*dx)[v] +=
+            s.inverse_std[set] * (g - sum_g[set] / s.size - xhat * sum_g_xhat[set] / s.size);
+      });
   } else if (node.type == "dropout") {
     if (dx)
       for (std::size_t v = 0; v < dy.size(); ++v) (*dx)[v] += dy[v] * dropout_factor(node, v, true);

@@ -105,6 +105,8 @@ std::vector<DefaultCase> cases() {
   const std::string max_pool = with_layer("{name: x, type: max_pool2d, kernel: 2}");
   const std::string avg_pool = with_layer("{name: x, type: avg_pool2d, kernel: 2}");
   const std::string bn = with_layer("{name: x, type: batch_norm2d}");
+  const std::string ln = with_layer("{name: x, type: layer_norm}");
+  const std::string gn = with_layer("{name: x, type: group_norm, groups: 3}");
   const std::string one_cycle = with_schedule("{type: one_cycle}");
   const std::string sgd = with_optimizer("sgd"), adam = with_optimizer("adam");
   const std::string augmented =
@@ -186,6 +188,10 @@ std::vector<DefaultCase> cases() {
        attr([](const LayerAttrs& a) { return a.momentum; })},
       {d + "batch_norm2d/properties/affine", bn,
        attr([](const LayerAttrs& a) { return a.affine; })},
+      {d + "layer_norm/properties/eps", ln, attr([](const LayerAttrs& a) { return a.eps; })},
+      {d + "layer_norm/properties/affine", ln, attr([](const LayerAttrs& a) { return a.affine; })},
+      {d + "group_norm/properties/eps", gn, attr([](const LayerAttrs& a) { return a.eps; })},
+      {d + "group_norm/properties/affine", gn, attr([](const LayerAttrs& a) { return a.affine; })},
       {d + "dropout/properties/p", with_layer("{name: x, type: dropout}"),
        attr([](const LayerAttrs& a) { return a.p; })},
       {d + "leaky_relu/properties/negative_slope", with_layer("{name: x, type: leaky_relu}"),

@@ -108,6 +108,8 @@ const char* every_kind =
     "    - {name: u, type: hardsigmoid}\n"
     "    - {name: v, type: mul, inputs: [b, c]}\n"
     "    - {name: w, type: scale, init_value: 0.5}\n"
+    "    - {name: x, type: layer_norm, eps: 0.001, affine: false, inputs: [a]}\n"
+    "    - {name: y, type: group_norm, groups: 2, eps: 0.001, affine: true, inputs: [c]}\n"
     "training:\n"
     "  epochs: 3\n"
     "  batch_size: 8\n"
@@ -124,7 +126,7 @@ const char* every_kind =
 TEST(Schema, EveryKindAndEveryKeyIsAccepted) {
   testing::TempDir dir;
   Experiment e = load_experiment(dir.write("all.yaml", every_kind), {});
-  ASSERT_EQ(e.model.layers.size(), 23u);
+  ASSERT_EQ(e.model.layers.size(), 25u);
   EXPECT_DOUBLE_EQ(e.model.width, 0.5);
   EXPECT_EQ(e.model.init, WeightInit::kaiming_normal);
   EXPECT_EQ(e.model.layers[0].attributes["init"], "default");
