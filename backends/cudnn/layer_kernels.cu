@@ -90,6 +90,8 @@ void with_elements(DataType type, DataType other, F&& f) {
       f(element, Element<T>{});
     }
   });
+}
+
 // ---- layer_norm and group_norm (backends/common/norm_math.h) ----
 
 constexpr int kNormThreads = 256;
