@@ -132,7 +132,9 @@ def run_pytorch(args, workload, point, column, seed):
                    str(workload["config"])]
     else:
         return {"error": ["the ResNet-8 peer runs on the CPU only"]}
-    out = subprocess.run(command + settings, capture_output=True, text=True)
+    # The peer asks this runner to expand a config written with blocks or includes.
+    out = subprocess.run(command + settings, capture_output=True, text=True,
+                         env={**os.environ, "RUNNER": str(args.runner)})
     if out.returncode != 0:
         return {"error": last_lines(out, 3)}
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -215,16 +217,17 @@ def busy(args, workload, point):
     return result
 
 
-def steps_for(args, batch):
+def steps_for(args, batch, images_scale=1.0):
     """Timed and warm-up steps of a point, the same on both sides: about --images images timed
-    (at least 10 steps), and warm-up of about 2000 images (3 to 20 steps: enough for oneDNN's
-    primitives and the allocators to settle; batch 512 would otherwise warm up on 10,240)."""
-    return max(10, args.images // batch), max(3, min(20, 2000 // batch))
+    (times the workload's images_scale; at least 10 steps), and warm-up of about 2000 images (3
+    to 20 steps: enough for oneDNN's primitives and the allocators to settle; batch 512 would
+    otherwise warm up on 10,240)."""
+    return max(10, int(args.images * images_scale) // batch), max(3, min(20, 2000 // batch))
 
 
 def measure(args, workload, batch, width):
     """One point: every column --repeats times, runner and PyTorch alternating."""
-    steps, warmup = steps_for(args, batch)
+    steps, warmup = steps_for(args, batch, workload.get("images_scale", 1.0))
     point = {"workload": workload["name"], "device": args.device, "width": width,
              "batch_size": batch, "steps": steps, "warmup_steps": warmup,
              "configurations": columns(args.device, workload["name"])}
@@ -393,6 +396,13 @@ def workloads(args):
         "resnet8": ({"name": "resnet8",
                      "config": ROOT / "configs" / "bench" / "resnet8_cifar_synthetic.yaml"},
                     [32, 128], [1]),
+        # Larger networks: fewer images per timed run (--images scaled), same batches.
+        "resnet18": ({"name": "resnet18", "images_scale": 0.2,
+                      "config": ROOT / "configs" / "bench" / "resnet18_cifar_synthetic.yaml"},
+                     [32, 128], [1]),
+        "mobilenetv2": ({"name": "mobilenetv2", "images_scale": 0.3,
+                         "config": ROOT / "configs" / "bench" / "mobilenetv2_cifar_synthetic.yaml"},
+                        [32, 128], [1]),
     }
     return [known[name] for name in args.workloads]
 
@@ -421,8 +431,9 @@ def main():
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--batch-sizes", type=int, nargs="+", default=[4, 32, 128])
     parser.add_argument("--widths", type=float, nargs="+", default=[1, 4])
-    parser.add_argument("--workloads", nargs="+", choices=["lenet", "resnet8"],
-                        default=["lenet", "resnet8"])
+    parser.add_argument("--workloads", nargs="+",
+                        choices=["lenet", "resnet8", "resnet18", "mobilenetv2"],
+                        default=["lenet", "resnet8", "resnet18", "mobilenetv2"])
     parser.add_argument("--threads", type=int, default=os.cpu_count())
     parser.add_argument("--images", type=int, default=3000,
                         help="images per timed run, about (both sides run the same steps)")

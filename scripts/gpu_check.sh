@@ -29,6 +29,8 @@
 #       sweep         configs/sweeps/cpu_vs_gpu.yaml (throughput per device, GPU speedup)
 #       bench         scripts/bench.sh --device cuda against this machine's PyTorch: LeNet at
 #                     batch 16, 256 and 4096, strict FP32 and PyTorch's defaults (tf32)
+#       architectures runner bench of the block-written ResNet-18 and MobileNetV2 (configs/bench/,
+#                     synthetic CIFAR-shaped images) on cuda, 30 steps each
 #       lenet-PREC    LeNet in the other --precisions (default tf32 bf16 fp16)
 #     --epochs sets LeNet's epochs (default: the config's 2); --skip leaves steps out. The steps
 #     write into WORK (--work, default a new folder under $TMPDIR or /tmp): logs/STEP.log,
@@ -214,7 +216,7 @@ run() {
 
   local gpu_steps=(tests)
   for p in $precisions; do gpu_steps+=("lenet-$p"); done
-  gpu_steps+=(eval-cpu eval-pytorch resnet8 sweep bench)
+  gpu_steps+=(eval-cpu eval-pytorch resnet8 sweep bench architectures)
   if [ -n "$no_gpu" ]; then
     for s in "${gpu_steps[@]}"; do wanted "$s" && skip "$s" "$no_gpu"; done
   else
@@ -285,6 +287,17 @@ run() {
       step bench 200 "$root/scripts/bench.sh" --runner "$runner" --device cuda \
         --workloads lenet --batch-sizes 16 256 4096 --widths 1 --precisions fp32 tf32 \
         --repeats 2 --output "$work/runs/bench" || true
+    fi
+
+    if wanted architectures; then
+      # The newer architectures, written with blocks: every kind they use on cuda, end to end.
+      step architectures 120 bash -c 'runner=$1 out=$2; shift 2
+        for config; do
+          "$runner" bench "$config" --set device=cuda --steps 30 --warmup-steps 5 --quiet \
+            --output "$out" || exit 1
+        done' architectures "$runner" "$work/runs/architectures" \
+        "$root/configs/bench/resnet18_cifar_synthetic.yaml" \
+        "$root/configs/bench/mobilenetv2_cifar_synthetic.yaml" || true
     fi
 
     for p in ${precisions#"$first"}; do

@@ -176,17 +176,37 @@ def pair(value, default):
     return tuple(value) if isinstance(value, list) else (value, value)
 
 
-def plain_layers(config, config_file):
-    """The config's model.layers, a model written with blocks expanded by the runner itself
-    (`runner describe --json`; $RUNNER, else build/runner beside scripts/)."""
-    if "blocks" not in config["model"]:
-        return config["model"]["layers"]
+def runner_described(config_file):
+    """`runner describe --json CONFIG`: the runner's resolved config and its plain layers ($RUNNER,
+    else build/runner beside scripts/)."""
     import subprocess
     runner = os.environ.get("RUNNER") or os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                       "..", "build", "runner")
-    described = subprocess.run([runner, "describe", "--json", config_file], check=True,
-                               capture_output=True, text=True)
-    return json.loads(described.stdout)["layers"]
+    described = subprocess.run([runner, "describe", "--json", config_file], capture_output=True,
+                               text=True)
+    if described.returncode != 0:
+        sys.exit(f"{config_file}: runner describe --json failed: {described.stderr.strip()}")
+    return json.loads(described.stdout)
+
+
+def read_config(config_file):
+    """The config with model.plain_layers, its layers as the runner builds them. A config this
+    script cannot read alone (composed with `defaults:`, tagged `!replace`, or written with
+    blocks) is read by the runner itself, so the expansion and composition are the runner's."""
+    with open(config_file) as f:
+        text = f.read()
+    try:
+        config = yaml.safe_load(text) if yaml else json.loads(text)
+    except Exception:  # YAML tags (!replace) or YAML without PyYAML: the runner reads it
+        config = None
+    if (not isinstance(config, dict) or "defaults" in config or "include" in config
+            or "blocks" in config.get("model", {})):
+        described = runner_described(config_file)
+        config = described["config"]
+        config["model"]["plain_layers"] = described["layers"]
+    else:
+        config["model"]["plain_layers"] = config["model"]["layers"]
+    return config
 
 
 class Scale(nn.Module):
@@ -568,11 +588,7 @@ def main():
     peer_settings.add_arguments(parser)
     args = parser.parse_args()
     peer_settings.apply_math(args.math)
-    with open(args.config) as f:
-        if yaml is None and not args.config.endswith(".json"):
-            sys.exit(f"{args.config}: reading YAML needs PyYAML (python3-yaml); a .json config does not")
-        config = yaml.safe_load(f) if yaml else json.load(f)
-    config["model"]["plain_layers"] = plain_layers(config, args.config)
+    config = read_config(args.config)
     if args.threads:
         torch.set_num_threads(args.threads)
     if args.epochs:

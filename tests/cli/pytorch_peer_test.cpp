@@ -188,5 +188,45 @@ TEST(PyTorchPeer, ScoresACheckpointOfTheNewerKindsAsTheRunner) {
   EXPECT_EQ(peer_scores["tensors"], 9);  // c, squeeze, excite, fc: weight and bias; layer_scale
 }
 
+// A model written with blocks: the peer asks the runner to expand it (`runner describe --json`),
+// nests the dotted names (stage.1.unit.0) as PyTorch nests modules, and scores the checkpoint
+// strictly by name as the runner does.
+TEST(PyTorchPeer, ScoresACheckpointOfAModelWrittenWithBlocks) {
+  if (!have_torch()) GTEST_SKIP() << "no /usr/bin/python3 with torch, yaml and numpy";
+  TempDir tmp;
+  auto config = tmp.write(
+      "blocks.yaml",
+      "name: blocks\ndevice: cpu\n"
+      "dataset: {name: synthetic, synthetic: {height: 8, width: 8, train_count: 128, "
+      "test_count: 64}}\n"
+      "model:\n"
+      "  blocks:\n"
+      "    unit:\n"
+      "      params: {out: ~, skip: false}\n"
+      "      layers:\n"
+      "        - {name: '0', type: conv2d, out_channels: '${out}', kernel: 3, padding: 1}\n"
+      "        - {name: '1', type: batch_norm2d}\n"
+      "        - {name: sum, type: add, inputs: ['1', input], enabled: '${skip}'}\n"
+      "        - {name: act, type: relu}\n"
+      "  layers:\n"
+      "    - {name: stem, block: unit, with: {out: 6}}\n"
+      "    - {name: stage, block: unit, repeat: 2, with: {out: 6, skip: true}}\n"
+      "    - {name: pool, type: global_avg_pool2d, flatten: true}\n"
+      "    - {name: fc, type: linear, out_features: 10}\n"
+      "training: {epochs: 2, batch_size: 16, optimizer: {type: adam, lr: 0.01}}\n"
+      "checkpoint: {path: c.safetensors}\n");
+  const nlohmann::json report = run_in(tmp, config);
+  ASSERT_TRUE(report.is_object());
+  auto scored = run_command("cd " + tmp.path().string() + " && RUNNER=" + RUNNER_BINARY + " " +
+                            peer() + " evaluate " + config.string() + " " +
+                            report["checkpoint"]["path"].get<std::string>());
+  ASSERT_EQ(scored.exit_code, 0) << scored.output;
+  const nlohmann::json peer_scores = nlohmann::json::parse(scored.output);
+  const double loss = report["metrics"]["test_loss"].get<double>();
+  EXPECT_NEAR(peer_scores["test_loss"].get<double>(), loss, 1e-5 * (1 + loss));
+  // Three convolutions (weight, bias) and three batch norms (5 tensors each), fc's two.
+  EXPECT_EQ(peer_scores["tensors"], 23);
+}
+
 }  // namespace
 }  // namespace runner::testing
