@@ -202,6 +202,11 @@ std::vector<DefaultCase> cases() {
        })},
       {d + "scale/properties/init_value", with_layer("{name: x, type: scale}"),
        attr([](const LayerAttrs& a) { return a.init_value; })},
+      {d + "token_select/properties/select",
+       config("{name: synthetic}",
+              "[{name: t, type: to_tokens}, {name: x, type: token_select}, "
+              "{name: fc, type: linear, out_features: 10}]"),
+       attr([](const LayerAttrs& a) { return a.select == TokenSelect::mean ? "mean" : "class"; })},
       {d + "linear/properties/bias",
        config("{name: synthetic}",
               "[{name: flat, type: flatten}, {name: x, type: linear, out_features: 10}]"),
