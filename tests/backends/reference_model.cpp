@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "backends/common/dropout_math.h"
+#include "reference_attention.h"
 #include "reference_tokens.h"
 
 namespace runner::testing {
@@ -478,10 +479,14 @@ std::vector<Values> ReferenceModel::forward(const Values& input, int batch, bool
   for (const Node& node : graph_.nodes) {
     auto shapes = graph_.input_shapes(node);
     const auto inputs = inputs_of(node, input, outputs);
-    outputs.push_back(is_token_kind(node.type)
-                          ? token_forward(node, shapes[0], *inputs[0], batch, training, params_)
-                          : layer_forward(node, inputs, dims_of(shapes[0]), dims_of(node.output),
-                                          batch, training, params_));
+    if (node.type == "self_attention") {
+      outputs.push_back(attention_forward(node, *inputs[0], batch, training, params_));
+    } else if (is_token_kind(node.type)) {
+      outputs.push_back(token_forward(node, shapes[0], *inputs[0], batch, training, params_));
+    } else {
+      outputs.push_back(layer_forward(node, inputs, dims_of(shapes[0]), dims_of(node.output), batch,
+                                      training, params_));
+    }
   }
   return outputs;
 }
@@ -550,6 +555,11 @@ std::map<std::string, Values> ReferenceModel::gradients(const Values& input,
     std::vector<Values*> input_grads;
     for (int k : node.inputs) input_grads.push_back(k == kDataInput ? nullptr : &grads[k]);
     auto shapes = graph_.input_shapes(node);
+    if (node.type == "self_attention") {
+      attention_backward(node, *inputs_of(node, input, outputs)[0], grads[i], input_grads[0], batch,
+                         params_, param_grads);
+      continue;
+    }
     if (is_token_kind(node.type)) {
       token_backward(node, shapes[0], grads[i], input_grads[0], batch, param_grads);
       continue;

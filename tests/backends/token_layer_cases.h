@@ -64,6 +64,37 @@ inline std::vector<LayerCase> token_cases() {
         layer("b3", "linear", {{"out_features", 7}}), layer("dp3", "drop_path", {{"p", 0.35}}),
         layer("sum3", "add", none, {"h", "dp3"}),
         layer("head", "linear", {{"out_features", kClasses}})}},
+      // A pre-norm transformer block (timm's Block): attention of 2 heads of 3 features over a
+      // class token and 4 patches, its residual sum, then the MLP; the class token read out.
+      // Batch 3: chunks of two images and a short one.
+      {"attention_pre_norm_block",
+       {3, 4, 4},
+       3,
+       {layer("patch", "conv2d", {{"out_channels", 6}, {"kernel", 2}, {"stride", 2}}),
+        layer("tokens", "to_tokens"), layer("cls", "class_token"),
+        layer("pos", "position_embedding"), layer("norm1", "layer_norm", {{"eps", 1e-6}}),
+        layer("attn", "self_attention", {{"heads", 2}}),
+        layer("sum1", "add", none, {"pos", "attn"}), layer("norm2", "layer_norm", {{"eps", 1e-6}}),
+        layer("fc1", "linear", {{"out_features", 8}}), layer("act", "gelu"),
+        layer("fc2", "linear", {{"out_features", 6}}), layer("sum2", "add", none, {"sum1", "fc2"}),
+        layer("norm", "layer_norm", {{"eps", 1e-6}}), layer("select", "token_select"),
+        layer("head", "linear", {{"out_features", kClasses}})}},
+      // 4 heads of 4 of 16 features (oneDNN's 16-channel view), attention dropout, no biases.
+      {"attention_dropout_no_bias_16_features",
+       {2, 4, 4},
+       3,
+       {layer("patch", "conv2d", {{"out_channels", 16}, {"kernel", 2}, {"stride", 2}}),
+        layer("tokens", "to_tokens"),
+        layer("attn", "self_attention", {{"heads", 4}, {"dropout", 0.3}, {"bias", false}}),
+        layer("select", "token_select", {{"select", "mean"}}),
+        layer("head", "linear", {{"out_features", kClasses}})}},
+      // One head over the images' own 9 positions and a class token (no input gradient).
+      {"attention_one_head_on_input",
+       {5, 3, 3},
+       2,
+       {layer("tokens", "to_tokens"), layer("cls", "class_token"),
+        layer("attn", "self_attention", {{"heads", 1}}), layer("select", "token_select"),
+        layer("head", "linear", {{"out_features", kClasses}})}},
   };
 }
 
