@@ -1,5 +1,6 @@
 // PyTorch's default initialisation for conv and linear layers, from the experiment's seed, and
-// the constant starts of the others (batch norm's ones and zeros, scale's init_value).
+// the constant starts of the others (batch norm's ones and zeros, scale's init_value), and timm's
+// normal starts of token embeddings.
 #include <algorithm>
 #include <cmath>
 
@@ -27,6 +28,16 @@ void fill(const ParamSpec& spec, Random& random, std::vector<float>& values) {
       return;
     case ParamInit::constant:
       std::fill(values.begin(), values.end(), static_cast<float>(spec.constant));
+      return;
+    case ParamInit::normal:
+      for (float& v : values) v = static_cast<float>(spec.stddev * random.normal());
+      return;
+    case ParamInit::truncated_normal:  // timm's trunc_normal_(std, a=-2, b=2): bounds absolute
+      for (float& v : values) {
+        double draw = spec.stddev * random.normal();
+        while (draw < -2 || draw > 2) draw = spec.stddev * random.normal();
+        v = static_cast<float>(draw);
+      }
       return;
     case ParamInit::kaiming_normal: {  // kaiming_normal_(mode="fan_out", nonlinearity="relu")
       const double std = std::sqrt(2.0 / static_cast<double>(spec.fan_out()));

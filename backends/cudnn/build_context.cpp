@@ -34,6 +34,9 @@ DeviceTensor BuildContext::allocate(const Shape& shape, const std::string& what)
         "lower training.batch_size or training.eval_batch_size",
         what, batch, shape.str(), elements));
   }
+  // Tokens: (N*T, C) rows, so that per-channel kernels and linear's GEMM read each token as they
+  // read one image's flat features.
+  if (shape.tokens) return view(data, activations, batch * shape.h, shape.c, 1, 1);
   return view(data, activations, batch, shape.c, shape.h, shape.w);
 }
 

@@ -44,7 +44,8 @@ struct BuildContext {
   bool deterministic = false;
   Precision precision = Precision::fp32;  // training.precision
   DataType activations = DataType::f32;   // activation_type(precision): every layer's tensors
-  const float* ones = nullptr;  // (batch) ones, for bias gradients as a matrix-vector product
+  // (batch, times the longest token sequence) ones, for bias gradients as a matrix-vector product
+  const float* ones = nullptr;
   // Dropout masks (backends/common/dropout_math.h): the run's seed and, on the device, the
   // optimizer steps taken before the step being run.
   std::uint64_t seed = 0;
@@ -53,8 +54,8 @@ struct BuildContext {
   StepList* backward = nullptr;                    // training only
   std::vector<std::string>* algorithms = nullptr;  // "conv1 forward: IMPLICIT_GEMM", ...
 
-  // A zeroed (batch, C, H, W) tensor of `shape`, or (batch, C, 1, 1) for a flat one, of the
-  // activations' type.
+  // A zeroed (batch, C, H, W) tensor of `shape`, or (batch, C, 1, 1) for a flat one, or
+  // (batch * T, C, 1, 1) for T tokens ((N, T, C) contiguous), of the activations' type.
   DeviceTensor allocate(const Shape& shape, const std::string& what) const;
   DeviceTensor allocate_like(const DeviceTensor& like, const std::string& what) const;
   // The weights a convolution or linear layer multiplies by: the FP32 parameter, or its 16-bit

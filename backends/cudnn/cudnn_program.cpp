@@ -47,7 +47,13 @@ CudnnProgram::CudnnProgram(int device, const Graph& graph, const CompileOptions&
   ByteNormalizer normalizer(options.normalize, graph_.input.c);
   normalizer_ = {to_device(memory_, normalizer.scale, "normalisation"),
                  to_device(memory_, normalizer.shift, "normalisation")};
-  const int largest = std::max(options.train_batch, options.eval_batch);
+  // A bias gradient sums a batch's rows: one per image, or one per token of a token sequence.
+  int rows_per_image = 1;
+  for (const Node& node : graph_.nodes) {
+    if (node.output.tokens) rows_per_image = std::max(rows_per_image, node.output.h);
+  }
+  const std::size_t largest =
+      static_cast<std::size_t>(std::max(options.train_batch, options.eval_batch)) * rows_per_image;
   const float* ones = to_device(memory_, std::vector<float>(largest, 1.f), "ones");
   void* cublas_workspace = memory_.allocate(kCublasWorkspaceBytes, "cuBLAS workspace");
   CUBLAS_CHECK(cublasSetWorkspace(libs.cublas, cublas_workspace, kCublasWorkspaceBytes));

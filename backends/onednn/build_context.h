@@ -80,8 +80,12 @@ struct BuildContext {
   }
   // The same for activations, weights as the primitives read them and activation gradients.
   dnnl::memory::desc data_any(const dnnl::memory::dims& dims) const { return any(dims, data); }
-  // (N, C, H, W) or, for flat shapes, (N, C).
+  // (N, C, H, W) or, for flat shapes, (N, C); (N, C, T, 1) for T tokens.
   dnnl::memory::dims dims_of(const Shape& shape) const;
+  // A token sequence as PyTorch stores it, (N, T, C) contiguous: dims (N, C, T, 1) channels-last.
+  dnnl::memory::desc tokens_desc(const Shape& shape, dt type) const {
+    return dnnl::memory::desc(dims_of(shape), type, tag::acdb);
+  }
   // The layout for a layer's image output: channels-last (NHWC) when the channel count is not a
   // multiple of 16, so oneDNN's 16-channel blocks do not pad it (6 channels would become 16 and
   // every memory-bound op would do 2.7 times the work); otherwise the primitive's choice.

@@ -139,6 +139,7 @@ void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
     }
   }
   for (std::size_t b = 0; b < buffers.size(); ++b) buffers[b] = buffers[owner[b]];
+  net.gradients = buffers;
   auto buffer = [&](int id) { return id == kNoGradient ? dnnl::memory() : buffers[id]; };
   // The loss writes an f32 gradient; bf16 layers read it converted, before everything else.
   const dnnl::memory logits_grad = buffer(plan.output_gradient.back());

@@ -16,6 +16,9 @@ struct Net {
   dnnl::memory logits_grad;  // (N, classes), training only: written by the loss
   StepList refresh, forward, backward;
   std::vector<std::unique_ptr<OnednnLayer>> layers;  // keep what the steps refer to
+  // Every gradient buffer: a layer may write or read one only through a view of its bytes
+  // (a token sequence as rows), which does not keep it.
+  std::vector<dnnl::memory> gradients;
 };
 
 // How a net is built besides its batch: activations of type `data` (f32, or bf16 for mixed

@@ -19,13 +19,20 @@ inline constexpr std::int64_t max_tensor_elements = (std::int64_t{1} << 31) - 1;
 }  // namespace graph_limits
 
 // The shape of one sample. Flat tensors (after flatten or linear) have h = w = 1 and flat = true.
+// A sequence of T tokens of C features each (after to_tokens) has c = C, h = T, w = 1 and
+// tokens = true; the backends store it as PyTorch does, (N, T, C) contiguous.
 struct Shape {
   int c = 0, h = 1, w = 1;
   bool flat = false;
+  bool tokens = false;
   std::int64_t elements() const { return static_cast<std::int64_t>(c) * h * w; }
-  std::string str() const;  // "16x5x5" or "120"
+  std::string str() const;  // "16x5x5", "120", or "65x192 tokens" (T x C)
+  bool is_image() const { return !flat && !tokens; }
   bool operator==(const Shape&) const = default;
 };
+
+// token_select's `select`: the first (class) token, or the mean over the tokens.
+enum class TokenSelect { class_token, mean };
 
 // gelu's `approximate`: PyTorch's GELU(approximate='none' | 'tanh').
 enum class GeluApproximation { none, tanh };
@@ -51,6 +58,8 @@ struct LayerAttrs {
   double p = 0.5;               // dropout: the probability of zeroing a value
   GeluApproximation approximate = GeluApproximation::none;  // gelu
   double init_value = 1e-6;  // scale: every channel's factor at the start (ConvNeXt's default)
+  TokenSelect select = TokenSelect::class_token;  // token_select
+  int heads = 1;                                  // self_attention: divides the features
 };
 
 // How a persistent tensor starts (backends/common/initial_parameters.cpp).
@@ -60,6 +69,10 @@ enum class ParamInit {
   ones,
   kaiming_normal,  // N(0, 2/fan_out), fan_out = dims[0] x the kernel (torchvision's ResNets)
   constant,        // every value ParamSpec::constant (scale's init_value)
+  normal,          // N(0, ParamSpec::stddev^2) (timm's class token: std 1e-6)
+  // N(0, ParamSpec::stddev^2) redrawn outside [-2, 2], timm's trunc_normal_(std, a=-2, b=2) (its
+  // position embedding: std 0.02, where the bounds are 100 standard deviations away)
+  truncated_normal,
 };
 
 // A persistent tensor of a layer: a parameter, or a buffer (trainable false: batch norm's
@@ -75,6 +88,10 @@ struct ParamSpec {
   // optimizer.weight_decay_exclude: [norm] leaves undecayed.
   bool normalization = false;
   double constant = 0;  // the value of ParamInit::constant
+  double stddev = 0;    // ParamInit::normal and truncated_normal
+  // A learned token or position embedding (class_token, position_embedding): what
+  // optimizer.weight_decay_exclude: [embedding] leaves undecayed (timm's no_weight_decay).
+  bool embedding = false;
   std::int64_t elements() const;
   std::int64_t fan_out() const;  // dims[0] times the kernel's elements (dims[2:])
 };

@@ -131,11 +131,26 @@ void throw_shape_error(const Node& node, const std::string& problem) {
   throw_user_error(at, fmt::format("{} ({}): {}", node.name, node.type, problem));
 }
 
-Shape window_output(const Node& node, const Shape& in, int channels) {
-  const LayerAttrs& a = node.attrs;
+void require_image(const Node& node, const Shape& in) {
   if (in.flat) {
     throw_shape_error(node, fmt::format("needs an image input (CxHxW), got the flat {}", in.str()));
   }
+  if (in.tokens) {
+    throw_shape_error(
+        node, fmt::format("needs an image input (CxHxW), got the token sequence {}", in.str()));
+  }
+}
+
+void require_tokens(const Node& node, const Shape& in) {
+  if (in.tokens) return;
+  throw_shape_error(node,
+                    fmt::format("needs a token sequence (TxC tokens, after to_tokens), got {}",
+                                in.flat ? "the flat " + in.str() : "the image " + in.str()));
+}
+
+Shape window_output(const Node& node, const Shape& in, int channels) {
+  const LayerAttrs& a = node.attrs;
+  require_image(node, in);
   // The extent a (dilated) kernel covers: d (k - 1) + 1, the kernel itself without dilation.
   const std::int64_t span_h = std::int64_t{a.dilation_h} * (a.kernel_h - 1) + 1;
   const std::int64_t span_w = std::int64_t{a.dilation_w} * (a.kernel_w - 1) + 1;
@@ -158,6 +173,7 @@ Shape window_output(const Node& node, const Shape& in, int channels) {
 }
 
 std::string Shape::str() const {
+  if (tokens) return fmt::format("{}x{} tokens", h, c);
   return flat ? fmt::format("{}", c) : fmt::format("{}x{}x{}", c, h, w);
 }
 

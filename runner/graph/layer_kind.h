@@ -54,6 +54,10 @@ void read_weight_init(const LayerSpec& spec, LayerAttrs& attrs);
 // The ParamInit of a weight under attrs.init.
 ParamInit weight_param_init(const LayerAttrs& attrs);
 [[noreturn]] void throw_shape_error(const Node& node, const std::string& problem);
+// A shape error unless `in` is an image (CxHxW): neither flat nor a token sequence.
+void require_image(const Node& node, const Shape& in);
+// A shape error unless `in` is a token sequence.
+void require_tokens(const Node& node, const Shape& in);
 // A sliding window's output: floor((in + 2 pad - d (kernel - 1) - 1) / stride) + 1 per axis
 // (d the dilation), checked.
 Shape window_output(const Node& node, const Shape& in, int channels);

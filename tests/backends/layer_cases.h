@@ -11,32 +11,13 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "layer_case.h"
 #include "reference_model.h"
 #include "runner/graph/graph.h"
 #include "runner/util/random.h"
+#include "token_layer_cases.h"
 
 namespace runner::testing {
-
-struct LayerCase {
-  std::string name;
-  Shape input;
-  int batch;
-  std::vector<LayerSpec> layers;
-};
-
-inline LayerSpec layer(std::string name, std::string type,
-                       nlohmann::json attributes = nlohmann::json::object(),
-                       std::vector<std::string> inputs = {}) {
-  LayerSpec spec;
-  spec.name = std::move(name);
-  spec.type = std::move(type);
-  spec.attributes = std::move(attributes);
-  spec.inputs = std::move(inputs);
-  spec.where.path = "model.layers[" + spec.name + "]";
-  return spec;
-}
-
-inline constexpr int kClasses = 5;
 
 // A ResNet basic block of `channels` on a stem convolution, with its identity shortcut.
 inline std::vector<LayerSpec> basic_block(int channels) {
@@ -56,7 +37,7 @@ inline std::vector<LayerSpec> basic_block(int channels) {
           layer("out", "relu")};
 }
 
-inline std::vector<LayerCase> cases() {
+inline std::vector<LayerCase> image_cases() {
   auto head = [](std::vector<LayerSpec> body) {
     body.push_back(layer("flat", "flatten"));
     body.push_back(layer("fc", "linear", {{"out_features", kClasses}}));
@@ -380,6 +361,13 @@ inline std::vector<LayerCase> cases() {
        head({layer("c", "conv2d", {{"out_channels", 6}, {"kernel", 5}, {"padding", 2}}),
              layer("r", "relu"), layer("p", "max_pool2d", {{"kernel", 2}, {"stride", 2}})})},
   };
+}
+
+// Every case: images, then token sequences.
+inline std::vector<LayerCase> cases() {
+  std::vector<LayerCase> all = image_cases();
+  for (LayerCase& c : token_cases()) all.push_back(std::move(c));
+  return all;
 }
 
 inline void PrintTo(const LayerCase& c, std::ostream* os) {

@@ -55,6 +55,27 @@ TEST(ParamInit, EachKindStartsAsPyTorchDoes) {
             initial_parameters(graph_of({kaiming}), 7)[0].values);
 }
 
+// timm's token embeddings: the class token N(0, 1e-6^2), the position embedding
+// trunc_normal_(std=0.02, a=-2, b=2); at a std of 1, the bounds [-2, 2] cut the tails.
+TEST(ParamInit, TokenEmbeddingsStartAsTimmsDo) {
+  ParamSpec normal{"cls_token", {1, 1, 4096}, 4096, ParamInit::normal};
+  normal.stddev = 1e-6;
+  ParamSpec truncated{"pos_embed", {1, 64, 64}, 64, ParamInit::truncated_normal};
+  truncated.stddev = 0.02;
+  ParamSpec wide{"wide", {1, 64, 64}, 64, ParamInit::truncated_normal};
+  wide.stddev = 1;
+  auto tensors = initial_parameters(graph_of({normal, truncated, wide}), 7);
+  EXPECT_NEAR(std_of(tensors[0].values), 1e-6, 0.03e-6);
+  EXPECT_NEAR(mean_of(tensors[0].values), 0.0, 0.05e-6);
+  EXPECT_NEAR(std_of(tensors[1].values), 0.02, 0.03 * 0.02);
+  auto [low, high] = std::minmax_element(tensors[2].values.begin(), tensors[2].values.end());
+  EXPECT_GE(*low, -2.f);
+  EXPECT_LE(*high, 2.f);
+  EXPECT_GT(*high, 1.9f);  // it reaches the bounds
+  // The standard deviation of N(0, 1) cut at +-2: sqrt(1 - 4 phi(2) / (2 Phi(2) - 1)) = 0.880.
+  EXPECT_NEAR(std_of(tensors[2].values), 0.880, 0.02);
+}
+
 TEST(ParamInit, BuffersGetNoOptimizerState) {
   dnnl::engine engine(dnnl::engine::kind::cpu, 0);
   onednn::ParamStore store(engine);

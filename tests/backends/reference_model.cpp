@@ -6,6 +6,8 @@
 #include <stdexcept>
 
 #include "backends/common/dropout_math.h"
+#include "reference_attention.h"
+#include "reference_tokens.h"
 
 namespace runner::testing {
 namespace {
@@ -59,11 +61,18 @@ void for_each_concat_value(const std::vector<const Values*>& inputs, int batch, 
 
 // Dropout's factor for value v of the batch at the first step (step 0) of a run with seed 0,
 // which is what the tests' programs run; 1 in evaluation.
+// The mask is drawn in PyTorch's order of the values, which for tokens is (N, T, C): value v of
+// the reference's (N, C, T) is value (n, t, c) there.
 double dropout_factor(const Node& node, std::size_t v, bool training) {
   if (!training) return 1.0;
   const float p = static_cast<float>(node.attrs.p);
   const std::uint64_t key =
       dropout_math::step_key(0, 0, dropout_math::layer_key(node.name.c_str()));
+  if (node.output.tokens) {
+    const std::size_t features = node.output.c, tokens = node.output.h;
+    const std::size_t n = v / (features * tokens), c = v / tokens % features, t = v % tokens;
+    v = (n * tokens + t) * features + c;
+  }
   return dropout_math::keeps(key, v, p) ? 1.0 / (1.0 - p) : 0.0;
 }
 
@@ -268,14 +277,15 @@ Values layer_forward(const Node& node, const std::vector<const Values*>& inputs,
     for (std::size_t v = 0; v < y.size(); ++v) y[v] = activation(node, x[v]);
   } else if (node.type == "flatten") {
     y = x;
-  } else if (node.type == "linear") {
+  } else if (node.type == "linear") {  // at each position: each token of a sequence
     const Values& w = params.at(node.name + ".weight");
     for (int n = 0; n < batch; ++n)
-      for (int o = 0; o < out.c; ++o) {
-        double sum = node.attrs.bias ? params.at(node.name + ".bias")[o] : 0.0;
-        for (int i = 0; i < in.c; ++i) sum += w[o * in.c + i] * x[n * in.c + i];
-        y[n * out.c + o] = sum;
-      }
+      for (int o = 0; o < out.c; ++o)
+        for (int p = 0; p < in_plane; ++p) {
+          double sum = node.attrs.bias ? params.at(node.name + ".bias")[o] : 0.0;
+          for (int i = 0; i < in.c; ++i) sum += w[o * in.c + i] * x[(n * in.c + i) * in_plane + p];
+          y[(n * out.c + o) * out_plane + p] = sum;
+        }
   } else if (node.type == "add") {
     for (const Values* input : inputs)
       for (std::size_t v = 0; v < y.size(); ++v) y[v] += (*input)[v];
@@ -419,14 +429,16 @@ void layer_backward(const Node& node, const std::vector<const Values*>& inputs, 
     dw.assign(w.size(), 0.0);
     if (node.attrs.bias) param_grads[node.name + ".bias"].assign(out.c, 0.0);
     for (int n = 0; n < batch; ++n)
-      for (int o = 0; o < out.c; ++o) {
-        double g = dy[n * out.c + o];
-        if (node.attrs.bias) param_grads[node.name + ".bias"][o] += g;
-        for (int i = 0; i < in.c; ++i) {
-          dw[o * in.c + i] += g * x[n * in.c + i];
-          if (dx) (*dx)[n * in.c + i] += g * w[o * in.c + i];
+      for (int o = 0; o < out.c; ++o)
+        for (int p = 0; p < in_plane; ++p) {
+          double g = dy[(n * out.c + o) * out_plane + p];
+          if (node.attrs.bias) param_grads[node.name + ".bias"][o] += g;
+          for (int i = 0; i < in.c; ++i) {
+            const std::size_t v = (n * in.c + i) * in_plane + p;
+            dw[o * in.c + i] += g * x[v];
+            if (dx) (*dx)[v] += g * w[o * in.c + i];
+          }
         }
-      }
   } else if (node.type == "add") {
     for (Values* grad : input_grads)
       if (grad)
@@ -466,8 +478,15 @@ std::vector<Values> ReferenceModel::forward(const Values& input, int batch, bool
   std::vector<Values> outputs;
   for (const Node& node : graph_.nodes) {
     auto shapes = graph_.input_shapes(node);
-    outputs.push_back(layer_forward(node, inputs_of(node, input, outputs), dims_of(shapes[0]),
-                                    dims_of(node.output), batch, training, params_));
+    const auto inputs = inputs_of(node, input, outputs);
+    if (node.type == "self_attention") {
+      outputs.push_back(attention_forward(node, *inputs[0], batch, training, params_));
+    } else if (is_token_kind(node.type)) {
+      outputs.push_back(token_forward(node, shapes[0], *inputs[0], batch, training, params_));
+    } else {
+      outputs.push_back(layer_forward(node, inputs, dims_of(shapes[0]), dims_of(node.output), batch,
+                                      training, params_));
+    }
   }
   return outputs;
 }
@@ -536,6 +555,15 @@ std::map<std::string, Values> ReferenceModel::gradients(const Values& input,
     std::vector<Values*> input_grads;
     for (int k : node.inputs) input_grads.push_back(k == kDataInput ? nullptr : &grads[k]);
     auto shapes = graph_.input_shapes(node);
+    if (node.type == "self_attention") {
+      attention_backward(node, *inputs_of(node, input, outputs)[0], grads[i], input_grads[0], batch,
+                         params_, param_grads);
+      continue;
+    }
+    if (is_token_kind(node.type)) {
+      token_backward(node, shapes[0], grads[i], input_grads[0], batch, param_grads);
+      continue;
+    }
     layer_backward(node, inputs_of(node, input, outputs), outputs[i], grads[i], input_grads,
                    dims_of(shapes[0]), dims_of(node.output), batch, params_, param_grads);
   }

@@ -107,6 +107,10 @@ std::vector<DefaultCase> cases() {
   const std::string bn = with_layer("{name: x, type: batch_norm2d}");
   const std::string ln = with_layer("{name: x, type: layer_norm}");
   const std::string gn = with_layer("{name: x, type: group_norm, groups: 3}");
+  const std::string attention =
+      config("{name: synthetic}",
+             "[{name: t, type: to_tokens}, {name: x, type: self_attention, heads: 1}, "
+             "{name: s, type: token_select}, {name: fc, type: linear, out_features: 10}]");
   const std::string one_cycle = with_schedule("{type: one_cycle}");
   const std::string sgd = with_optimizer("sgd"), adam = with_optimizer("adam");
   const std::string augmented =
@@ -202,6 +206,15 @@ std::vector<DefaultCase> cases() {
        })},
       {d + "scale/properties/init_value", with_layer("{name: x, type: scale}"),
        attr([](const LayerAttrs& a) { return a.init_value; })},
+      {d + "self_attention/properties/dropout", attention,
+       attr([](const LayerAttrs& a) { return a.p; })},
+      {d + "self_attention/properties/bias", attention,
+       attr([](const LayerAttrs& a) { return a.bias; })},
+      {d + "token_select/properties/select",
+       config("{name: synthetic}",
+              "[{name: t, type: to_tokens}, {name: x, type: token_select}, "
+              "{name: fc, type: linear, out_features: 10}]"),
+       attr([](const LayerAttrs& a) { return a.select == TokenSelect::mean ? "mean" : "class"; })},
       {d + "linear/properties/bias",
        config("{name: synthetic}",
               "[{name: flat, type: flatten}, {name: x, type: linear, out_features: 10}]"),

@@ -110,6 +110,13 @@ const char* every_kind =
     "    - {name: w, type: scale, init_value: 0.5}\n"
     "    - {name: x, type: layer_norm, eps: 0.001, affine: false, inputs: [a]}\n"
     "    - {name: y, type: group_norm, groups: 2, eps: 0.001, affine: true, inputs: [c]}\n"
+    "    - {name: z, type: to_tokens, inputs: [a]}\n"
+    "    - {name: ca, type: class_token}\n"
+    "    - {name: cb, type: position_embedding}\n"
+    "    - {name: cc, type: token_select, select: mean}\n"
+    "    - {name: cd, type: drop_path, p: 0.1}\n"
+    "    - {name: ce, type: self_attention, heads: 2, dropout: 0.1, bias: false, init: default, "
+    "inputs: [ca]}\n"
     "training:\n"
     "  epochs: 3\n"
     "  batch_size: 8\n"
@@ -126,7 +133,7 @@ const char* every_kind =
 TEST(Schema, EveryKindAndEveryKeyIsAccepted) {
   testing::TempDir dir;
   Experiment e = load_experiment(dir.write("all.yaml", every_kind), {});
-  ASSERT_EQ(e.model.layers.size(), 25u);
+  ASSERT_EQ(e.model.layers.size(), 31u);
   EXPECT_DOUBLE_EQ(e.model.width, 0.5);
   EXPECT_EQ(e.model.init, WeightInit::kaiming_normal);
   EXPECT_EQ(e.model.layers[0].attributes["init"], "default");

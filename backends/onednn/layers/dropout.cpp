@@ -1,6 +1,7 @@
-// dropout on the CPU: in training, a host step multiplies the plain (NCHW) values by the mask
-// of this step (backends/common/dropout_math.h) scaled by 1 / (1 - p), keeping the factors for
-// the backward pass; in evaluation, the input passes through. Values in f32 or bf16.
+// dropout on the CPU: in training, a host step multiplies the plain (NCHW, or (N, T, C) for
+// tokens) values by the mask of this step (backends/common/dropout_math.h) scaled by
+// 1 / (1 - p), keeping the factors for the backward pass; in evaluation, the input passes
+// through. Values in f32 or bf16.
 #include <vector>
 
 #include "backends/common/bf16.h"
@@ -31,8 +32,9 @@ class Dropout : public OnednnLayer {
                        const std::vector<dnnl::memory>& inputs) override {
     if (!ctx.training) return inputs[0];
     const dnnl::memory::dims dims = inputs[0].get_desc().dims();
-    plain_ = dnnl::memory::desc(dims, inputs[0].get_desc().data_type(),
-                                dims.size() == 4 ? tag::abcd : tag::ab);
+    // The mask's order (dropout_math.h): PyTorch's, NCHW or (N, T, C) for tokens.
+    const tag plain = node.output.tokens ? tag::acdb : dims.size() == 4 ? tag::abcd : tag::ab;
+    plain_ = dnnl::memory::desc(dims, inputs[0].get_desc().data_type(), plain);
     dnnl::memory src = ctx.in_layout(inputs[0], plain_, *ctx.forward, node.name + " layout");
     dnnl::memory dst = ctx.allocate(plain_);
     std::size_t count = 1;

@@ -9,6 +9,7 @@
 
 #include "backends/common/bf16.h"
 #include "backends/onednn/build_context.h"
+#include "backends/onednn/host_values.h"
 #include "backends/onednn/norm_kernels.h"
 
 namespace runner::onednn {
@@ -33,18 +34,6 @@ std::pair<dnnl::memory, int> in_kernel_layout(const BuildContext& ctx, const dnn
   }
   const auto& [layout, block] = layouts.front();
   return {ctx.in_layout(input, dnnl::memory::desc(dims, type, layout), *ctx.forward, label), block};
-}
-
-template <typename T>
-T* values_of(const dnnl::memory& m) {
-  return m ? static_cast<T*>(m.get_data_handle()) : nullptr;
-}
-
-// Calls f(T{}) with the element type of `m` (f32 or bf16).
-template <typename F>
-void with_type(const dnnl::memory& m, F f) {
-  if (m.get_desc().data_type() == dt::bf16) return f(Bf16{});
-  f(float{});
 }
 
 class PerImageNorm : public OnednnLayer {

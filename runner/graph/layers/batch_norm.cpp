@@ -17,10 +17,7 @@ RUNNER_LAYER_KIND(batch_norm2d) {
     a.affine = spec.attributes.value("affine", true);
   };
   kind.infer_shape = [](const Node& node, const std::vector<Shape>& in) {
-    if (in[0].flat) {
-      throw_shape_error(node,
-                        fmt::format("needs an image input (CxHxW), got the flat {}", in[0].str()));
-    }
+    require_image(node, in[0]);
     return in[0];
   };
   kind.params = [](const Node& node, const std::vector<Shape>& in) {

@@ -12,6 +12,13 @@ RUNNER_LAYER_KIND(concat) {
   kind.max_inputs = 8;
   kind.infer_shape = [](const Node& node, const std::vector<Shape>& in) {
     Shape out = in[0];
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      if (in[i].tokens) {
+        throw_shape_error(node, fmt::format("joins images or flat features; input {} is the token "
+                                            "sequence {}",
+                                            i + 1, in[i].str()));
+      }
+    }
     for (std::size_t i = 1; i < in.size(); ++i) {
       if (in[i].flat != in[0].flat || in[i].h != in[0].h || in[i].w != in[0].w) {
         throw_shape_error(

@@ -43,14 +43,15 @@ RUNNER_LAYER_KIND(conv2d) {
     LayerAttrs& a = node.attrs;
     if (a.groups != kDepthwise) return;
     a.groups = in[0].c;
-    if (in[0].flat || a.out_channels % a.groups == 0) return;
+    if (!in[0].is_image() || a.out_channels % a.groups == 0) return;
     throw_shape_error(node, fmt::format("groups: depthwise needs out_channels {} to be a multiple "
                                         "of the input channels {} ({})",
                                         a.out_channels, in[0].c, in[0].str()));
   };
   kind.infer_shape = [](const Node& node, const std::vector<Shape>& in) {
     const LayerAttrs& a = node.attrs;
-    if (!in[0].flat && in[0].c % a.groups != 0) {
+    require_image(node, in[0]);
+    if (in[0].c % a.groups != 0) {
       throw_shape_error(node, fmt::format("input {} has {} channels, not divisible by groups {}",
                                           in[0].str(), in[0].c, a.groups));
     }

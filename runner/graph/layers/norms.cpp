@@ -58,6 +58,11 @@ RUNNER_LAYER_KIND(group_norm) {
   };
   kind.infer_shape = [](const Node& node, const std::vector<Shape>& in) {
     check_eps(node);
+    if (in[0].tokens) {  // nn.GroupNorm reads dimension 1 as the channels: the tokens here
+      throw_shape_error(node, fmt::format("normalises images or flat features, got the token "
+                                          "sequence {}: use layer_norm",
+                                          in[0].str()));
+    }
     if (node.attrs.groups < 1 || in[0].c % node.attrs.groups != 0) {
       throw_shape_error(node, fmt::format("input {} has {} channels, not divisible by groups {}",
                                           in[0].str(), in[0].c, node.attrs.groups));

@@ -36,10 +36,7 @@ RUNNER_LAYER_KIND(global_avg_pool2d) {
     a.flatten = spec.attributes.value("flatten", false);
   };
   kind.infer_shape = [](const Node& node, const std::vector<Shape>& in) {
-    if (in[0].flat) {
-      throw_shape_error(node,
-                        fmt::format("needs an image input (CxHxW), got the flat {}", in[0].str()));
-    }
+    require_image(node, in[0]);
     return Shape{in[0].c, 1, 1, node.attrs.flatten};
   };
   kind.flops = [](const Node&, const std::vector<Shape>& in) { return in[0].elements(); };
