@@ -188,5 +188,57 @@ TEST(PyTorchPeer, ScoresACheckpointOfTheNewerKindsAsTheRunner) {
   EXPECT_EQ(peer_scores["tensors"], 9);  // c, squeeze, excite, fc: weight and bias; layer_scale
 }
 
+// A small vision transformer written with blocks (the peer expands them with `runner describe
+// --json`): every token kind, attention with dropout, drop_path and a layer scale on tokens, two
+// readouts. The peer builds timm's modules under the runner's names (a bare cls_token and
+// pos_embed, blocks.0.attn.qkv.weight), loads the checkpoint strictly and gets its test loss.
+TEST(PyTorchPeer, ScoresACheckpointOfATokenModelAsTheRunner) {
+  if (!have_torch()) GTEST_SKIP() << "no /usr/bin/python3 with torch, yaml and numpy";
+  TempDir tmp;
+  auto config = tmp.write(
+      "vit.yaml",
+      "name: vit\ndevice: cpu\n"
+      "dataset: {name: synthetic, synthetic: {height: 8, width: 8, train_count: 64, "
+      "test_count: 32}}\n"
+      "model:\n  width: 0.125\n  blocks:\n    block:\n      params: {dim: ~}\n"
+      "      layers:\n"
+      "        - {name: norm1, type: layer_norm, eps: 1.0e-6}\n"
+      "        - {name: attn, type: self_attention, heads: 2, dropout: 0.1}\n"
+      "        - {name: ls, type: scale, init_value: 0.5}\n"
+      "        - {name: drop, type: drop_path, p: 0.2}\n"
+      "        - {name: sum1, type: add, inputs: [input, drop]}\n"
+      "        - {name: norm2, type: layer_norm, eps: 1.0e-6}\n"
+      "        - {name: fc1, type: linear, out_features: \"${expr:2 * dim}\"}\n"
+      "        - {name: act, type: gelu}\n"
+      "        - {name: fc2, type: linear, out_features: \"${dim}\"}\n"
+      "        - {name: sum2, type: add, inputs: [sum1, fc2]}\n"
+      "  layers:\n"
+      "    - {name: patch_embed.proj, type: conv2d, out_channels: 128, kernel: 2, stride: 2}\n"
+      "    - {name: tokens, type: to_tokens}\n"
+      "    - {name: cls_token, type: class_token}\n"
+      "    - {name: pos_embed, type: position_embedding}\n"
+      "    - {name: blocks, block: block, repeat: 2, with: {dim: 128}}\n"
+      "    - {name: norm, type: layer_norm, eps: 1.0e-6}\n"
+      "    - {name: select, type: token_select}\n"
+      "    - {name: mean, type: token_select, select: mean, inputs: [norm]}\n"
+      "    - {name: both, type: add, inputs: [select, mean]}\n"
+      "    - {name: head, type: linear, out_features: 10}\n"
+      "training: {epochs: 1, batch_size: 16, optimizer: {type: adamw, lr: 0.003, "
+      "weight_decay_exclude: [bias, norm, embedding]}}\n"
+      "checkpoint: {path: c.safetensors}\n");
+  const nlohmann::json report = run_in(tmp, config);
+  ASSERT_TRUE(report.is_object());
+  auto scored = run_command("cd " + tmp.path().string() + " && RUNNER=" + RUNNER_BINARY + " " +
+                            peer() + " evaluate " + config.string() + " " +
+                            report["checkpoint"]["path"].get<std::string>());
+  ASSERT_EQ(scored.exit_code, 0) << scored.output;
+  const nlohmann::json peer_scores = nlohmann::json::parse(scored.output);
+  const double loss = report["metrics"]["test_loss"].get<double>();
+  EXPECT_NEAR(peer_scores["test_loss"].get<double>(), loss, 1e-5 * (1 + loss));
+  // patch_embed.proj and head: weight and bias; cls_token, pos_embed; per block norm1, norm2,
+  // attn.qkv, attn.proj, fc1, fc2 (weight and bias each) and ls.weight; norm.
+  EXPECT_EQ(peer_scores["tensors"], 2 + 2 + 2 * 13 + 2 + 2);
+}
+
 }  // namespace
 }  // namespace runner::testing
