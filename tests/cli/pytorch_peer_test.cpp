@@ -79,14 +79,33 @@ nlohmann::json run_in(const TempDir& tmp, const std::filesystem::path& config) {
   return in ? nlohmann::json::parse(in) : nlohmann::json();
 }
 
+// The peer's scores of `checkpoint` under `config` (test_accuracy, test_loss, tensors), run
+// from the folder `tmp` with this build's runner (which expands a config's blocks for it).
+nlohmann::json peer_scores(const TempDir& tmp, const std::filesystem::path& config,
+                           const std::string& checkpoint) {
+  auto scored = run_command("cd " + tmp.path().string() + " && RUNNER=" + RUNNER_BINARY + " " +
+                            peer() + " evaluate " + config.string() + " " + checkpoint);
+  EXPECT_EQ(scored.exit_code, 0) << config << ": " << scored.output;
+  return scored.exit_code == 0 ? nlohmann::json::parse(scored.output) : nlohmann::json();
+}
+
 // The peer's test accuracy of `checkpoint` under `config`, run from the folder `tmp`.
 double peer_accuracy(const TempDir& tmp, const std::filesystem::path& config,
                      const std::string& checkpoint) {
-  auto scored = run_command("cd " + tmp.path().string() + " && " + peer() + " evaluate " +
-                            config.string() + " " + checkpoint);
-  EXPECT_EQ(scored.exit_code, 0) << config << ": " << scored.output;
-  return scored.exit_code == 0 ? nlohmann::json::parse(scored.output)["test_accuracy"].get<double>()
-                               : -1;
+  const nlohmann::json scores = peer_scores(tmp, config, checkpoint);
+  return scores.is_object() ? scores["test_accuracy"].get<double>() : -1;
+}
+
+// The runner's report's test loss and the peer's for its checkpoint agree; the peer loaded
+// `tensors` tensors (strictly: every one the net has, nothing else).
+void expect_peer_reproduces(const TempDir& tmp, const std::filesystem::path& config,
+                            const nlohmann::json& report, int tensors) {
+  const nlohmann::json scores =
+      peer_scores(tmp, config, report["checkpoint"]["path"].get<std::string>());
+  ASSERT_TRUE(scores.is_object());
+  const double loss = report["metrics"]["test_loss"].get<double>();
+  EXPECT_NEAR(scores["test_loss"].get<double>(), loss, 1e-5 * (1 + loss));
+  EXPECT_EQ(scores["tensors"], tensors);
 }
 
 TEST(PyTorchPeer, ReadsCifar10FromTheFolderTheRunnerReads) {
@@ -178,14 +197,7 @@ TEST(PyTorchPeer, ScoresACheckpointOfTheNewerKindsAsTheRunner) {
                 "checkpoint: {path: c.safetensors}\n");
   const nlohmann::json report = run_in(tmp, config);
   ASSERT_TRUE(report.is_object());
-  auto scored =
-      run_command("cd " + tmp.path().string() + " && " + peer() + " evaluate " + config.string() +
-                  " " + report["checkpoint"]["path"].get<std::string>());
-  ASSERT_EQ(scored.exit_code, 0) << scored.output;
-  const nlohmann::json peer_scores = nlohmann::json::parse(scored.output);
-  const double loss = report["metrics"]["test_loss"].get<double>();
-  EXPECT_NEAR(peer_scores["test_loss"].get<double>(), loss, 1e-5 * (1 + loss));
-  EXPECT_EQ(peer_scores["tensors"], 9);  // c, squeeze, excite, fc: weight and bias; layer_scale
+  expect_peer_reproduces(tmp, config, report, 9);  // c, squeeze, excite, fc: weight, bias; scale
 }
 
 // A small vision transformer written with blocks (the peer expands them with `runner describe
@@ -228,16 +240,9 @@ TEST(PyTorchPeer, ScoresACheckpointOfATokenModelAsTheRunner) {
       "checkpoint: {path: c.safetensors}\n");
   const nlohmann::json report = run_in(tmp, config);
   ASSERT_TRUE(report.is_object());
-  auto scored = run_command("cd " + tmp.path().string() + " && RUNNER=" + RUNNER_BINARY + " " +
-                            peer() + " evaluate " + config.string() + " " +
-                            report["checkpoint"]["path"].get<std::string>());
-  ASSERT_EQ(scored.exit_code, 0) << scored.output;
-  const nlohmann::json peer_scores = nlohmann::json::parse(scored.output);
-  const double loss = report["metrics"]["test_loss"].get<double>();
-  EXPECT_NEAR(peer_scores["test_loss"].get<double>(), loss, 1e-5 * (1 + loss));
   // patch_embed.proj and head: weight and bias; cls_token, pos_embed; per block norm1, norm2,
   // attn.qkv, attn.proj, fc1, fc2 (weight and bias each) and ls.weight; norm.
-  EXPECT_EQ(peer_scores["tensors"], 2 + 2 + 2 * 13 + 2 + 2);
+  expect_peer_reproduces(tmp, config, report, 2 + 2 + 2 * 13 + 2 + 2);
 }
 
 }  // namespace
