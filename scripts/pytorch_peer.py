@@ -40,6 +40,8 @@ except ImportError:  # a Python without PyYAML reads JSON configs (a report's re
 
 from load_checkpoint import load_model_state  # scripts/: the plain safetensors reader
 import peer_settings  # scripts/: memory format, precision and math, shared with pytorch_lenet.py
+import peer_tokens  # scripts/: token sequences and attention, as timm's VisionTransformer
+from peer_tokens import Tokens
 
 
 # ---- data -------------------------------------------------------------------------------------
@@ -218,6 +220,8 @@ class Scale(nn.Module):
         self.weight = nn.Parameter(torch.full((channels,), float(init_value)))
 
     def forward(self, x):
+        if x.dim() == 3:  # tokens (N, T, C): one factor per feature
+            return x * self.weight
         return x * self.weight.view(-1, *([1] * (x.dim() - 2)))
 
 
@@ -231,10 +235,11 @@ def mul(x, gate):
 
 class ChannelLayerNorm(nn.LayerNorm):
     """layer_norm: nn.LayerNorm over the channels at each position of an image (ConvNeXt's
-    channels_first LayerNorm), over the features of a flat input; parameters named as its own."""
+    channels_first LayerNorm), over the features of a flat input or of each token; parameters
+    named as its own."""
 
     def forward(self, x):
-        if x.dim() == 2:
+        if x.dim() != 4:
             return super().forward(x)
         return super().forward(x.permute(0, 2, 3, 1)).permute(0, 3, 1, 2)
 
@@ -266,7 +271,10 @@ class GraphNet(nn.Module):
             if part not in parent._modules:
                 parent.add_module(part, nn.Module())
             parent = parent._modules[part]
-        parent.add_module(leaf, module)
+        if isinstance(module, nn.Parameter):  # a class token or position embedding: bare
+            parent.register_parameter(leaf, module)
+        else:
+            parent.add_module(leaf, module)
 
     def layer(self, name):
         return self.get_submodule(name)
@@ -304,7 +312,20 @@ class GraphNet(nn.Module):
             return nn.Dropout(s.get("p", 0.5)), shape
         if kind == "linear":
             out = max(1, round(s["out_features"] * width))
-            return nn.Linear(c, out, bias=s.get("bias", True)), (out,)
+            tokens = isinstance(shape, Tokens)
+            return (nn.Linear(c, out, bias=s.get("bias", True)),
+                    Tokens(out, shape.t) if tokens else (out,))
+        if kind == "to_tokens":
+            return None, Tokens(c, shape[1] * shape[2])
+        if kind in peer_tokens.EMBEDDINGS:
+            return peer_tokens.embedding(kind, shape)
+        if kind == "token_select":
+            return None, (c,)
+        if kind == "self_attention":
+            return peer_tokens.Attention(c, s["heads"], s.get("dropout", 0.0),
+                                         s.get("bias", True)), shape
+        if kind == "drop_path":
+            return peer_tokens.DropPath(s["p"]), shape
         if kind == "flatten":
             return None, (int(np.prod(shape)),)
         if kind == "concat":
@@ -332,6 +353,12 @@ class GraphNet(nn.Module):
                 last = torch.cat(args, 1)
             elif kind == "mul":
                 last = mul(*args)
+            elif kind == "to_tokens":
+                last = peer_tokens.to_tokens(args[0])
+            elif kind in peer_tokens.EMBEDDINGS:
+                last = peer_tokens.apply_embedding(kind, self.get_parameter(name), args[0])
+            elif kind == "token_select":
+                last = peer_tokens.select(spec, args[0])
             elif kind == "flatten" or (kind == "global_avg_pool2d" and spec.get("flatten")):
                 last = torch.flatten(self.layer(name)(args[0]) if kind != "flatten" else args[0], 1)
             else:
@@ -344,9 +371,12 @@ def initialise(net, model):
     """model.init / layer init: kaiming_normal (fan_out, relu) for conv and linear weights."""
     default = model.get("init", "default")
     for name, kind, _, spec in net.plan:
-        if spec.get("init", default) == "kaiming_normal" and kind in ("conv2d", "linear"):
-            nn.init.kaiming_normal_(net.layer(name).weight, mode="fan_out",
-                                    nonlinearity="relu")
+        if spec.get("init", default) != "kaiming_normal":
+            continue
+        weighted = {"conv2d": [net.layer(name)], "linear": [net.layer(name)],
+                    "self_attention": [net.layer(name + ".qkv"), net.layer(name + ".proj")]}
+        for module in weighted.get(kind, []):
+            nn.init.kaiming_normal_(module.weight, mode="fan_out", nonlinearity="relu")
 
 
 # ---- recipe -----------------------------------------------------------------------------------
@@ -356,12 +386,15 @@ def optimizer_for(net, spec):
     kind = spec.get("type", "sgd")
     decay = spec.get("weight_decay", 0.01 if kind == "adamw" else 0.0)
     exclude = set(spec.get("weight_decay_exclude", []))
-    # `norm`: normalisation layers' parameters and scale's (timm leaves every 1-D one undecayed)
+    # `norm`: normalisation layers' parameters and scale's (timm leaves every 1-D one undecayed);
+    # `embedding`: class tokens and position embeddings, named as their layers (no_weight_decay)
     norms = {n for n, k, _, _ in net.plan if k in ("batch_norm2d", "layer_norm", "group_norm", "scale")}
+    embeddings = {n for n, k, _, _ in net.plan if k in peer_tokens.EMBEDDINGS}
     plain, excluded = [], []
     for name, p in net.named_parameters():
-        layer, field = name.rsplit(".", 1)
-        skip = ("bias" in exclude and field == "bias") or ("norm" in exclude and layer in norms)
+        layer, _, field = name.rpartition(".")
+        skip = (("bias" in exclude and field == "bias") or ("norm" in exclude and layer in norms)
+                or ("embedding" in exclude and name in embeddings))
         (excluded if skip else plain).append(p)
     groups = [{"params": plain, "weight_decay": decay}, {"params": excluded, "weight_decay": 0}]
     lr = spec.get("lr", 0.001)  # the runner's default for every optimizer (OptimizerSpec)

@@ -66,7 +66,8 @@ double softmax_cross_entropy(const float* logits, const std::int32_t* labels, in
 double weight_decay_of(const OptimizerSpec& spec, const ParamSpec& param) {
   const std::string_view name = param.name;
   const bool bias = name.size() >= 5 && name.substr(name.size() - 5) == ".bias";
-  if ((spec.decay_exclude_bias && bias) || (spec.decay_exclude_norm && param.normalization)) {
+  if ((spec.decay_exclude_bias && bias) || (spec.decay_exclude_norm && param.normalization) ||
+      (spec.decay_exclude_embedding && param.embedding)) {
     return 0;
   }
   return spec.weight_decay;

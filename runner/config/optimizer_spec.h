@@ -41,9 +41,10 @@ struct OptimizerSpec {
   // sgd, adam: L2 added to the gradient; adamw: decoupled (value *= 1 - lr * weight_decay
   // before the Adam step); default_weight_decay(type) unless given.
   double weight_decay = 0.0;
-  // weight_decay_exclude: [bias, norm]: no decay for parameters named *.bias, or for those of
-  // normalisation layers (ParamSpec::normalization).
-  bool decay_exclude_bias = false, decay_exclude_norm = false;
+  // weight_decay_exclude: [bias, norm, embedding]: no decay for parameters named *.bias, for
+  // those of normalisation layers (ParamSpec::normalization), or for learned token and position
+  // embeddings (ParamSpec::embedding, timm's no_weight_decay).
+  bool decay_exclude_bias = false, decay_exclude_norm = false, decay_exclude_embedding = false;
   bool nesterov = false;
   double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;  // adam, adamw
 

@@ -321,9 +321,10 @@ OptimizerSpec read_optimizer(const Fields& f) {
   o.momentum = f.number("momentum", o.momentum);
   o.dampening = f.number("dampening", o.dampening);
   o.weight_decay = f.number("weight_decay", default_weight_decay(o.type));
-  for (const auto& kind : f.raw("weight_decay_exclude")) {  // the schema allows bias and norm
+  for (const auto& kind : f.raw("weight_decay_exclude")) {  // the schema allows these three
     if (kind == "bias") o.decay_exclude_bias = true;
     if (kind == "norm") o.decay_exclude_norm = true;
+    if (kind == "embedding") o.decay_exclude_embedding = true;
   }
   o.nesterov = f.flag("nesterov", o.nesterov);
   if (o.nesterov && (o.momentum == 0 || o.dampening != 0)) {  // PyTorch's SGD refuses them too

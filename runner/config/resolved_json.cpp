@@ -53,6 +53,7 @@ nlohmann::json optimizer_json(const OptimizerSpec& o) {
   nlohmann::json exclude = nlohmann::json::array();
   if (o.decay_exclude_bias) exclude.push_back("bias");
   if (o.decay_exclude_norm) exclude.push_back("norm");
+  if (o.decay_exclude_embedding) exclude.push_back("embedding");
   out["weight_decay_exclude"] = exclude;
   if (o.adam_family()) {
     out["beta1"] = o.beta1;

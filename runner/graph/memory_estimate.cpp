@@ -18,6 +18,20 @@ std::int64_t add(std::int64_t a, std::int64_t b) {
   return __builtin_add_overflow(a, b, &out) ? kMax : out;
 }
 
+// What a self_attention holds per image beside its output: in the forward pass its qkv rows
+// (3 T C), its probabilities (H T T, again after dropout) and its context (T C); in the backward
+// pass the gradients of those three.
+struct AttentionValues {
+  std::int64_t forward = 0, backward = 0;
+};
+AttentionValues attention_values(const Node& node) {
+  if (node.type != "self_attention") return {};
+  const std::int64_t rows = node.output.elements();  // T C
+  const std::int64_t probabilities =
+      static_cast<std::int64_t>(node.attrs.heads) * node.output.h * node.output.h;
+  return {4 * rows + (node.attrs.p > 0 ? 2 : 1) * probabilities, 4 * rows + probabilities};
+}
+
 }  // namespace
 
 std::int64_t MemoryEstimate::total() const {
@@ -38,11 +52,15 @@ MemoryEstimate estimate_training_memory(const Graph& graph, int train_batch, int
   const std::int64_t params = graph.parameter_count();
   std::int64_t outputs = 0;  // floats per sample over every layer output
   std::int64_t pool_outputs = 0;
+  AttentionValues attention;  // per sample, over every self_attention
   for (const Node& node : graph.nodes) {
     outputs = add(outputs, node.output.elements());
     if (node.type == "max_pool2d") pool_outputs = add(pool_outputs, node.output.elements());
+    attention.forward = add(attention.forward, attention_values(node).forward);
+    attention.backward = add(attention.backward, attention_values(node).backward);
   }
-  const std::int64_t per_sample = add(graph.input.elements(), outputs);  // normalised input too
+  // The normalised input too, and the attentions' inner values.
+  const std::int64_t per_sample = add(add(graph.input.elements(), outputs), attention.forward);
 
   MemoryEstimate e;
   // 16-bit runs add 16-bit copies of the FP32 master weights.
@@ -50,7 +68,7 @@ MemoryEstimate estimate_training_memory(const Graph& graph, int train_batch, int
   e.gradients = mul(params, kFloat);
   e.optimizer_state = mul(static_cast<std::int64_t>(optimizer.state_names().size()), e.parameters);
   e.activations = mul(mul(train_batch, per_sample), kActivation);
-  e.activation_gradients = mul(mul(train_batch, outputs), kActivation);
+  e.activation_gradients = mul(mul(train_batch, add(outputs, attention.backward)), kActivation);
   e.workspaces = add(mul(mul(train_batch, pool_outputs), kFloat),
                      mul(std::int64_t{train_batch} + eval_batch, graph.input.elements()));
   e.evaluation = mul(mul(eval_batch, per_sample), kActivation);

@@ -15,8 +15,9 @@ struct MemoryEstimate {
   std::int64_t parameters = 0;
   std::int64_t gradients = 0;
   std::int64_t optimizer_state = 0;  // momentum buffer (sgd with momentum), 2 moments (adam)
-  std::int64_t activations = 0;      // train batch: the normalised input and every layer output
-  std::int64_t activation_gradients = 0;  // train batch: a gradient per layer output
+  // train batch: the normalised input, every layer output and an attention's inner values
+  std::int64_t activations = 0;
+  std::int64_t activation_gradients = 0;  // train batch: their gradients
   std::int64_t workspaces = 0;            // max-pooling indices, the uint8 batches
   std::int64_t evaluation = 0;            // the evaluation batch's forward activations
   std::int64_t total() const;             // saturates at the largest int64 rather than wrapping

@@ -3,16 +3,11 @@
 // on the tiny synthetic dataset on oneDNN in f32 and bf16 (where the CPU has it); its loss falls.
 #include <gtest/gtest.h>
 
-#include <cmath>
-
 #include "backends/onednn/onednn_backend.h"
-#include "runner/config/load_config.h"
-#include "runner/data/dataset.h"
-#include "runner/graph/dataset_geometry.h"
-#include "runner/graph/graph.h"
+#include "config_training.h"
 #include "test_support.h"
 
-namespace runner {
+namespace runner::testing {
 namespace {
 
 const char* kConfig = R"(name: convnext_block
@@ -38,49 +33,21 @@ training:
 
 // The mean loss of each of four epochs of four steps each.
 std::vector<double> epoch_losses(Precision precision) {
-  testing::TempDir dir;
-  const Experiment e = load_experiment(dir.write("convnext.yaml", kConfig), {});
-  const DatasetGeometry geometry = dataset_geometry(e.dataset);
-  const Graph graph = build_graph(e.model, geometry);
-  const DatasetSplits data = load_dataset(e.dataset);
-  CompileOptions options;
-  options.train_batch = e.training.batch_size;
-  options.optimizer = e.training.optimizer;
-  options.normalize = e.dataset.normalize;
-  options.precision = precision;
-  auto program = onednn::OnednnBackend().compile(graph, options);
-  program->load_parameters(initial_parameters(graph, 1));
-  const int batch = options.train_batch, steps = static_cast<int>(data.train.size()) / batch;
-  std::vector<double> losses;
-  for (int epoch = 0; epoch < 4; ++epoch) {
-    double sum = 0;
-    for (int step = 0; step < steps; ++step) {
-      const std::size_t first = static_cast<std::size_t>(step) * batch;
-      program->train_step(&data.train.images[first * data.train.image_bytes()],
-                          &data.train.labels[first], batch);
-      sum += program->take_loss().mean();
-    }
-    losses.push_back(sum / steps);
-  }
-  return losses;
-}
-
-void expect_learning(const std::vector<double>& losses) {
-  for (double loss : losses) EXPECT_TRUE(std::isfinite(loss));
-  EXPECT_LT(losses.back(), 0.8 * losses.front())
-      << "epoch losses " << ::testing::PrintToString(losses);
+  TempDir dir;
+  return onednn_epoch_losses(load_experiment(dir.write("convnext.yaml", kConfig), {}), precision,
+                             4);
 }
 
 TEST(NormTraining, ConvNextBlockLearnsTheSyntheticData) {
-  expect_learning(epoch_losses(Precision::fp32));
+  expect_falling_losses(epoch_losses(Precision::fp32));
 }
 
 TEST(NormTraining, ConvNextBlockLearnsInBf16) {
   if (!onednn::cpu_precisions().contains(Precision::bf16)) {
     GTEST_SKIP() << "this CPU has no bf16 in oneDNN (needs AVX-512)";
   }
-  expect_learning(epoch_losses(Precision::bf16));
+  expect_falling_losses(epoch_losses(Precision::bf16));
 }
 
 }  // namespace
-}  // namespace runner
+}  // namespace runner::testing

@@ -44,6 +44,26 @@ TEST(WeightDecay, ExclusionsFollowTheNameAndTheNormalizationMark) {
   }
 }
 
+// embedding: the learned class token and position embedding (timm's no_weight_decay), named as
+// their layers (no *.bias, not normalization); nothing else.
+TEST(WeightDecay, EmbeddingExcludesTheTokenEmbeddingsOnly) {
+  ParamSpec cls_token = param("cls_token", {1, 1, 192});
+  cls_token.embedding = true;
+  ParamSpec pos_embed = param("pos_embed", {1, 65, 192});
+  pos_embed.embedding = true;
+  const ParamSpec qkv = param("blocks.0.attn.qkv.weight", {576, 192});
+  const ParamSpec norm = param("norm.weight", {192}, true);
+  OptimizerSpec spec = decaying(OptimizerType::adamw, false, false);
+  EXPECT_EQ(weight_decay_of(spec, cls_token), 0.25);
+  spec.decay_exclude_embedding = true;
+  EXPECT_EQ(weight_decay_of(spec, cls_token), 0.0);
+  EXPECT_EQ(weight_decay_of(spec, pos_embed), 0.0);
+  EXPECT_EQ(weight_decay_of(spec, qkv), 0.25);
+  EXPECT_EQ(weight_decay_of(spec, norm), 0.25);  // that is [norm]'s
+  EXPECT_EQ(adam_settings(spec, pos_embed).keep, 1.f);
+  EXPECT_EQ(adam_settings(spec, qkv).keep, static_cast<float>(1 - 0.1 * 0.25));
+}
+
 TEST(WeightDecay, AdamwDecouplesItAdamAndSgdAddItToTheGradient) {
   const ParamSpec weight = param("fc.weight", {4, 3});
   const ParamSpec bias = param("fc.bias", {4});

@@ -79,14 +79,33 @@ nlohmann::json run_in(const TempDir& tmp, const std::filesystem::path& config) {
   return in ? nlohmann::json::parse(in) : nlohmann::json();
 }
 
+// The peer's scores of `checkpoint` under `config` (test_accuracy, test_loss, tensors), run
+// from the folder `tmp` with this build's runner (which expands a config's blocks for it).
+nlohmann::json peer_scores(const TempDir& tmp, const std::filesystem::path& config,
+                           const std::string& checkpoint) {
+  auto scored = run_command("cd " + tmp.path().string() + " && RUNNER=" + RUNNER_BINARY + " " +
+                            peer() + " evaluate " + config.string() + " " + checkpoint);
+  EXPECT_EQ(scored.exit_code, 0) << config << ": " << scored.output;
+  return scored.exit_code == 0 ? nlohmann::json::parse(scored.output) : nlohmann::json();
+}
+
 // The peer's test accuracy of `checkpoint` under `config`, run from the folder `tmp`.
 double peer_accuracy(const TempDir& tmp, const std::filesystem::path& config,
                      const std::string& checkpoint) {
-  auto scored = run_command("cd " + tmp.path().string() + " && " + peer() + " evaluate " +
-                            config.string() + " " + checkpoint);
-  EXPECT_EQ(scored.exit_code, 0) << config << ": " << scored.output;
-  return scored.exit_code == 0 ? nlohmann::json::parse(scored.output)["test_accuracy"].get<double>()
-                               : -1;
+  const nlohmann::json scores = peer_scores(tmp, config, checkpoint);
+  return scores.is_object() ? scores["test_accuracy"].get<double>() : -1;
+}
+
+// The runner's report's test loss and the peer's for its checkpoint agree; the peer loaded
+// `tensors` tensors (strictly: every one the net has, nothing else).
+void expect_peer_reproduces(const TempDir& tmp, const std::filesystem::path& config,
+                            const nlohmann::json& report, int tensors) {
+  const nlohmann::json scores =
+      peer_scores(tmp, config, report["checkpoint"]["path"].get<std::string>());
+  ASSERT_TRUE(scores.is_object());
+  const double loss = report["metrics"]["test_loss"].get<double>();
+  EXPECT_NEAR(scores["test_loss"].get<double>(), loss, 1e-5 * (1 + loss));
+  EXPECT_EQ(scores["tensors"], tensors);
 }
 
 TEST(PyTorchPeer, ReadsCifar10FromTheFolderTheRunnerReads) {
@@ -178,14 +197,52 @@ TEST(PyTorchPeer, ScoresACheckpointOfTheNewerKindsAsTheRunner) {
                 "checkpoint: {path: c.safetensors}\n");
   const nlohmann::json report = run_in(tmp, config);
   ASSERT_TRUE(report.is_object());
-  auto scored =
-      run_command("cd " + tmp.path().string() + " && " + peer() + " evaluate " + config.string() +
-                  " " + report["checkpoint"]["path"].get<std::string>());
-  ASSERT_EQ(scored.exit_code, 0) << scored.output;
-  const nlohmann::json peer_scores = nlohmann::json::parse(scored.output);
-  const double loss = report["metrics"]["test_loss"].get<double>();
-  EXPECT_NEAR(peer_scores["test_loss"].get<double>(), loss, 1e-5 * (1 + loss));
-  EXPECT_EQ(peer_scores["tensors"], 9);  // c, squeeze, excite, fc: weight and bias; layer_scale
+  expect_peer_reproduces(tmp, config, report, 9);  // c, squeeze, excite, fc: weight, bias; scale
+}
+
+// A small vision transformer written with blocks (the peer expands them with `runner describe
+// --json`): every token kind, attention with dropout, drop_path and a layer scale on tokens, two
+// readouts. The peer builds timm's modules under the runner's names (a bare cls_token and
+// pos_embed, blocks.0.attn.qkv.weight), loads the checkpoint strictly and gets its test loss.
+TEST(PyTorchPeer, ScoresACheckpointOfATokenModelAsTheRunner) {
+  if (!have_torch()) GTEST_SKIP() << "no /usr/bin/python3 with torch, yaml and numpy";
+  TempDir tmp;
+  auto config = tmp.write(
+      "vit.yaml",
+      "name: vit\ndevice: cpu\n"
+      "dataset: {name: synthetic, synthetic: {height: 8, width: 8, train_count: 64, "
+      "test_count: 32}}\n"
+      "model:\n  width: 0.125\n  blocks:\n    block:\n      params: {dim: ~}\n"
+      "      layers:\n"
+      "        - {name: norm1, type: layer_norm, eps: 1.0e-6}\n"
+      "        - {name: attn, type: self_attention, heads: 2, dropout: 0.1}\n"
+      "        - {name: ls, type: scale, init_value: 0.5}\n"
+      "        - {name: drop, type: drop_path, p: 0.2}\n"
+      "        - {name: sum1, type: add, inputs: [input, drop]}\n"
+      "        - {name: norm2, type: layer_norm, eps: 1.0e-6}\n"
+      "        - {name: fc1, type: linear, out_features: \"${expr:2 * dim}\"}\n"
+      "        - {name: act, type: gelu}\n"
+      "        - {name: fc2, type: linear, out_features: \"${dim}\"}\n"
+      "        - {name: sum2, type: add, inputs: [sum1, fc2]}\n"
+      "  layers:\n"
+      "    - {name: patch_embed.proj, type: conv2d, out_channels: 128, kernel: 2, stride: 2}\n"
+      "    - {name: tokens, type: to_tokens}\n"
+      "    - {name: cls_token, type: class_token}\n"
+      "    - {name: pos_embed, type: position_embedding}\n"
+      "    - {name: blocks, block: block, repeat: 2, with: {dim: 128}}\n"
+      "    - {name: norm, type: layer_norm, eps: 1.0e-6}\n"
+      "    - {name: select, type: token_select}\n"
+      "    - {name: mean, type: token_select, select: mean, inputs: [norm]}\n"
+      "    - {name: both, type: add, inputs: [select, mean]}\n"
+      "    - {name: head, type: linear, out_features: 10}\n"
+      "training: {epochs: 1, batch_size: 16, optimizer: {type: adamw, lr: 0.003, "
+      "weight_decay_exclude: [bias, norm, embedding]}}\n"
+      "checkpoint: {path: c.safetensors}\n");
+  const nlohmann::json report = run_in(tmp, config);
+  ASSERT_TRUE(report.is_object());
+  // patch_embed.proj and head: weight and bias; cls_token, pos_embed; per block norm1, norm2,
+  // attn.qkv, attn.proj, fc1, fc2 (weight and bias each) and ls.weight; norm.
+  expect_peer_reproduces(tmp, config, report, 2 + 2 + 2 * 13 + 2 + 2);
 }
 
 // A model written with blocks: the peer asks the runner to expand it (`runner describe --json`),

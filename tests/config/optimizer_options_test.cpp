@@ -69,7 +69,17 @@ TEST(OptimizerOptions, ExclusionsAndClippingResolveAndAreRecorded) {
             nlohmann::json::array({"norm"}));
   EXPECT_EQ(e.resolved["training"]["clip_grad_norm"], 2.5);
 
+  // embedding: timm's no_weight_decay (the class token and position embedding).
+  Experiment vit = load_experiment(
+      tiny(), {"training.optimizer={type: adamw, weight_decay_exclude: [embedding, bias]}"});
+  EXPECT_TRUE(vit.training.optimizer.decay_exclude_embedding);
+  EXPECT_TRUE(vit.training.optimizer.decay_exclude_bias);
+  EXPECT_FALSE(vit.training.optimizer.decay_exclude_norm);
+  EXPECT_EQ(vit.resolved["training"]["optimizer"]["weight_decay_exclude"],
+            nlohmann::json::array({"bias", "embedding"}));
+
   Experiment plain = load_experiment(tiny(), {});
+  EXPECT_FALSE(plain.training.optimizer.decay_exclude_embedding);
   EXPECT_FALSE(plain.training.optimizer.decay_exclude_bias);
   EXPECT_FALSE(plain.training.optimizer.decay_exclude_norm);
   EXPECT_EQ(plain.training.clip_grad_norm, 0.0);
@@ -92,7 +102,8 @@ TEST(OptimizerOptions, BadValuesNameTheFieldAndWhatWasExpected) {
   const std::string twice =
       load_error({"training.optimizer={type: adamw, weight_decay_exclude: [bias, bias]}"});
   EXPECT_NE(twice.find("training.optimizer.weight_decay_exclude: found [\"bias\",\"bias\"], "
-                       "expected a list of items (each one of bias, norm), none repeated"),
+                       "expected a list of items (each one of bias, norm, embedding), none "
+                       "repeated"),
             std::string::npos)
       << twice;
   const std::string negative = load_error({"training.clip_grad_norm=-1"});

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "backends/layer_cases.h"
+#include "graph_error.h"
 #include "runner/graph/layer_kind.h"
 
 namespace runner {
@@ -22,12 +23,7 @@ ModelSpec attention_model(int features, LayerSpec attention) {
 }
 
 std::string attention_error(const ModelSpec& model) {
-  try {
-    build_graph(model, Shape{3, 8, 8}, 3);
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing::graph_error(model, Shape{3, 8, 8});
 }
 
 TEST(AttentionLayer, ParametersAreNamedAsTimmsAttention) {

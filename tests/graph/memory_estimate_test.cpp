@@ -43,6 +43,33 @@ TEST(MemoryEstimate, CountsEveryBufferOfATrainingStep) {
                            e.activation_gradients + e.workspaces + e.evaluation);
 }
 
+// A self_attention's qkv rows, probabilities (twice with dropout) and context, and their
+// gradients, beside its output: 2 heads over 4 tokens of 6 features.
+TEST(MemoryEstimate, CountsAnAttentionsInnerValues) {
+  auto estimate = [](double dropout) {
+    ModelSpec model;
+    const std::pair<const char*, nlohmann::json> layers[] = {
+        {"to_tokens", nlohmann::json::object()},
+        {"self_attention", {{"heads", 2}, {"dropout", dropout}}},
+        {"token_select", nlohmann::json::object()},
+        {"linear", {{"out_features", 3}}}};
+    for (const auto& [type, attributes] : layers) {
+      LayerSpec& spec = model.layers.emplace_back();
+      spec.name = spec.type = type;
+      spec.attributes = attributes;
+    }
+    return estimate_training_memory(build_graph(model, Shape{6, 2, 2}, 3), 8, 10, OptimizerSpec{});
+  };
+  const std::int64_t outputs = 24 + 24 + 6 + 3;     // to_tokens, attention, select, linear
+  const std::int64_t inner = 3 * 24 + 2 * 16 + 24;  // qkv, probabilities, context
+  const MemoryEstimate plain = estimate(0), dropped = estimate(0.1);
+  EXPECT_EQ(plain.activations, 8 * (24 + outputs + inner) * 4);
+  EXPECT_EQ(plain.activation_gradients, 8 * (outputs + inner) * 4);
+  EXPECT_EQ(plain.evaluation, 10 * (24 + outputs + inner) * 4);
+  EXPECT_EQ(dropped.activations - plain.activations,
+            8 * 2 * 16 * 4);  // probabilities after dropout
+}
+
 TEST(MemoryEstimate, FollowsTheOptimizerTheBatchAndTheWidth) {
   Graph graph = small_graph();
   OptimizerSpec plain_sgd, adam;

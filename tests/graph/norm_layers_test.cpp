@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include "backends/layer_cases.h"
+#include "graph_error.h"
 #include "runner/graph/layer_kind.h"
 
 namespace runner {
 namespace {
 
+using testing::graph_error;
 using testing::layer;
 
 // `body` on `input`, then a flatten and a 3-way classifier.
@@ -18,16 +20,6 @@ ModelSpec with_classifier(std::vector<LayerSpec> body) {
   ModelSpec model;
   model.layers = std::move(body);
   return model;
-}
-
-std::string build_error(const ModelSpec& model, Shape input) {
-  std::string message = "no error";
-  try {
-    build_graph(model, input, 3);
-  } catch (const UserError& e) {
-    message = e.what();
-  }
-  return message;
 }
 
 TEST(NormLayers, ParametersAreNamedAndSizedAsPytorchsAndMarkedNormalization) {
@@ -73,7 +65,7 @@ TEST(NormLayers, GroupsThatDoNotDivideTheChannelsNameTheLayerAndItsLine) {
   ModelSpec model = with_classifier({layer("c", "conv2d", {{"out_channels", 6}, {"kernel", 1}}),
                                      layer("gn", "group_norm", {{"groups", 4}})});
   model.layers[1].where = {"net.yaml", "model.layers[1]", 9, 7};
-  const std::string message = build_error(model, Shape{2, 8, 8});
+  const std::string message = graph_error(model, Shape{2, 8, 8});
   EXPECT_NE(message.find("net.yaml:9:7: model.layers[1]: gn (group_norm): input 6x8x8 has 6 "
                          "channels, not divisible by groups 4"),
             std::string::npos)
@@ -82,13 +74,13 @@ TEST(NormLayers, GroupsThatDoNotDivideTheChannelsNameTheLayerAndItsLine) {
   model.layers[0].attributes["out_channels"] = 8;
   EXPECT_NO_THROW(build_graph(model, Shape{2, 8, 8}, 3));
   model.width = 0.75;
-  EXPECT_NE(build_error(model, Shape{2, 8, 8}).find("6 channels, not divisible by groups 4"),
+  EXPECT_NE(graph_error(model, Shape{2, 8, 8}).find("6 channels, not divisible by groups 4"),
             std::string::npos);
 }
 
 TEST(NormLayers, EpsMustBeAboveZero) {
   for (const char* type : {"layer_norm", "group_norm"}) {
-    const std::string message = build_error(
+    const std::string message = graph_error(
         with_classifier({layer("n", type, {{"eps", 0.0}, {"groups", 1}})}), Shape{2, 3, 3});
     EXPECT_NE(message.find(std::string("n (") + type + "): eps 0 must be above 0"),
               std::string::npos)

@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include "backends/layer_cases.h"
+#include "graph_error.h"
 #include "runner/graph/layer_kind.h"
 
 namespace runner {
 namespace {
 
+using testing::graph_error;
 using testing::layer;
 
 // A ViT's stem on 3x8x8 images: 4x4 patches of 6 features (4 tokens), then `body`, the class
@@ -23,16 +25,6 @@ ModelSpec vit(std::vector<LayerSpec> body) {
   ModelSpec model;
   model.layers = std::move(layers);
   return model;
-}
-
-std::string error_building(const ModelSpec& model, Shape input) {
-  std::string message = "no error";
-  try {
-    build_graph(model, input, 3);
-  } catch (const UserError& e) {
-    message = e.what();
-  }
-  return message;
 }
 
 const Node& named_node(const Graph& graph, const std::string& name) {
@@ -123,7 +115,7 @@ TEST(TokenLayers, ImageKindsRefuseTokensNamingTheLayerAndItsLine) {
   for (const Refusal& r : refusals) {
     ModelSpec model = vit({r.spec});
     model.layers[2].where = {"vit.yaml", "model.layers[2]", 7, 5};
-    const std::string message = error_building(model, Shape{3, 8, 8});
+    const std::string message = graph_error(model, Shape{3, 8, 8});
     EXPECT_NE(message.find("vit.yaml:7:5: model.layers[2]: x (" + r.spec.type + "): " + r.message),
               std::string::npos)
         << message;
@@ -135,7 +127,7 @@ TEST(TokenLayers, TokenKindsRefuseImagesAndFlatFeatures) {
     ModelSpec model;
     model.layers = {layer("x", type), layer("flat", "flatten"),
                     layer("fc", "linear", {{"out_features", 3}})};
-    EXPECT_NE(error_building(model, Shape{2, 3, 3})
+    EXPECT_NE(graph_error(model, Shape{2, 3, 3})
                   .find(std::string("x (") + type +
                         "): needs a token sequence (TxC tokens, after to_tokens), got the image "
                         "2x3x3"),
@@ -143,7 +135,7 @@ TEST(TokenLayers, TokenKindsRefuseImagesAndFlatFeatures) {
         << type;
     model.layers = {layer("flat", "flatten"), layer("x", type),
                     layer("fc", "linear", {{"out_features", 3}})};
-    EXPECT_NE(error_building(model, Shape{2, 3, 3}).find("got the flat 18"), std::string::npos)
+    EXPECT_NE(graph_error(model, Shape{2, 3, 3}).find("got the flat 18"), std::string::npos)
         << type;
   }
 }
