@@ -18,9 +18,9 @@ struct ExpressionError : std::runtime_error {
 // values come from `field`, and must be numbers or true/false), + - * /, parentheses, unary
 // minus, the functions sqrt(x), min(a, b), max(a, b) and round(x), and comparisons (== != < <=
 // > >=) joined by `and`, `or`, `not`, which give true or false (a block's `enabled: ${expr:
-// stride == 1 and in == out}`); true/false never mixes with arithmetic. The result is an integer when every
-// operand is one and only + - * min max round were applied (so `training.batch_size * 2` stays
-// an integer), else a double; a result that is not finite (a division by zero) is an error.
+// stride == 1 and in == out}`); true/false never mixes with arithmetic. The result is an integer
+// when every operand is one and only + - * min max round were applied (so `training.batch_size * 2`
+// stays an integer), else a double; a result that is not finite (a division by zero) is an error.
 // Nesting is bounded (kMaxExpressionDepth) so that no text overflows the stack.
 inline constexpr int kMaxExpressionDepth = 64;
 nlohmann::json evaluate_expression(std::string_view text,
