@@ -261,16 +261,21 @@ class Expander {
     return repeat.get<std::int64_t>();
   }
 
-  // The instance's parameters: the block's defaults, then `with`, then `first` or `rest`.
-  nlohmann::json instance_params(const std::string& block_name, const nlohmann::json& block,
+  // The block's defaults, once per use. A default may name config fields (not other
+  // parameters): resolved as the config's are.
+  nlohmann::json block_defaults(const std::string& block_name, const nlohmann::json& block) const {
+    nlohmann::json params = block.value("params", nlohmann::json::object());
+    const nlohmann::json none = nlohmann::json::object();
+    interpolate_block_field(params, child_path(child_path(kBlocksPath, block_name), "params"), none,
+                            config_, written_.source_map);
+    return params;
+  }
+
+  // An instance's parameters: the block's `defaults`, then `with`, then `first` or `rest`.
+  nlohmann::json instance_params(const std::string& block_name, nlohmann::json params,
                                  const nlohmann::json& entry, const std::string& path,
                                  bool first) const {
     const std::string block_path = child_path(kBlocksPath, block_name);
-    nlohmann::json params = block.value("params", nlohmann::json::object());
-    // A default may name config fields (not other parameters): resolved as the config's are.
-    const nlohmann::json none = nlohmann::json::object();
-    interpolate_block_field(params, child_path(block_path, "params"), none, config_,
-                            written_.source_map);
     const std::vector<std::string> known = keys_of(params);
     for (const char* part : {"with", first ? "first" : "rest"}) {
       if (!entry.contains(part)) continue;
@@ -320,9 +325,10 @@ class Expander {
     const std::string name = entry.at("name").get<std::string>();
     const std::string layers_path = child_path(child_path(kBlocksPath, block_name), "layers");
     std::string output = input;
+    const nlohmann::json defaults = block_defaults(block_name, block);
     active_.push_back(block_name);
     for (std::int64_t r = 0; r < std::max<std::int64_t>(repeat, 1); ++r) {
-      const nlohmann::json params = instance_params(block_name, block, entry, path, r == 0);
+      const nlohmann::json params = instance_params(block_name, defaults, entry, path, r == 0);
       Scope instance;
       instance.prefix =
           scope.prefix + name + "." + (repeat > 0 ? fmt::format("{}.", r) : std::string());
