@@ -4,6 +4,7 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
@@ -83,16 +84,18 @@ CompiledSchema::CompiledSchema(const nlohmann::json& schema) : parsed_(std::make
 
 CompiledSchema::~CompiledSchema() = default;
 
-bool CompiledSchema::passes_by_property(const nlohmann::json& instance) const {
-  if (!instance.is_object()) return false;
+std::optional<std::vector<SchemaViolation>> CompiledSchema::violations_by_property(
+    const nlohmann::json& instance) const {
+  if (!instance.is_object()) return std::nullopt;
   ByProperty& split = *by_property_;
   for (const std::string& key : split.required) {
-    if (!instance.contains(key)) return false;
+    if (!instance.contains(key)) return std::nullopt;
   }
+  std::vector<SchemaViolation> out;
   for (const auto& [key, value] : instance.items()) {
     auto property = split.properties.find(key);
     if (property == split.properties.end()) {
-      if (!split.additional) return false;
+      if (!split.additional) return std::nullopt;
       continue;
     }
     const std::string text = value.dump();
@@ -100,18 +103,33 @@ bool CompiledSchema::passes_by_property(const nlohmann::json& instance) const {
       std::lock_guard lock(split.mutex);
       if (property->second.passed.count(text)) continue;
     }
-    if (!property->second.schema->violations(value).empty()) return false;
-    std::lock_guard lock(split.mutex);
-    auto& passed = property->second.passed;
-    if (passed.size() >= kRememberedPerProperty) passed.clear();  // bounded memory
-    passed.insert(text);
+    std::vector<SchemaViolation> found = property->second.schema->violations(value);
+    if (found.empty()) {
+      std::lock_guard lock(split.mutex);
+      auto& passed = property->second.passed;
+      if (passed.size() >= kRememberedPerProperty) passed.clear();  // bounded memory
+      passed.insert(text);
+      continue;
+    }
+    // As valijson names them from the root: {"<root>", "[model]", "[layers]", ...}.
+    for (SchemaViolation& violation : found) {
+      auto after_root =
+          violation.context.empty() ? violation.context.end() : violation.context.begin() + 1;
+      violation.context.insert(after_root, "[" + key + "]");
+      out.push_back(std::move(violation));
+    }
   }
-  return true;
+  return out;
 }
 
 std::vector<SchemaViolation> CompiledSchema::violations(const nlohmann::json& instance) const {
-  if (by_property_ && passes_by_property(instance)) return {};
-  // Invalid (or not splittable): the whole value, for valijson's own list of what is wrong.
+  if (by_property_) {
+    // Each property checked once, what it found kept: a config with thousands of layers is not
+    // validated a second time whole to learn what is wrong with it.
+    if (auto found = violations_by_property(instance)) return *found;
+  }
+  // Not splittable, or wrong at the root (a key missing or unknown): the whole value, for
+  // valijson's own list of what is wrong.
   valijson::ValidationResults results;
   valijson::adapters::NlohmannJsonAdapter instance_adapter(instance);
   {

@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,10 @@ class CompiledSchema {
   struct ByProperty;  // the root's properties as schemas of their own, and what passed them
   std::unique_ptr<Parsed> parsed_;
   std::unique_ptr<ByProperty> by_property_;  // null where the root is not a plain object schema
-  bool passes_by_property(const nlohmann::json& instance) const;
+  // The violations found property by property; nullopt where the root itself is wrong (not an
+  // object, a required key missing, an unknown key refused), which the whole schema words.
+  std::optional<std::vector<SchemaViolation>> violations_by_property(
+      const nlohmann::json& instance) const;
 };
 
 // CompiledSchema(schema).violations(instance), for a schema used once.

@@ -68,12 +68,23 @@ const nlohmann::ordered_json& SchemaWalk::resolve(const nlohmann::ordered_json& 
   return *current;
 }
 
+SchemaWalk::SchemaWalk(const nlohmann::ordered_json& root) : root_(root) {}
+SchemaWalk::~SchemaWalk() = default;
+
 bool SchemaWalk::matches(const nlohmann::ordered_json& schema, const nlohmann::json& value) const {
-  nlohmann::json standalone = nlohmann::json::parse(schema.dump());
-  if (standalone.is_object() && root_.contains("definitions")) {
-    standalone["definitions"] = nlohmann::json::parse(root_["definitions"].dump());
+  auto& compiled = conditions_[&schema];
+  if (!compiled) {
+    const std::string text = schema.dump();
+    nlohmann::json standalone = nlohmann::json::parse(text);
+    // Conditions are mostly `{"properties": {"type": {"const": ...}}}`: only one that refers to
+    // a definition needs the definitions beside it.
+    if (standalone.is_object() && root_.contains("definitions") &&
+        text.find("\"$ref\"") != std::string::npos) {
+      standalone["definitions"] = nlohmann::json::parse(root_["definitions"].dump());
+    }
+    compiled = std::make_unique<CompiledSchema>(standalone);
   }
-  return schema_violations(standalone, value).empty();
+  return compiled->violations(value).empty();
 }
 
 void SchemaWalk::expand(const nlohmann::ordered_json& schema, const nlohmann::json& value,

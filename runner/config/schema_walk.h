@@ -2,6 +2,8 @@
 // expect in words ("an integer >= 1", "one of sgd, adam"). Validation itself is valijson's job.
 #pragma once
 
+#include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -10,9 +12,14 @@
 
 namespace runner {
 
+class CompiledSchema;
+
 class SchemaWalk {
  public:
-  explicit SchemaWalk(const nlohmann::ordered_json& root) : root_(root) {}
+  explicit SchemaWalk(const nlohmann::ordered_json& root);
+  ~SchemaWalk();
+  SchemaWalk(const SchemaWalk&) = delete;
+  SchemaWalk& operator=(const SchemaWalk&) = delete;
 
   // The schemas written for the value at `path` of `instance` (properties and items followed,
   // $refs resolved, allOf/anyOf entered, if/then/else chosen by evaluating `if` on the value).
@@ -37,6 +44,9 @@ class SchemaWalk {
   std::string describe_one(const nlohmann::ordered_json& schema) const;
 
   const nlohmann::ordered_json& root_;
+  // Each `if` schema compiled once (with the root's definitions): a config with many problems
+  // asks about the same conditions at every one of them.
+  mutable std::map<const nlohmann::ordered_json*, std::unique_ptr<CompiledSchema>> conditions_;
 };
 
 // A value for a message: compact JSON, shortened when long.

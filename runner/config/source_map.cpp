@@ -17,7 +17,10 @@ bool at_or_below(const std::string& key, const std::string& path) {
 }  // namespace
 
 void SourceMap::erase_subtree(const std::string& path) {
-  for (auto it = origins_.begin(); it != origins_.end();) {
+  // The keys that start with `path` sit together in the ordered map: visit only those, so that
+  // expanding thousands of layers does not scan the whole map for each one.
+  for (auto it = origins_.lower_bound(path);
+       it != origins_.end() && it->first.compare(0, path.size(), path) == 0;) {
     it = at_or_below(it->first, path) ? origins_.erase(it) : std::next(it);
   }
 }
@@ -34,7 +37,9 @@ void SourceMap::copy_subtree(const SourceMap& other, const std::string& path) {
 void SourceMap::copy_subtree_to(const SourceMap& other, const std::string& from,
                                 const std::string& to) {
   erase_subtree(to);
-  for (const auto& [key, origin] : other.origins_) {
+  for (auto it = other.origins_.lower_bound(from);
+       it != other.origins_.end() && it->first.compare(0, from.size(), from) == 0; ++it) {
+    const auto& [key, origin] = *it;
     if (!at_or_below(key, from)) continue;
     SourceOrigin copied = origin;
     if (copied.file.empty() && copied.override_text.empty()) copied.file = other.file_;

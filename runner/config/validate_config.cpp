@@ -170,13 +170,23 @@ std::string did_you_mean(const std::string& word, const std::vector<std::string>
   return match.empty() ? "" : fmt::format("did you mean '{}'?", match);
 }
 
-struct Message {
-  SourceLocation where;
-  std::string text;
-};
-
-Message word_problem(const Problem& problem, const ConfigDocument& doc, const SchemaWalk& walk) {
+// Where a problem is shown: an unknown key at the key, a missing key at its mapping.
+SourceLocation problem_location(const Problem& problem, const SourceMap& source_map) {
   std::string path = format_path(problem.path);
+  if (problem.kind == ProblemKind::unknown_key) return source_map.locate(path, true);
+  if (problem.kind == ProblemKind::missing_key) {
+    FieldPath parent(problem.path.begin(), problem.path.end() - 1);
+    SourceLocation where = source_map.locate(format_path(parent));
+    where.path = source_map.shown_path(path);
+    return where;
+  }
+  return source_map.locate(path);
+}
+
+// What is wrong, in words (the schema walk this needs is the costly part: done only for the
+// problems shown).
+std::string word_problem(const Problem& problem, const nlohmann::json& root,
+                         const SchemaWalk& walk) {
   FieldPath parent(problem.path.begin(), problem.path.end() - (problem.path.empty() ? 0 : 1));
   auto with_hint = [](std::string text, const std::string& hint) {
     return hint.empty() ? text : text + " (" + hint + ")";
@@ -184,25 +194,22 @@ Message word_problem(const Problem& problem, const ConfigDocument& doc, const Sc
 
   if (problem.kind == ProblemKind::unknown_key) {
     const std::string& key = problem.path.back().key;
-    std::vector<std::string> known = walk.known_keys(walk.at(doc.json, parent));
+    std::vector<std::string> known = walk.known_keys(walk.at(root, parent));
     std::string hint = did_you_mean(key, known);
     if (!known.empty()) {
       std::string list = fmt::format("known keys: {}", fmt::join(known, ", "));
       hint = hint.empty() ? list : hint + " " + list;
     }
-    return {doc.source_map.locate(path, true), with_hint("unknown key", hint)};
+    return with_hint("unknown key", hint);
   }
   if (problem.kind == ProblemKind::missing_key) {
-    SourceLocation where = doc.source_map.locate(format_path(parent));
-    where.path = doc.source_map.shown_path(path);
-    std::string expected = walk.describe(walk.at(doc.json, problem.path));
-    return {where, with_hint(fmt::format("missing required key '{}'", problem.path.back().key),
-                             "expected " + expected)};
+    std::string expected = walk.describe(walk.at(root, problem.path));
+    return with_hint(fmt::format("missing required key '{}'", problem.path.back().key),
+                     "expected " + expected);
   }
 
-  auto schemas = walk.at(doc.json, problem.path);
-  nlohmann::json found = nlohmann::json::object();
-  const nlohmann::json* node = &doc.json;
+  auto schemas = walk.at(root, problem.path);
+  const nlohmann::json* node = &root;
   for (const auto& segment : problem.path) {
     if (segment.index && node->is_array() && *segment.index < node->size()) {
       node = &(*node)[*segment.index];
@@ -218,7 +225,7 @@ Message word_problem(const Problem& problem, const ConfigDocument& doc, const Sc
   std::string hint;
   if (node && node->is_string())
     hint = did_you_mean(node->get<std::string>(), walk.enum_values(schemas));
-  return {doc.source_map.locate(path), with_hint(text, hint)};
+  return with_hint(text, hint);
 }
 
 }  // namespace
@@ -237,24 +244,34 @@ void validate_document(const ConfigDocument& doc, const std::string& schema_name
   std::vector<SchemaViolation> violations = schema->compiled.violations(doc.json);
   if (violations.empty()) return;
 
-  std::vector<Message> messages;
-  for (const auto& problem : most_specific(violations, doc.json, walk)) {
-    messages.push_back(word_problem(problem, doc, walk));
+  std::vector<std::pair<SourceLocation, Problem>> problems;
+  for (auto& problem : most_specific(violations, doc.json, walk)) {
+    problems.emplace_back(problem_location(problem, doc.source_map), std::move(problem));
   }
   // In file order, file by file (a config may include others); overrides (no line) first, as
   // the command line is read before the file.
-  auto file_order = [](const Message& m) {
-    return std::make_tuple(m.where.line != 0, m.where.file, m.where.line, m.where.column);
+  // Problems at one line (a block's field in every expanded layer) in layer order.
+  auto file_order = [](const SourceLocation& where) {
+    return std::make_tuple(where.line != 0, where.file, where.line, where.column);
   };
-  std::stable_sort(messages.begin(), messages.end(), [&](const Message& a, const Message& b) {
-    return file_order(a) < file_order(b);
+  auto segments = [](const Problem& problem) {
+    std::vector<std::pair<std::size_t, std::string>> out;
+    for (const auto& segment : problem.path)
+      out.emplace_back(segment.index.value_or(0), segment.key);
+    return out;
+  };
+  std::stable_sort(problems.begin(), problems.end(), [&](const auto& a, const auto& b) {
+    auto a_where = file_order(a.first), b_where = file_order(b.first);
+    if (a_where != b_where) return a_where < b_where;
+    return segments(a.second) < segments(b.second);
   });
   std::string text;
-  for (std::size_t i = 0; i < messages.size() && i < max_reported; ++i) {
-    text += (i ? "\n" : "") + format_location(messages[i].where) + messages[i].text;
+  for (std::size_t i = 0; i < problems.size() && i < max_reported; ++i) {
+    text += (i ? "\n" : "") + format_location(problems[i].first) +
+            word_problem(problems[i].second, doc.json, walk);
   }
-  if (messages.size() > max_reported) {
-    text += fmt::format("\n(and {} more problems)", messages.size() - max_reported);
+  if (problems.size() > max_reported) {
+    text += fmt::format("\n(and {} more problems)", problems.size() - max_reported);
   }
   if (text.empty()) {  // only wrapper errors: say what valijson said rather than nothing
     text = format_location(doc.source_map.locate("")) + violations.front().description;

@@ -153,6 +153,23 @@ TEST(BlockExpansion, ParametersReachExpressionsAndConfigFields) {
   EXPECT_EQ(layers["w.1.c"]->attributes["out_channels"], 12);  // rest: k = 3
 }
 
+// One bad block field fails in every instance: the first few are shown in layer order (stage2.2
+// before stage2.10, as the numbers go, not as the text sorts), the rest counted.
+TEST(BlockExpansion, ABadFieldInEveryInstanceIsShownInLayerOrder) {
+  testing::TempDir dir;
+  const std::string message = message_of_loading(
+      dir, kStages, {"model.layers[2].repeat=12", "model.blocks.unit.layers[0].out_channels=-1"});
+  std::vector<std::size_t> positions;
+  for (const char* layer :
+       {"stage1.0.conv", "stage1.1.conv", "stage2.0.conv", "stage2.1.conv", "stage2.2.conv"}) {
+    positions.push_back(message.find(std::string("(layer ") + layer + ","));
+    EXPECT_NE(positions.back(), std::string::npos) << layer << " not in\n" << message;
+  }
+  EXPECT_TRUE(std::is_sorted(positions.begin(), positions.end())) << message;
+  EXPECT_EQ(message.find("stage2.10."), std::string::npos) << message;
+  EXPECT_NE(message.find("(and 9 more problems)"), std::string::npos) << message;
+}
+
 TEST(BlockExpansion, TheResolvedConfigKeepsTheBlocksAsWrittenAndResolvesToTheSameLayers) {
   testing::TempDir dir;
   Experiment e = load_model(dir, kStages);

@@ -39,11 +39,27 @@ TEST(CompiledSchema, GivesTheVerdictsOfAFreshValidationForEveryValue) {
       R"([1, 2])",
       R"({"name": "a", "training": {"batch_size": 4}, "seed": 1})",  // valid again
   };
+  // The same schema, validated whole by valijson: a keyword the split does not know.
+  nlohmann::json whole_schema = kSchema;
+  whole_schema["minProperties"] = 0;
+  const CompiledSchema whole(whole_schema);
+  // valijson's summaries of a property that failed ("Failed to validate against schema
+  // associated with property name 'training'") are left out where the split checks the property
+  // on its own; what is wrong, at the field where it is wrong, is the same, in the same order.
+  auto leaves = [](const std::vector<SchemaViolation>& violations) {
+    std::vector<SchemaViolation> out;
+    for (const auto& violation : violations) {
+      if (violation.description.find("associated with property name") == std::string::npos) {
+        out.push_back(violation);
+      }
+    }
+    return out;
+  };
   for (const std::string& text : values) {
     const nlohmann::json value = nlohmann::json::parse(text);
-    const auto expected = CompiledSchema(kSchema).violations(value);  // nothing remembered
-    const auto found = compiled.violations(value);
-    EXPECT_EQ(found.empty(), expected.empty()) << text;
+    const auto expected = leaves(whole.violations(value));
+    const auto found = leaves(compiled.violations(value));
+    EXPECT_EQ(compiled.violations(value).empty(), expected.empty()) << text;
     ASSERT_EQ(found.size(), expected.size()) << text;
     for (std::size_t i = 0; i < found.size(); ++i) {
       EXPECT_EQ(found[i].context, expected[i].context) << text;
