@@ -22,9 +22,8 @@ struct FolderReport {
 FolderReport report_folder(const std::filesystem::path& dir, Console& console);
 
 // Runs scripts/SCRIPT_NAME [OPTIONS] ARGUMENT (plot_sweep.py DIR, plot_run.py REPORT) with
-// /usr/bin/python3
-// ($RUNNER_PYTHON overrides it); when that Python is missing or has no matplotlib, says so and
-// why.
+// /usr/bin/python3 ($RUNNER_PYTHON overrides it); when that Python is missing, says so; when it
+// has no matplotlib, the script says so and exits 77: skipped.
 PlotOutcome run_plot_script(const std::string& script_name, const std::filesystem::path& argument,
                             Console& console, const std::vector<std::string>& options = {});
 

@@ -209,6 +209,29 @@ TEST(Report, SummarisesAFolderOfRunsAndSaysWhyPlotsAreSkipped) {
     ADD_FAILURE() << problem;
 }
 
+// A Python without matplotlib (here Debian's, its site packages left out): the plot script says
+// so in the runner's words and exits 77, which is a skip, not a failure.
+TEST(Report, APythonWithoutMatplotlibSkipsThePlotsWithOneLine) {
+  if (!std::filesystem::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
+  TempDir tmp;
+  ASSERT_EQ(
+      run_runner(tiny_config() + " --quiet --set training.epochs=1 --output " + tmp.path().string())
+          .exit_code,
+      0);
+  auto python = tmp.write("python3", "#!/bin/sh\nexec /usr/bin/python3 -S \"$@\"\n");
+  std::filesystem::permissions(python, std::filesystem::perms::owner_all);
+  auto result = run_command("RUNNER_PYTHON=" + python.string() + " " +
+                            std::string(RUNNER_BINARY) + " report " + tmp.path().string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("plots skipped: /usr/bin/python3 has no matplotlib (Debian: apt "
+                               "install python3-matplotlib)"),
+            std::string::npos)
+      << result.output;
+  EXPECT_EQ(result.output.find("Traceback"), std::string::npos) << result.output;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "plots")) << result.output;
+  EXPECT_TRUE(std::filesystem::exists(tmp / "summary.json"));
+}
+
 TEST(Scripts, SweepBatchSizeRunsASweepOverTheGivenSizes) {
   TempDir tmp;
   auto result =
