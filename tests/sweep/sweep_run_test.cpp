@@ -220,8 +220,8 @@ TEST(Report, APythonWithoutMatplotlibSkipsThePlotsWithOneLine) {
       0);
   auto python = tmp.write("python3", "#!/bin/sh\nexec /usr/bin/python3 -S \"$@\"\n");
   std::filesystem::permissions(python, std::filesystem::perms::owner_all);
-  auto result = run_command("RUNNER_PYTHON=" + python.string() + " " +
-                            std::string(RUNNER_BINARY) + " report " + tmp.path().string());
+  auto result = run_command("RUNNER_PYTHON=" + python.string() + " " + std::string(RUNNER_BINARY) +
+                            " report " + tmp.path().string());
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("plots skipped: /usr/bin/python3 has no matplotlib (Debian: apt "
                                "install python3-matplotlib)"),
