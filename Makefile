@@ -16,7 +16,9 @@ DEBIAN_PACKAGES = build-essential cmake ninja-build mold git pkg-config libdnnl-
 VALIJSON_DIR = .deps/valijson
 # What the test suite and the plot scripts add (make build, make test).
 BUILD_TEST_PACKAGES = libgtest-dev libgmock-dev python3-matplotlib
-BENCH_PACKAGES = python3-torch python3-numpy
+# OpenBLAS: Debian's torch runs its CPU matrix products on whichever libblas.so.3 is installed,
+# and the reference BLAS alone made the PyTorch peer up to 2x slower (LeNet) to 40x (ViT).
+BENCH_PACKAGES = python3-torch python3-numpy libopenblas0-pthread
 # Only for the tests: the single-node Slurm cluster of tests/sweep/slurm_cluster_test.cpp
 # (scripts/slurm_local_cluster.sh; users of a real cluster need none of it), and the headless
 # browser that opens the HTML pages (tests/html/browser_test.cpp).

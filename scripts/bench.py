@@ -143,6 +143,15 @@ def run_pytorch(args, workload, point, column, seed):
 RUNS = {"runner": run_runner, "pytorch": run_pytorch}
 
 
+def pytorch_blas(args):
+    """The BLAS library the PyTorch peer's matrix products run on (peer_settings.blas_library):
+    on the reference BLAS the peer is not at its best, and the tables say so."""
+    code = (f"import sys; sys.path.insert(0, {str(ROOT / 'scripts')!r}); import peer_settings; "
+            "print(peer_settings.blas_library())")
+    out = subprocess.run([args.python, "-c", code], capture_output=True, text=True)
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
 # ---- one point --------------------------------------------------------------------------------
 
 def summarise(runs):
@@ -360,6 +369,10 @@ def errors(result):
     return ("\nFailed columns:\n\n" + "\n".join(lines) + "\n") if lines else ""
 
 
+def reference_blas(path):
+    return bool(path) and not any(fast in path for fast in ("openblas", "mkl", "blis"))
+
+
 def markdown(result, cpu):
     peak = result["attainable_flops_per_second"]
     return (f"# runner vs PyTorch, {result['date']}, {result['host']}\n\n{cpu}, "
@@ -367,6 +380,9 @@ def markdown(result, cpu):
             + (f", attainable FP32 {peak / 1e9:.1f} GFLOP/s" if peak else "")
             + (f", attainable bf16 {result['attainable_bf16_flops_per_second'] / 1e9:.1f} GFLOP/s"
                if result.get("attainable_bf16_flops_per_second") else "")
+            + (f", PyTorch's BLAS {result['pytorch_blas']}" if result.get("pytorch_blas") else "")
+            + (" (the reference BLAS: PyTorch is not at its best; apt install libopenblas0-pthread)"
+               if reference_blas(result.get("pytorch_blas")) else "")
             + f", runs per column: {result['repeats']}"
             + f", suite: {result['wall_seconds'] / 60:.0f} min\n\n"
             "Images/s per configuration, median (min-max) of the runs, runner and PyTorch "
@@ -403,6 +419,9 @@ def workloads(args):
         "mobilenetv2": ({"name": "mobilenetv2", "images_scale": 0.3,
                          "config": ROOT / "configs" / "bench" / "mobilenetv2_cifar_synthetic.yaml"},
                         [32, 128], [1]),
+        "vit": ({"name": "vit", "images_scale": 0.3,
+                 "config": ROOT / "configs" / "bench" / "vit_tiny_cifar_synthetic.yaml"},
+                [32, 128], [1]),
     }
     return [known[name] for name in args.workloads]
 
@@ -432,8 +451,8 @@ def main():
     parser.add_argument("--batch-sizes", type=int, nargs="+", default=[4, 32, 128])
     parser.add_argument("--widths", type=float, nargs="+", default=[1, 4])
     parser.add_argument("--workloads", nargs="+",
-                        choices=["lenet", "resnet8", "resnet18", "mobilenetv2"],
-                        default=["lenet", "resnet8", "resnet18", "mobilenetv2"])
+                        choices=["lenet", "resnet8", "resnet18", "mobilenetv2", "vit"],
+                        default=["lenet", "resnet8", "resnet18", "mobilenetv2", "vit"])
     parser.add_argument("--threads", type=int, default=os.cpu_count())
     parser.add_argument("--images", type=int, default=3000,
                         help="images per timed run, about (both sides run the same steps)")
@@ -460,6 +479,7 @@ def main():
               "images": args.images, "points": [],
               "attainable_flops_per_second": None, "attainable_bf16_flops_per_second": None}
     if args.device == "cpu":
+        result["pytorch_blas"] = pytorch_blas(args)
         peaks = peak_flops(args)
         result["attainable_flops_per_second"] = peaks["fp32"]
         result["attainable_bf16_flops_per_second"] = peaks["bf16"]

@@ -14,6 +14,9 @@ default NCHW FP32 layout.
                              optimizer steps the FP32 master weights outside it, as autocast
                              intends."""
 import contextlib
+import ctypes
+import os
+import sys
 
 import torch
 
@@ -57,7 +60,32 @@ def autocast(args, device):
     return contextlib.nullcontext()
 
 
+def blas_library():
+    """The BLAS library PyTorch's CPU matrix products (linear layers, im2col convolutions) run on,
+    as loaded: Debian's torch links libblas.so.3, which is whichever package provides it, and
+    the reference BLAS (libblas3, alone when libopenblas0 is not installed) is many times slower:
+    a peer on it is not at its best. Warns on stderr then; returns the library's path."""
+    torch.ones(2, 2) @ torch.ones(2, 2)  # a matrix product loads it
+    try:  # the library that answers to libblas.so.3's sgemm_, as the loader resolved it
+        sgemm = ctypes.cast(ctypes.CDLL("libblas.so.3").sgemm_, ctypes.c_void_p).value
+    except (OSError, AttributeError):
+        return None
+    found = None
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            fields = line.split()
+            low, high = (int(x, 16) for x in fields[0].split("-"))
+            if low <= sgemm < high and len(fields) >= 6:
+                found = os.path.realpath(fields[-1])
+                break
+    if found and "openblas" not in found and "mkl" not in found and "blis" not in found:
+        print(f"warning: PyTorch's matrix products run on the reference BLAS ({found}), many times "
+              "slower than OpenBLAS: the peer is not at its best (Debian: apt install "
+              "libopenblas0-pthread)", file=sys.stderr)
+    return found
+
+
 def describe(args):
     """The settings as the peer's JSON line records them."""
     return {"math": args.math, "memory_format": args.memory_format, "precision": args.precision,
-            "cudnn_allow_tf32": torch.backends.cudnn.allow_tf32}
+            "cudnn_allow_tf32": torch.backends.cudnn.allow_tf32, "blas": blas_library()}

@@ -373,9 +373,8 @@ def initialise(net, model):
     for name, kind, _, spec in net.plan:
         if spec.get("init", default) != "kaiming_normal":
             continue
-        weighted = {"conv2d": [net.layer(name)], "linear": [net.layer(name)],
-                    "self_attention": [net.layer(name + ".qkv"), net.layer(name + ".proj")]}
-        for module in weighted.get(kind, []):
+        weighted = {"conv2d": [""], "linear": [""], "self_attention": [".qkv", ".proj"]}
+        for module in (net.layer(name + part) for part in weighted.get(kind, [])):
             nn.init.kaiming_normal_(module.weight, mode="fan_out", nonlinearity="relu")
 
 
