@@ -285,5 +285,31 @@ TEST(PyTorchPeer, ScoresACheckpointOfAModelWrittenWithBlocks) {
   EXPECT_EQ(peer_scores["tensors"], 23);
 }
 
+// model.init: kaiming_normal reaches each layer with weights in the peer, and only those (it once
+// looked up an attention's modules under every convolution and failed on ResNet-18's config).
+TEST(PyTorchPeer, TrainsAKaimingInitialisedConfig) {
+  if (!have_torch()) GTEST_SKIP() << "no /usr/bin/python3 with torch, yaml and numpy";
+  TempDir tmp;
+  auto config =
+      tmp.write("kaiming.yaml",
+                "name: kaiming\ndevice: cpu\n"
+                "dataset: {name: synthetic, synthetic: {height: 8, width: 8, train_count: 64, "
+                "test_count: 32}}\n"
+                "model:\n"
+                "  init: kaiming_normal\n"
+                "  layers:\n"
+                "    - {name: conv, type: conv2d, out_channels: 4, kernel: 3, padding: 1}\n"
+                "    - {name: bn, type: batch_norm2d}\n"
+                "    - {name: act, type: relu}\n"
+                "    - {name: pool, type: global_avg_pool2d, flatten: true}\n"
+                "    - {name: fc, type: linear, out_features: 10}\n"
+                "training: {epochs: 1, batch_size: 16}\n");
+  auto trained = run_command("RUNNER=" + std::string(RUNNER_BINARY) + " " + peer() + " train " +
+                             config.string() + " --threads 1");
+  ASSERT_EQ(trained.exit_code, 0) << trained.output;
+  const auto last_line = trained.output.substr(trained.output.rfind('{'));
+  EXPECT_TRUE(nlohmann::json::parse(last_line).contains("test_accuracy")) << trained.output;
+}
+
 }  // namespace
 }  // namespace runner::testing
