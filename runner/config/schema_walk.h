@@ -44,8 +44,8 @@ class SchemaWalk {
   std::string describe_one(const nlohmann::ordered_json& schema) const;
 
   const nlohmann::ordered_json& root_;
-  // Each `if` schema compiled once (with the root's definitions): a config with many problems
-  // asks about the same conditions at every one of them.
+  // Each `if` schema compiled once (with the root's definitions where it refers to one): a config
+  // with many problems asks about the same conditions at every one of them.
   mutable std::map<const nlohmann::ordered_json*, std::unique_ptr<CompiledSchema>> conditions_;
 };
 

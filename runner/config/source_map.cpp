@@ -19,8 +19,7 @@ bool at_or_below(const std::string& key, const std::string& path) {
 void SourceMap::erase_subtree(const std::string& path) {
   // The keys that start with `path` sit together in the ordered map: visit only those, so that
   // expanding thousands of layers does not scan the whole map for each one.
-  for (auto it = origins_.lower_bound(path);
-       it != origins_.end() && it->first.compare(0, path.size(), path) == 0;) {
+  for (auto it = origins_.lower_bound(path); it != origins_.end() && it->first.starts_with(path);) {
     it = at_or_below(it->first, path) ? origins_.erase(it) : std::next(it);
   }
 }
@@ -38,7 +37,7 @@ void SourceMap::copy_subtree_to(const SourceMap& other, const std::string& from,
                                 const std::string& to) {
   erase_subtree(to);
   for (auto it = other.origins_.lower_bound(from);
-       it != other.origins_.end() && it->first.compare(0, from.size(), from) == 0; ++it) {
+       it != other.origins_.end() && it->first.starts_with(from); ++it) {
     const auto& [key, origin] = *it;
     if (!at_or_below(key, from)) continue;
     SourceOrigin copied = origin;
