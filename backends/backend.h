@@ -164,6 +164,10 @@ class Program {
   // host threads only feed the device, keeps what it has). The sum of a step's parts depends
   // on the thread count, so its last bits do.
   virtual void set_threads(int threads) {}
+  // Frees what only the steps need (activations, the layouts' copies of the weights), keeping
+  // parameters and optimizer state: called when the run is done with this program and another
+  // is compiled beside it (the reload check). A later step or prediction compiles them again.
+  virtual void release_memory() {}
   // Forward inference on `count` <= eval_batch images; writes (count, classes) logits.
   virtual void predict(const std::uint8_t* images, int count, float* logits) = 0;
 

@@ -56,7 +56,7 @@ dnnl::memory BuildContext::blocked_view(const dnnl::memory& from) const {
 dnnl::memory BuildContext::in_layout(const dnnl::memory& from, const dnnl::memory::desc& want,
                                      StepList& steps, const std::string& label) const {
   if (dnnl::memory view = view_as(from, want)) return view;
-  dnnl::memory to = allocate(want);
+  dnnl::memory to = &steps == forward ? allocate_activation(want) : allocate(want);
   copy(from, to, steps, label);
   return to;
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "backends/common/layer_factories.h"
+#include "backends/onednn/activation_pool.h"
 #include "backends/onednn/param_store.h"
 #include "backends/onednn/step_list.h"
 #include "runner/graph/graph.h"
@@ -40,6 +41,9 @@ struct BuildContext {
   StepList* refresh = nullptr;  // parameter layout mirrors, run before the forward pass
   StepList* forward = nullptr;
   StepList* backward = nullptr;  // training only
+  // Inference nets: where activations come from, and the index of the layer being built.
+  ActivationPool* activations = nullptr;
+  int layer = 0;
   // Set by the net builder for the layer being built: apply ReLU to the output (a post-op or
   // in place), for a relu layer that then passes its input through.
   bool fuse_relu = false;
@@ -59,6 +63,11 @@ struct BuildContext {
     return training ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference;
   }
   dnnl::memory allocate(const dnnl::memory::desc& md) const { return dnnl::memory(md, engine); }
+  // Memory for a value that the layer's forward steps write before they read it, every pass (its
+  // output, an intermediate): in an inference net, bytes of a value no later layer reads.
+  dnnl::memory allocate_activation(const dnnl::memory::desc& md) const {
+    return activations ? activations->allocate(md, layer) : allocate(md);
+  }
   // `from`'s buffer described by `want`: `from` itself when the descriptors are equal, a second
   // memory over the same bytes when both layouts put every element at the same offset (16
   // channels in blocks of 16 are channels-last), else an empty memory.
@@ -68,7 +77,7 @@ struct BuildContext {
   // than channels-last at 16 channels); else `from`.
   dnnl::memory blocked_view(const dnnl::memory& from) const;
   // `from` in layout `want`: view_as(from, want) when it is not empty, else a new memory filled
-  // by a reorder appended to `steps`.
+  // by a reorder appended to `steps` (an activation where `steps` is the forward pass).
   dnnl::memory in_layout(const dnnl::memory& from, const dnnl::memory::desc& want, StepList& steps,
                          const std::string& label) const;
   // Copies `from` into `to` (any layouts) with a reorder appended to `steps`.

@@ -42,7 +42,7 @@ dnnl::memory DenseRows::forward(BuildContext& ctx, const dnnl::memory& x,
     return dnnl::inner_product_forward::primitive_desc(desc, attr, ctx.engine);
   });
   x_ = x;
-  dnnl::memory dst = ctx.allocate(dst_md);
+  dnnl::memory dst = ctx.allocate_activation(dst_md);
   std::unordered_map<int, dnnl::memory> args = {
       {DNNL_ARG_SRC, x_},
       {DNNL_ARG_WEIGHTS, ctx.params->value(weight_, forward_pd_.weights_desc(), *ctx.refresh)},

@@ -163,14 +163,33 @@ void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
   }
 }
 
-}  // namespace
+// Per node, the index of the last node reading its output (the graph's output: one past the
+// last node, as the host reads it; a node nothing reads: itself); the entry past the nodes is the
+// last reader of the input images.
+std::vector<int> last_readers(const Graph& graph) {
+  const int count = static_cast<int>(graph.nodes.size());
+  std::vector<int> last(count + 1);
+  for (int i = 0; i < count; ++i) last[i] = i;
+  last[count - 1] = count;
+  last[count] = 0;
+  for (int i = 0; i < count; ++i) {
+    for (int input : graph.nodes[i].inputs) {
+      int& reader = input == kDataInput ? last[count] : last[input];
+      reader = std::max(reader, i);
+    }
+  }
+  return last;
+}
 
-std::unique_ptr<Net> build_net(const Graph& graph, const dnnl::engine& engine, int batch,
-                               bool training, ParamStore& params, const NetSettings& settings) {
+// The net; an inference net takes its activations from `activations`.
+std::unique_ptr<Net> compile_net(const Graph& graph, const dnnl::engine& engine, int batch,
+                                 bool training, ParamStore& params, const NetSettings& settings,
+                                 ActivationPool* activations) {
   auto net = std::make_unique<Net>();
   net->batch = batch;
   BuildContext ctx;
   ctx.engine = engine;
+  ctx.activations = activations;
   ctx.data = settings.data;
   ctx.own_kernels = settings.own_kernels;
   ctx.masks = settings.masks;
@@ -189,19 +208,40 @@ std::unique_ptr<Net> build_net(const Graph& graph, const dnnl::engine& engine, i
                     "input to bf16");
   std::vector<dnnl::memory> outputs;
   const ReluPlan relus = plan_relus(graph);
+  const std::vector<int> last_reader = last_readers(graph);
+  if (!training) ctx.activations->read_until(images, last_reader.back());
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
     const Node& node = graph.nodes[i];
     std::vector<dnnl::memory> inputs;
     for (int input : node.inputs) inputs.push_back(input == kDataInput ? images : outputs[input]);
     ctx.fuse_relu = relus.fuse[i];
     ctx.relu_placement = relus.placement[i];
+    ctx.layer = static_cast<int>(i);
     net->layers.push_back(layer_factories().make(node.type));
     outputs.push_back(ctx.blocked_view(net->layers.back()->forward(ctx, node, inputs)));
+    if (!training) ctx.activations->read_until(outputs.back(), last_reader[i]);
   }
+  ctx.layer = static_cast<int>(graph.nodes.size());  // the logits' conversion, read by the host
   // Plain (N, classes): the graph ends in a flat layer. The loss reads and writes f32.
   const dnnl::memory::desc logits_f32(outputs.back().get_desc().dims(), dt::f32, tag::ab);
   net->logits = ctx.in_layout(outputs.back(), logits_f32, net->forward, "logits to f32");
   if (training) build_backward(graph, *net, ctx, outputs, relus);
+  return net;
+}
+
+}  // namespace
+
+std::unique_ptr<Net> build_net(const Graph& graph, const dnnl::engine& engine, int batch,
+                               bool training, ParamStore& params, const NetSettings& settings) {
+  // A training net keeps every activation for its backward pass.
+  if (training) return compile_net(graph, engine, batch, true, params, settings, nullptr);
+  auto activations = std::make_unique<ActivationPool>(engine);
+  auto recording = compile_net(graph, engine, batch, false, params, settings, activations.get());
+  params.drop_mirrors(recording->refresh);  // the next net's list may take its address
+  recording.reset();
+  activations->plan();
+  auto net = compile_net(graph, engine, batch, false, params, settings, activations.get());
+  net->activations = std::move(activations);
   return net;
 }
 

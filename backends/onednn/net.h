@@ -19,6 +19,8 @@ struct Net {
   // Every gradient buffer: a layer may write or read one only through a view of its bytes
   // (a token sequence as rows), which does not keep it.
   std::vector<dnnl::memory> gradients;
+  // Inference nets: the bytes their activations share (layer outputs whose readers have run).
+  std::unique_ptr<ActivationPool> activations;
 };
 
 // How a net is built besides its batch: activations of type `data` (f32, or bf16 for mixed

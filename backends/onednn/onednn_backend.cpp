@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include <fstream>
+#include <new>
 #include <thread>
 
 #include "backends/onednn/onednn_program.h"
@@ -91,6 +92,7 @@ std::unique_ptr<Program> OnednnBackend::compile(const Graph& graph, const Compil
   try {
     return std::make_unique<OnednnProgram>(graph, options);
   } catch (const dnnl::error& e) {
+    if (e.status == dnnl_out_of_memory) throw std::bad_alloc();  // said as the host's
     throw LibraryError(fmt::format("oneDNN could not compile the model: {} (status {})", e.what(),
                                    static_cast<int>(e.status)));
   }

@@ -54,18 +54,27 @@ void OnednnProgram::build_nets() {
   eval_net_ = build_net(graph_, engine_, options_.eval_batch, false, params_, net_settings(false));
 }
 
+void OnednnProgram::ensure_nets() {
+  if (train_net_) return;
+  build_nets();
+  eval_weights_stale_ = true;
+}
+
 void OnednnProgram::set_threads(int threads) {
   threads = std::max(1, threads);
   if (threads == options_.threads) return;
   options_.threads = threads;
+  release_memory();
+  ensure_nets();
+}
+
+void OnednnProgram::release_memory() {
   // The nets hold only primitives, activations and their layouts' copies of the weights: the
   // parameters, their gradients and the optimizer state stay in params_.
   short_nets_.clear();
   train_net_.reset();
   eval_net_.reset();
   params_.drop_mirrors();
-  build_nets();
-  eval_weights_stale_ = true;
 }
 
 void OnednnProgram::load_batch(const Net& net, const std::uint8_t* images, int count) {
@@ -151,6 +160,7 @@ void OnednnProgram::update_parameters() {
 
 template <typename RunList, typename RunHost>
 void OnednnProgram::step(const TrainBatch& batch, RunList run_list, RunHost run_host) {
+  ensure_nets();
   const int chunk = train_net_->batch;
   const int count = batch.count;
   if (count < 1 || count > options_.train_batch) {
@@ -202,6 +212,7 @@ LossSum OnednnProgram::take_loss() {
 }
 
 void OnednnProgram::predict(const std::uint8_t* images, int count, float* logits) {
+  ensure_nets();
   load_batch(*eval_net_, images, count);
   if (eval_weights_stale_) {
     eval_net_->refresh.run(stream_);

@@ -26,6 +26,7 @@ class OnednnProgram : public Program {
   void set_learning_rate(double lr) override { optimizer_.set_learning_rate(lr); }
   void set_momentum(double momentum) override { optimizer_.set_momentum(momentum); }
   void set_threads(int threads) override;
+  void release_memory() override;
 
   void profile_train_step(const TrainBatch& batch, std::vector<StepTiming>& timings) override;
 
@@ -43,6 +44,8 @@ class OnednnProgram : public Program {
   Net& training_net(int count);
   // Compiles the training and inference nets for options_.threads.
   void build_nets();
+  // build_nets() after release_memory().
+  void ensure_nets();
   // How its nets are built: activations in bf16 for training.precision bf16, else f32; the own
   // kernels as the options say; dropout masks for training nets.
   NetSettings net_settings(bool training) const;

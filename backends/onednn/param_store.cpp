@@ -82,6 +82,12 @@ void ParamStore::drop_mirrors() {
   for (Parameter& p : parameters_) p.mirrors.clear();
 }
 
+void ParamStore::drop_mirrors(const StepList& refresh) {
+  for (Parameter& p : parameters_) {
+    std::erase_if(p.mirrors, [&](const auto& mirror) { return mirror.first == &refresh; });
+  }
+}
+
 void ParamStore::allocate_state(int count) {
   for (Parameter& p : parameters_) {
     p.state.clear();

@@ -37,6 +37,9 @@ class ParamStore {
 
   // Forgets every mirror, before the nets whose refresh lists update them are made again.
   void drop_mirrors();
+  // Forgets the mirrors that `refresh` updates, before that list is destroyed (a later list at
+  // its address must not find them).
+  void drop_mirrors(const StepList& refresh);
 
   // Allocates `count` zeroed optimizer buffers per trainable parameter (none for buffers).
   void allocate_state(int count);

@@ -1,7 +1,9 @@
 // The memory estimate: counts of floats from the graph's shapes, times the batch sizes.
 #include "runner/graph/memory_estimate.h"
 
+#include <algorithm>
 #include <limits>
+#include <vector>
 
 namespace runner {
 namespace {
@@ -34,6 +36,32 @@ AttentionValues attention_values(const Node& node) {
 
 }  // namespace
 
+std::int64_t peak_live_values(const Graph& graph) {
+  const int count = static_cast<int>(graph.nodes.size());
+  std::vector<int> last_reader(count);
+  int input_last_reader = 0;
+  for (int i = 0; i < count; ++i) {
+    last_reader[i] = i == count - 1 ? count : i;  // the graph's output is read after the pass
+    for (int input : graph.nodes[i].inputs) {
+      int& reader = input == kDataInput ? input_last_reader : last_reader[input];
+      reader = std::max(reader, i);
+    }
+  }
+  std::vector<std::int64_t> freed_after(count + 1, 0);  // values no layer reads after layer i
+  freed_after[input_last_reader] = graph.input.elements();
+  for (int j = 0; j < count; ++j) {
+    freed_after[last_reader[j]] =
+        add(freed_after[last_reader[j]], graph.nodes[j].output.elements());
+  }
+  std::int64_t live = graph.input.elements(), peak = live;
+  for (int i = 0; i < count; ++i) {
+    live = add(live, graph.nodes[i].output.elements());
+    peak = std::max(peak, add(live, attention_values(graph.nodes[i]).forward));
+    live -= freed_after[i];
+  }
+  return peak;
+}
+
 std::int64_t MemoryEstimate::total() const {
   std::int64_t sum = 0;
   for (std::int64_t part : {parameters, gradients, optimizer_state, activations,
@@ -44,7 +72,8 @@ std::int64_t MemoryEstimate::total() const {
 }
 
 MemoryEstimate estimate_training_memory(const Graph& graph, int train_batch, int eval_batch,
-                                        const OptimizerSpec& optimizer, Precision precision) {
+                                        const OptimizerSpec& optimizer, Precision precision,
+                                        EvaluationOutputs kept) {
   constexpr std::int64_t kFloat = sizeof(float);
   // Mixed precision keeps activations and their gradients in 16 bits.
   const bool half = precision == Precision::bf16 || precision == Precision::fp16;
@@ -71,7 +100,9 @@ MemoryEstimate estimate_training_memory(const Graph& graph, int train_batch, int
   e.activation_gradients = mul(mul(train_batch, add(outputs, attention.backward)), kActivation);
   e.workspaces = add(mul(mul(train_batch, pool_outputs), kFloat),
                      mul(std::int64_t{train_batch} + eval_batch, graph.input.elements()));
-  e.evaluation = mul(mul(eval_batch, per_sample), kActivation);
+  const std::int64_t evaluated =
+      kept == EvaluationOutputs::live ? peak_live_values(graph) : per_sample;
+  e.evaluation = mul(mul(eval_batch, evaluated), kActivation);
   return e;
 }
 

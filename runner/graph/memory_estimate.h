@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "runner/config/device.h"
 #include "runner/config/optimizer_spec.h"
 #include "runner/config/precision.h"
 #include "runner/graph/graph.h"
@@ -23,9 +24,22 @@ struct MemoryEstimate {
   std::int64_t total() const;             // saturates at the largest int64 rather than wrapping
 };
 
+// What an evaluation forward pass keeps: every layer output (the cuDNN backend), or only the
+// outputs that a later layer still reads (the oneDNN backend reuses the others' memory).
+enum class EvaluationOutputs { every, live };
+// On `device`: live on the CPU; every output on cuda, and on auto (which may pick a GPU).
+inline EvaluationOutputs evaluation_outputs_on(const Device& device) {
+  return device.is_cpu() ? EvaluationOutputs::live : EvaluationOutputs::every;
+}
+
 // `precision` bf16 or fp16: activations, their gradients and a copy of the weights in 16 bits.
 MemoryEstimate estimate_training_memory(const Graph& graph, int train_batch, int eval_batch,
                                         const OptimizerSpec& optimizer,
-                                        Precision precision = Precision::fp32);
+                                        Precision precision = Precision::fp32,
+                                        EvaluationOutputs kept = EvaluationOutputs::every);
+
+// The largest number of values per image that a forward pass holds at once when each output is
+// freed after its last reader: the input, the outputs still to be read and the layer's own.
+std::int64_t peak_live_values(const Graph& graph);
 
 }  // namespace runner

@@ -278,6 +278,7 @@ RunReport train_report(RunContext& c) {
   checkpoint_seconds += seconds_since(finishing);
   if (outcome.status == RunStatus::completed) {
     finishing = SteadyClock::now();
+    c.program.release_memory();  // the kept model is measured by a program of its own
     report.metrics = measure_kept_model(c.session, c.console, outcome,
                                         checkpoints ? &*checkpoints : nullptr, checkpoint);
     evaluation_seconds += seconds_since(finishing);
@@ -411,7 +412,8 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
 
   MemoryEstimate estimate = estimate_training_memory(
       session.graph, experiment.training.batch_size, experiment.training.eval_batch_size,
-      experiment.training.optimizer, experiment.training.precision);
+      experiment.training.optimizer, experiment.training.precision,
+      session.device.backend == "onednn" ? EvaluationOutputs::live : EvaluationOutputs::every);
   const std::size_t dataset_bytes = session.data.train.images.size() +
                                     session.data.validation.images.size() +
                                     session.data.test.images.size();

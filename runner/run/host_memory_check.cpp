@@ -62,9 +62,9 @@ HostMemoryPlan plan_host_memory(const Experiment& experiment, const Graph& graph
   if (!experiment.device.is_cuda()) {  // auto may pick the CPU: plan for it
     const TrainingSpec& t = experiment.training;
     plan.training = saturated_sum(
-        plan.training,
-        estimate_training_memory(graph, t.batch_size, t.eval_batch_size, t.optimizer, t.precision)
-            .total());
+        plan.training, estimate_training_memory(graph, t.batch_size, t.eval_batch_size, t.optimizer,
+                                                t.precision, EvaluationOutputs::live)
+                           .total());
   }
   return plan;
 }

@@ -43,6 +43,37 @@ TEST(MemoryEstimate, CountsEveryBufferOfATrainingStep) {
                            e.activation_gradients + e.workspaces + e.evaluation);
 }
 
+// Evaluated with each output freed after its last reader (the oneDNN backend): the input and the
+// conv's output together are the peak (16 + 18); a residual branch's input stays live until the
+// add that reads it.
+TEST(MemoryEstimate, LiveEvaluationOutputsAreThePeakOfThoseStillToBeRead) {
+  Graph graph = small_graph();
+  EXPECT_EQ(peak_live_values(graph), 16 + 18);
+  OptimizerSpec sgd;
+  EXPECT_EQ(estimate_training_memory(graph, 8, 10, sgd, Precision::fp32, EvaluationOutputs::live)
+                .evaluation,
+            10 * (16 + 18) * 4);
+
+  ModelSpec model;  // 2x4x4 input -> a (2x4x4) -> b (2x4x4) -> c (2x4x4) -> sum(a, c) -> flat -> fc
+  const std::tuple<const char*, const char*, nlohmann::json, std::vector<std::string>> layers[] = {
+      {"a", "relu", nlohmann::json::object(), {}},
+      {"b", "relu", nlohmann::json::object(), {}},
+      {"c", "relu", nlohmann::json::object(), {}},
+      {"sum", "add", nlohmann::json::object(), {"a", "c"}},
+      {"flat", "flatten", nlohmann::json::object(), {}},
+      {"fc", "linear", {{"out_features", 3}}, {}}};
+  for (const auto& [name, type, attributes, inputs] : layers) {
+    LayerSpec& spec = model.layers.emplace_back();
+    spec.name = name;
+    spec.type = type;
+    spec.attributes = attributes;
+    spec.inputs = inputs;
+  }
+  const Graph residual = build_graph(model, Shape{2, 4, 4}, 3);
+  // At c: a (kept for the sum), b and c are live: 3 x 32; at the sum: a, c and the sum.
+  EXPECT_EQ(peak_live_values(residual), 3 * 32);
+}
+
 // A self_attention's qkv rows, probabilities (twice with dropout) and context, and their
 // gradients, beside its output: 2 heads over 4 tokens of 6 features.
 TEST(MemoryEstimate, CountsAnAttentionsInnerValues) {

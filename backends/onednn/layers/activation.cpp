@@ -29,7 +29,7 @@ class Activation : public OnednnLayer {
                                      beta_);
     forward_pd_ = dnnl::eltwise_forward::primitive_desc(desc, ctx.engine);
     src_ = inputs[0];
-    dst_ = ctx.allocate(forward_pd_.dst_desc());
+    dst_ = ctx.allocate_activation(forward_pd_.dst_desc());
     ctx.forward->add(node.name, dnnl::eltwise_forward(forward_pd_),
                      {{DNNL_ARG_SRC, src_}, {DNNL_ARG_DST, dst_}});
     return dst_;

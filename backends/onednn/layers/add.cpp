@@ -16,7 +16,7 @@ class Add : public OnednnLayer {
     for (const auto& input : inputs) {
       in.push_back(ctx.in_layout(input, md, *ctx.forward, node.name + " input layout"));
     }
-    dnnl::memory dst = ctx.allocate(md);
+    dnnl::memory dst = ctx.allocate_activation(md);
     if (in.size() == 2) {  // the ReLU as a post-op
       dnnl::binary::desc desc(dnnl::algorithm::binary_add, md, md, md);
       dnnl::binary::primitive_desc pd(desc, ctx.output_attr(), ctx.engine);

@@ -26,7 +26,7 @@ class BatchNorm : public OnednnLayer {
                                                  flags_);
     forward_pd_ = dnnl::batch_normalization_forward::primitive_desc(desc, ctx.engine);
     src_ = inputs[0];
-    dnnl::memory dst = ctx.allocate(forward_pd_.dst_desc());
+    dnnl::memory dst = ctx.allocate_activation(forward_pd_.dst_desc());
     std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, src_}, {DNNL_ARG_DST, dst}};
     std::size_t next = 0;
     if (a.affine) {

@@ -18,7 +18,7 @@ class ClassToken : public OnednnLayer {
     Shape in = node.output;
     in.h -= 1;
     x_ = ctx.in_layout(inputs[0], ctx.tokens_desc(in, type), *ctx.forward, node.name + " layout");
-    y_ = ctx.allocate(ctx.tokens_desc(node.output, type));
+    y_ = ctx.allocate_activation(ctx.tokens_desc(node.output, type));
     const dnnl::memory token =
         ctx.params->value(node.params[0], plain_desc({1, 1, in.c}, type), *ctx.refresh);
     // Bytes of one token and of one image's input tokens.

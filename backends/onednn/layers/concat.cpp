@@ -23,7 +23,7 @@ class Concat : public OnednnLayer {
     }
     dnnl::concat::primitive_desc pd(plain_output(ctx.dims_of(node.output), ctx.data), 1, mds,
                                     ctx.engine);
-    dnnl::memory dst = ctx.allocate(pd.dst_desc());  // (N, sum of C, H, W)
+    dnnl::memory dst = ctx.allocate_activation(pd.dst_desc());  // (N, sum of C, H, W)
     args[DNNL_ARG_DST] = dst;
     ctx.forward->add(node.name, dnnl::concat(pd), args);
     for (const auto& in : inputs) channels_.push_back(in.get_desc().dims()[1]);

@@ -74,7 +74,7 @@ class Conv2d : public OnednnLayer {
     // (N, Cin, H, W) in the layout the convolution wants
     src_ =
         ctx.in_layout(inputs[0], forward_pd_.src_desc(), *ctx.forward, node.name + " src layout");
-    dnnl::memory dst = ctx.allocate(forward_pd_.dst_desc());  // (N, Cout, Ho, Wo)
+    dnnl::memory dst = ctx.allocate_activation(forward_pd_.dst_desc());  // (N, Cout, Ho, Wo)
     std::unordered_map<int, dnnl::memory> args = {
         {DNNL_ARG_SRC, src_},
         {DNNL_ARG_WEIGHTS, ctx.params->value(weight, forward_pd_.weights_desc(), *ctx.refresh)},

@@ -27,7 +27,7 @@ class Winograd16Conv : public OnednnLayer {
       bias_ = ctx.params->value(node.params[1], plain_desc(node.params[1].dims), *ctx.refresh);
     }
     Transformed transformed = transformed_weights(ctx, node, false);
-    dnnl::memory dst = ctx.allocate(images_);  // (N, 16, H, W) channels-last
+    dnnl::memory dst = ctx.allocate_activation(images_);  // (N, 16, H, W) channels-last
     ctx.forward->add(
         node.name, [=, src = src_, bias = bias_, relu = ctx.fuse_relu, n = n_, h = h_, w = w_] {
           winograd16::convolve(data_of(src), transformed->data(), bias ? data_of(bias) : nullptr,

@@ -52,7 +52,7 @@ class DropPath : public OnednnLayer {
       layout_ = dnnl::memory::desc(in.dims(), in.data_type(), plain);
     }
     const dnnl::memory x = ctx.in_layout(inputs[0], layout_, *ctx.forward, node.name + " layout");
-    const dnnl::memory y = ctx.allocate(layout_);
+    const dnnl::memory y = ctx.allocate_activation(layout_);
     factors_ = std::make_shared<std::vector<float>>(ctx.batch);
     const std::size_t per_image = static_cast<std::size_t>(node.output.elements());
     const float p = static_cast<float>(node.attrs.p);

@@ -36,7 +36,7 @@ class Dropout : public OnednnLayer {
     const tag plain = node.output.tokens ? tag::acdb : dims.size() == 4 ? tag::abcd : tag::ab;
     plain_ = dnnl::memory::desc(dims, inputs[0].get_desc().data_type(), plain);
     dnnl::memory src = ctx.in_layout(inputs[0], plain_, *ctx.forward, node.name + " layout");
-    dnnl::memory dst = ctx.allocate(plain_);
+    dnnl::memory dst = ctx.allocate_activation(plain_);
     std::size_t count = 1;
     for (auto d : dims) count *= static_cast<std::size_t>(d);
     factors_ = std::make_shared<std::vector<float>>(count);

@@ -34,7 +34,7 @@ class Mul : public OnednnLayer {
       gate_ = ctx.in_layout(reshaped(plain, {dims[0], dims[1], 1, 1}), *layout, *ctx.forward,
                             node.name + " gate layout");
     }
-    dnnl::memory dst = ctx.allocate(x_.get_desc());
+    dnnl::memory dst = ctx.allocate_activation(x_.get_desc());
     append_multiply(ctx, x_, gate_, dst, *ctx.forward, node.name);
     return dst;
   }

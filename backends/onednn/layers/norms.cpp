@@ -45,7 +45,7 @@ class PerImageNorm : public OnednnLayer {
     auto [src, block] = in_kernel_layout(ctx, inputs[0], node.name + " layout");
     src_ = src;
     tensor_ = {ctx.batch, {shape.c, shape.h * shape.w, group_norm ? node.attrs.groups : 0}, block};
-    dst_ = ctx.allocate(src_.get_desc());
+    dst_ = ctx.allocate_activation(src_.get_desc());
     if (node.attrs.affine) {
       const dnnl::memory::desc channels = plain_desc({shape.c});
       weight_ = ctx.params->value(node.params[0], channels, *ctx.refresh);

@@ -51,7 +51,7 @@ class OwnActivation : public OnednnLayer {
     const dnnl::memory::desc given = inputs[0].get_desc();
     desc_ = unpadded(given) ? given : plain_desc(given.dims(), given.data_type());
     src_ = ctx.in_layout(inputs[0], desc_, *ctx.forward, node.name + " layout");
-    dnnl::memory dst = ctx.allocate(desc_);
+    dnnl::memory dst = ctx.allocate_activation(desc_);
     ctx.forward->add(node.name,
                      [kind = kind_, x = src_, dst] { apply_activation(kind, x, {}, dst); });
     return dst;

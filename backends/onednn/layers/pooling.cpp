@@ -27,7 +27,7 @@ class Pooling : public OnednnLayer {
     dnnl::pooling_forward::desc desc(ctx.forward_kind(), algorithm_, inputs[0].get_desc(), dst_desc,
                                      strides_, kernel_, padding_, padding_);
     forward_pd_ = dnnl::pooling_forward::primitive_desc(desc, ctx.engine);
-    dnnl::memory dst = ctx.allocate(forward_pd_.dst_desc());  // (N, C, Ho, Wo)
+    dnnl::memory dst = ctx.allocate_activation(forward_pd_.dst_desc());  // (N, C, Ho, Wo)
     std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, inputs[0]}, {DNNL_ARG_DST, dst}};
     if (forward_pd_.workspace_desc().get_size() > 0) {
       workspace_ = ctx.allocate(forward_pd_.workspace_desc());

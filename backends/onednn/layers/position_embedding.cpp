@@ -16,7 +16,7 @@ class PositionEmbedding : public OnednnLayer {
     const dt type = inputs[0].get_desc().data_type();
     const dnnl::memory::desc tokens = ctx.tokens_desc(node.output, type);
     const dnnl::memory x = ctx.in_layout(inputs[0], tokens, *ctx.forward, node.name + " layout");
-    const dnnl::memory y = ctx.allocate(tokens);
+    const dnnl::memory y = ctx.allocate_activation(tokens);
     const ParamSpec& spec = node.params[0];
     const dnnl::memory position =
         ctx.params->value(spec, plain_desc(spec.dims, type), *ctx.refresh);

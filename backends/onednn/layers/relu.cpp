@@ -17,7 +17,7 @@ class Relu : public OnednnLayer {
     if (placement_ != BuildContext::ReluPlacement::own) {
       dst_ = inputs[0];
     } else {
-      dst_ = ctx.allocate(forward_pd_.dst_desc());
+      dst_ = ctx.allocate_activation(forward_pd_.dst_desc());
       ctx.forward->add(node.name, dnnl::eltwise_forward(forward_pd_),
                        {{DNNL_ARG_SRC, inputs[0]}, {DNNL_ARG_DST, dst_}});
     }

@@ -25,7 +25,7 @@ class ChannelScale : public OnednnLayer {
         ctx.params->value(node.params[0], plain_desc({dims[1]}, ctx.data), *ctx.refresh);
     weight_ = ctx.in_layout(reshaped(weight, per_channel), *layout, *ctx.refresh,
                             node.name + " weight layout");
-    dnnl::memory dst = ctx.allocate(x_.get_desc());
+    dnnl::memory dst = ctx.allocate_activation(x_.get_desc());
     append_multiply(ctx, x_, weight_, dst, *ctx.forward, node.name);
     return dst;
   }

@@ -71,8 +71,8 @@ class SelfAttention : public OnednnLayer {
 
     const dnnl::memory x = token_rows(ctx, inputs[0], *ctx.forward, node.name + " layout");
     qkv_rows_ = qkv_->forward(ctx, x, dnnl::primitive_attr());  // (N*T, 3C)
-    probs_ = ctx.allocate(dnnl::memory::desc({batch_, heads_, tokens_, tokens_}, type_,
-                                             tag::abcd));  // (N, H, T, T)
+    probs_ = ctx.allocate_activation(dnnl::memory::desc({batch_, heads_, tokens_, tokens_}, type_,
+                                                        tag::abcd));  // (N, H, T, T)
     append_matmul(*ctx.forward, node.name + " scores", ctx, head_view(qkv_rows_, 0, false),
                   head_view(qkv_rows_, 1, true), probs_, scale_);
     softmax_pd_ = dnnl::softmax_forward::primitive_desc(
@@ -81,7 +81,8 @@ class SelfAttention : public OnednnLayer {
                      {{DNNL_ARG_SRC, probs_}, {DNNL_ARG_DST, probs_}});
     dropped_ = probs_;
     if (ctx.training && node.attrs.p > 0) append_dropout(ctx, node);
-    context_ = ctx.allocate(dnnl::memory::desc({batch_ * tokens_, features_}, type_, tag::ab));
+    context_ =
+        ctx.allocate_activation(dnnl::memory::desc({batch_ * tokens_, features_}, type_, tag::ab));
     append_matmul(*ctx.forward, node.name + " context", ctx, dropped_,
                   head_view(qkv_rows_, 2, false), context_view(context_), 1.f);
     output_ = proj_->forward(ctx, context_, dnnl::primitive_attr());  // (N*T, C)
@@ -173,7 +174,7 @@ class SelfAttention : public OnednnLayer {
 
   // P' = dropout(P) into its own memory (P stays for the softmax's backward pass).
   void append_dropout(BuildContext& ctx, const Node& node) {
-    dropped_ = ctx.allocate(probs_.get_desc());
+    dropped_ = ctx.allocate_activation(probs_.get_desc());
     ctx.copy(probs_, dropped_, *ctx.forward, node.name + " probabilities");
     const std::size_t per_image = static_cast<std::size_t>(heads_ * tokens_ * tokens_);
     factors_ = std::make_shared<std::vector<float>>(per_image * batch_);

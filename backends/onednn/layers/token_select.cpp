@@ -19,7 +19,7 @@ class TokenSelectLayer : public OnednnLayer {
     x_desc_ = ctx.tokens_desc(in, type);
     const dnnl::memory x = ctx.in_layout(inputs[0], x_desc_, *ctx.forward, node.name + " layout");
     const dnnl::memory y =
-        ctx.allocate(dnnl::memory::desc(ctx.dims_of(node.output), type, tag::ab));
+        ctx.allocate_activation(dnnl::memory::desc(ctx.dims_of(node.output), type, tag::ab));
     const bool mean = node.attrs.select == TokenSelect::mean;
     ctx.forward->add(node.name,
                      [x, y, mean, batch = ctx.batch, tokens = tokens_, features = node.output.c] {
