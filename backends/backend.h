@@ -67,6 +67,7 @@ struct CompileOptions {
   bool cuda_graph = true;         // GPU: capture the training step once and replay it
   bool dataset_on_device = true;  // GPU: hold the training set there when it fits
   bool own_kernels = true;        // CPU: the runner's own kernels where they apply
+  bool winograd = true;           // CPU: oneDNN's Winograd for wide 3x3 convolutions in training
 };
 
 // One training batch: its images and labels in host memory, or only where they are in the

@@ -545,14 +545,18 @@ def train(config, seed, settings):
     net = peer_settings.prepare_model(net, settings)
     recipe = Recipe(config, net, images, labels, seed, settings)
     step, start = 0, time.perf_counter()
+    epoch_losses = []  # the mean training loss of each epoch, as the runner's report has it
     for _ in range(recipe.epochs):
         net.train()
         order = recipe.epoch_order()
+        total = torch.zeros(())
         for i in range(0, len(labels), recipe.batch):
-            recipe.step(order[i:i + recipe.batch], step)
+            rows = order[i:i + recipe.batch]
+            total += recipe.step(rows, step).float() * len(rows)
             step += 1
+        epoch_losses.append(total.item() / len(labels))
     seconds = time.perf_counter() - start
-    return {"seed": seed, "epochs": recipe.epochs,
+    return {"seed": seed, "epochs": recipe.epochs, "epoch_losses": epoch_losses,
             "test_accuracy": accuracy(net, test_images, test_labels, config["dataset"],
                                       eval_batch(config)),
             "train_seconds": seconds, "images_per_second": recipe.epochs * len(labels) / seconds,

@@ -34,6 +34,7 @@ struct BuildContext {
   // statistics and the loss stay f32).
   dt data = dt::f32;
   bool own_kernels = true;  // backend.own_kernels: the runner's kernels where they apply
+  bool winograd = true;     // backend.winograd: oneDNN's Winograd where it is faster
   MaskSource masks;         // training nets
   int batch = 1;
   bool training = true;

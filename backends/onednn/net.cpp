@@ -192,6 +192,7 @@ std::unique_ptr<Net> compile_net(const Graph& graph, const dnnl::engine& engine,
   ctx.activations = activations;
   ctx.data = settings.data;
   ctx.own_kernels = settings.own_kernels;
+  ctx.winograd = settings.winograd;
   ctx.masks = settings.masks;
   ctx.batch = batch;
   ctx.training = training;

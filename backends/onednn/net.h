@@ -29,6 +29,7 @@ struct Net {
 struct NetSettings {
   dt data = dt::f32;
   bool own_kernels = true;
+  bool winograd = true;  // backend.winograd
   MaskSource masks;
 };
 

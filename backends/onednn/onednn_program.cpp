@@ -103,6 +103,7 @@ NetSettings OnednnProgram::net_settings(bool training) const {
   NetSettings settings;
   settings.data = options_.precision == Precision::bf16 ? dt::bf16 : dt::f32;
   settings.own_kernels = options_.own_kernels;
+  settings.winograd = options_.winograd;
   if (training) settings.masks = {options_.seed, &mask_step_, &mask_first_image_};
   return settings;
 }

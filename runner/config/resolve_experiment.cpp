@@ -535,6 +535,7 @@ Experiment resolve_experiment(const ConfigDocument& written) {
   e.backend.cuda_graph = backend.flag("cuda_graph", e.backend.cuda_graph);
   e.backend.dataset_on_device = backend.flag("dataset_on_device", e.backend.dataset_on_device);
   e.backend.own_kernels = backend.flag("own_kernels", e.backend.own_kernels);
+  e.backend.winograd = backend.flag("winograd", e.backend.winograd);
   e.logging.tensorboard = top.child("logging").flag("tensorboard", e.logging.tensorboard);
   e.report.html = top.child("report").flag("html", e.report.html);
   e.tags = read_tags(top);

@@ -169,6 +169,7 @@ nlohmann::json experiment_to_json(const Experiment& e) {
   if (!e.tags.empty()) out["tags"] = e.tags;
   // Only when off, so configs keep the hash they had before the switch was an option.
   if (!e.backend.own_kernels) out["backend"]["own_kernels"] = false;
+  if (!e.backend.winograd) out["backend"]["winograd"] = false;
   // Likewise only away from the defaults, so FP32 configs keep the hash they had before.
   if (t.fastest_precision) {
     out["training"]["precision"] = "fastest";

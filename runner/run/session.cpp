@@ -120,6 +120,7 @@ CompileOptions Session::compile_options() const {
   options.deterministic = experiment.backend.deterministic;
   options.cuda_graph = experiment.backend.cuda_graph;
   options.own_kernels = experiment.backend.own_kernels;
+  options.winograd = experiment.backend.winograd;
   options.dataset_on_device = experiment.backend.dataset_on_device;
   return options;
 }

@@ -1,5 +1,5 @@
-// The `backend` block: GPU execution options with defaults, settable with --set, closed to
-// unknown keys.
+// The `backend` block: execution options (GPU, and the CPU's kernels) with defaults, settable
+// with --set, closed to unknown keys.
 #include <gtest/gtest.h>
 
 #include "runner/config/load_config.h"
@@ -30,6 +30,17 @@ TEST(BackendOptions, OverridesTurnOnTheEagerDeterministicAndStreamedPaths) {
   EXPECT_FALSE(e.backend.dataset_on_device);
   EXPECT_EQ(e.resolved["backend"]["deterministic"], true);
   EXPECT_EQ(e.resolved["backend"]["dataset_on_device"], false);
+}
+
+// backend.winograd (CPU): on by default and then absent from the resolved config, so configs keep
+// their hash; off, it is there, and so a report's config reruns with it off.
+TEST(BackendOptions, WinogradIsOnByDefaultAndRecordedWhenOff) {
+  const Experiment plain = load_experiment(lenet(), {});
+  EXPECT_TRUE(plain.backend.winograd);
+  EXPECT_FALSE(plain.resolved["backend"].contains("winograd"));
+  const Experiment direct = load_experiment(lenet(), {"backend.winograd=false"});
+  EXPECT_FALSE(direct.backend.winograd);
+  EXPECT_EQ(direct.resolved["backend"]["winograd"], false);
 }
 
 TEST(BackendOptions, UnknownKeysAndWrongTypesAreErrors) {

@@ -276,6 +276,8 @@ std::vector<DefaultCase> cases() {
       {d + "backend/properties/dataset_on_device", plain, resolved("/backend/dataset_on_device")},
       {d + "backend/properties/own_kernels", plain,
        [](const Resolved& r) { return json(r.experiment.backend.own_kernels); }},
+      {d + "backend/properties/winograd", plain,
+       [](const Resolved& r) { return json(r.experiment.backend.winograd); }},
       {"/properties/logging/properties/tensorboard", plain,
        [](const Resolved& r) { return json(r.experiment.logging.tensorboard); }},
       {"/properties/report/properties/html", plain,

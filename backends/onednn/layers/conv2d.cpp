@@ -19,7 +19,8 @@ constexpr auto kWinograd = dnnl::algorithm::convolution_winograd;
 // half as long; at 16 channels only the weight gradient gains (a third less time), the forward
 // pass and the data gradient lose (a third more); on an image's few channels it is far slower.
 // oneDNN 2.6 cannot lay out plain weights for its inference Winograd kernel, so evaluation nets
-// stay direct.
+// stay direct. Its transforms round more: a ResNet's gradients come within about 1e-3 of exact
+// (1e-6 direct), so `backend.winograd: false` keeps every pass direct.
 struct WinogradPasses {
   bool forward = false;
   bool backward_data = false;
@@ -108,7 +109,7 @@ class Conv2d : public OnednnLayer {
                                                            const Node& node,
                                                            const dnnl::memory::desc& input) {
     const LayerAttrs& a = node.attrs;
-    winograd_ = winograd_passes(node, ctx.training);
+    winograd_ = winograd_passes(node, ctx.training && ctx.winograd);
     const std::vector algorithms =
         winograd_.forward ? std::vector{kWinograd, kDirect} : std::vector{kDirect};
     dnnl::convolution_forward::primitive_desc fallback;
