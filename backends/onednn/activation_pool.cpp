@@ -2,30 +2,16 @@
 #include "backends/onednn/activation_pool.h"
 
 #include <algorithm>
-#include <numeric>
 #include <stdexcept>
 
+#include "backends/onednn/arena_layout.h"
+
 namespace runner::onednn {
-namespace {
-
-constexpr std::size_t kAlignment = 64;  // oneDNN's alignment for its own buffers
-
-std::size_t aligned(std::size_t size) {
-  return (size + kAlignment - 1) / kAlignment * kAlignment;
-}
-
-dnnl::memory bytes_memory(std::size_t size, const dnnl::engine& engine) {
-  const dnnl::memory::desc bytes({static_cast<dnnl::memory::dim>(std::max<std::size_t>(size, 1))},
-                                 dnnl::memory::data_type::u8, dnnl::memory::format_tag::a);
-  return dnnl::memory(bytes, engine);
-}
-
-}  // namespace
 
 dnnl::memory ActivationPool::allocate(const dnnl::memory::desc& md, int layer) {
-  const std::size_t size = aligned(md.get_size());
+  const std::size_t size = arena_aligned(md.get_size());
   if (!planned_) {
-    values_.push_back({size, layer, layer, 0, bytes_memory(size, engine_)});
+    values_.push_back({size, layer, layer, 0, arena_bytes(size, engine_)});
     return dnnl::memory(md, engine_, values_.back().own.get_data_handle());
   }
   if (next_ >= values_.size() || values_[next_].size != size || values_[next_].first != layer) {
@@ -47,33 +33,14 @@ void ActivationPool::read_until(const dnnl::memory& memory, int last_reader) {
 }
 
 void ActivationPool::plan() {
-  std::vector<std::size_t> order(values_.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return values_[a].size > values_[b].size; });
-  std::vector<std::size_t> placed;
-  std::size_t end = 0;
-  for (std::size_t v : order) {
-    Value& value = values_[v];
-    // The placed values live at the same time as this one, by offset: it goes in the first gap.
-    std::vector<std::size_t> overlapping;
-    for (std::size_t p : placed) {
-      if (values_[p].first <= value.last && value.first <= values_[p].last)
-        overlapping.push_back(p);
-    }
-    std::sort(overlapping.begin(), overlapping.end(),
-              [&](std::size_t a, std::size_t b) { return values_[a].offset < values_[b].offset; });
-    std::size_t offset = 0;
-    for (std::size_t p : overlapping) {
-      if (values_[p].offset >= offset + value.size) break;
-      offset = std::max(offset, values_[p].offset + values_[p].size);
-    }
-    value.offset = offset;
-    value.own = dnnl::memory();
-    end = std::max(end, offset + value.size);
-    placed.push_back(v);
+  std::vector<ArenaValue> lives;
+  for (const Value& value : values_) lives.push_back({value.size, value.first, value.last});
+  const ArenaLayout layout = lay_out_arena(lives);
+  for (std::size_t v = 0; v < values_.size(); ++v) {
+    values_[v].offset = layout.offsets[v];
+    values_[v].own = dnnl::memory();  // the recording build's bytes, never touched
   }
-  arena_ = bytes_memory(end, engine_);
+  arena_ = arena_bytes(layout.size, engine_);
   planned_ = true;
 }
 

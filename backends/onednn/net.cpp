@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
+#include "backends/onednn/arena_layout.h"
 #include "runner/graph/backward_plan.h"
 
 namespace runner::onednn {
@@ -126,16 +128,54 @@ std::vector<int> memory_owners(const Graph& graph, const BackwardPlan& plan, con
   return owner;
 }
 
+// Per gradient buffer that owns its memory (memory_owners), its bytes and its life in backward
+// steps: from the first step that writes it (-1: the loss, for the logits' gradient) to the last
+// that reads it. A buffer no step touches lives throughout.
+std::vector<ArenaValue> gradient_lives(const BackwardPlan& plan, const std::vector<int>& owner,
+                                       const std::vector<dnnl::memory::desc>& descs) {
+  constexpr int kNever = std::numeric_limits<int>::max();
+  std::vector<ArenaValue> lives(owner.size(), {0, kNever, -1});
+  auto touch = [&](int id, int step) {
+    if (id == kNoGradient) return;
+    ArenaValue& life = lives[owner[id]];
+    life.first = std::min(life.first, step);
+    life.last = std::max(life.last, step);
+  };
+  touch(plan.output_gradient.back(), -1);
+  for (std::size_t s = 0; s < plan.steps.size(); ++s) {
+    const BackwardStep& step = plan.steps[s];
+    const int at = static_cast<int>(s);
+    touch(plan.output_gradient[step.node], at);
+    for (int part : step.summed) touch(part, at);
+    for (int id : step.input_gradients) touch(id, at);
+  }
+  for (std::size_t b = 0; b < lives.size(); ++b) {
+    lives[b].size = descs[b].get_size();
+    if (lives[b].last < lives[b].first) lives[b] = {lives[b].size, -1, kNever};
+  }
+  return lives;
+}
+
 // Runs the graph's backward plan (runner/graph/backward_plan.h). Buffers take their node
-// output's layout and share memory as memory_owners says.
+// output's layout and share memory as memory_owners says; buffers never live at once share
+// bytes of one arena (a gradient is read by its node's step and then dead, as PyTorch frees it).
 void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
                     const std::vector<dnnl::memory>& outputs, const ReluPlan& relus) {
   const BackwardPlan plan = plan_backward(graph);
   const std::vector<int> owner = memory_owners(graph, plan, relus, outputs);
+  std::vector<dnnl::memory::desc> descs;
+  for (int shape_of : plan.buffer_shape_of) descs.push_back(outputs[shape_of].get_desc());
+  std::vector<ArenaValue> lives = gradient_lives(plan, owner, descs);
+  for (std::size_t b = 0; b < lives.size(); ++b) {
+    if (owner[b] != static_cast<int>(b)) lives[b] = {0, -1, -1};  // shares its owner's bytes
+  }
+  const ArenaLayout layout = lay_out_arena(lives);
+  net.gradient_arena = arena_bytes(layout.size, ctx.engine);
+  char* arena = static_cast<char*>(net.gradient_arena.get_data_handle());
   std::vector<dnnl::memory> buffers(plan.buffer_shape_of.size());
   for (std::size_t b = 0; b < buffers.size(); ++b) {
     if (owner[b] == static_cast<int>(b)) {
-      buffers[b] = ctx.allocate(outputs[plan.buffer_shape_of[b]].get_desc());
+      buffers[b] = dnnl::memory(descs[b], ctx.engine, arena + layout.offsets[b]);
     }
   }
   for (std::size_t b = 0; b < buffers.size(); ++b) buffers[b] = buffers[owner[b]];

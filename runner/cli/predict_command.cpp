@@ -272,7 +272,7 @@ void check_predict_memory(const Experiment& experiment, const Graph& graph, bool
   const TrainingSpec& t = experiment.training;
   const std::int64_t needed =
       estimate_training_memory(graph, t.batch_size, t.eval_batch_size, t.optimizer, t.precision,
-                               evaluation_outputs_on(experiment.device))
+                               memory_reuse_on(experiment.device))
           .total();
   const std::int64_t physical = physical_memory_bytes();
   if (physical <= 0 || needed <= physical) return;

@@ -5,6 +5,8 @@
 #include <limits>
 #include <vector>
 
+#include "runner/graph/backward_plan.h"
+
 namespace runner {
 namespace {
 
@@ -62,6 +64,41 @@ std::int64_t peak_live_values(const Graph& graph) {
   return peak;
 }
 
+std::int64_t peak_live_gradients(const Graph& graph) {
+  const BackwardPlan plan = plan_backward(graph);
+  const std::size_t buffers = plan.buffer_shape_of.size();
+  if (buffers == 0) return 0;
+  // Per step, the values that start living there and those that die after it.
+  const int steps = static_cast<int>(plan.steps.size());
+  std::vector<int> first(buffers, steps), last(buffers, -1);
+  auto touch = [&](int id, int step) {
+    if (id == kNoGradient) return;
+    first[id] = std::min(first[id], step);
+    last[id] = std::max(last[id], step);
+  };
+  touch(plan.output_gradient.back(), 0);  // written by the loss, before the first step
+  for (int s = 0; s < steps; ++s) {
+    const BackwardStep& step = plan.steps[s];
+    touch(plan.output_gradient[step.node], s);
+    for (int part : step.summed) touch(part, s);
+    for (int id : step.input_gradients) touch(id, s);
+  }
+  std::vector<std::int64_t> born(steps + 1, 0), dead_after(steps + 1, 0);
+  for (std::size_t b = 0; b < buffers; ++b) {
+    if (last[b] < first[b]) continue;  // never used
+    const std::int64_t values = graph.nodes[plan.buffer_shape_of[b]].output.elements();
+    born[first[b]] = add(born[first[b]], values);
+    dead_after[last[b]] = add(dead_after[last[b]], values);
+  }
+  std::int64_t live = 0, peak = 0;
+  for (int s = 0; s < steps; ++s) {
+    live = add(live, born[s]);
+    peak = std::max(peak, live);
+    live -= dead_after[s];
+  }
+  return peak;
+}
+
 std::int64_t MemoryEstimate::total() const {
   std::int64_t sum = 0;
   for (std::int64_t part : {parameters, gradients, optimizer_state, activations,
@@ -73,7 +110,7 @@ std::int64_t MemoryEstimate::total() const {
 
 MemoryEstimate estimate_training_memory(const Graph& graph, int train_batch, int eval_batch,
                                         const OptimizerSpec& optimizer, Precision precision,
-                                        EvaluationOutputs kept) {
+                                        MemoryReuse reuse) {
   constexpr std::int64_t kFloat = sizeof(float);
   // Mixed precision keeps activations and their gradients in 16 bits.
   const bool half = precision == Precision::bf16 || precision == Precision::fp16;
@@ -97,11 +134,12 @@ MemoryEstimate estimate_training_memory(const Graph& graph, int train_batch, int
   e.gradients = mul(params, kFloat);
   e.optimizer_state = mul(static_cast<std::int64_t>(optimizer.state_names().size()), e.parameters);
   e.activations = mul(mul(train_batch, per_sample), kActivation);
-  e.activation_gradients = mul(mul(train_batch, add(outputs, attention.backward)), kActivation);
+  const bool reused = reuse == MemoryReuse::lifetimes;
+  const std::int64_t gradients = reused ? peak_live_gradients(graph) : outputs;
+  e.activation_gradients = mul(mul(train_batch, add(gradients, attention.backward)), kActivation);
   e.workspaces = add(mul(mul(train_batch, pool_outputs), kFloat),
                      mul(std::int64_t{train_batch} + eval_batch, graph.input.elements()));
-  const std::int64_t evaluated =
-      kept == EvaluationOutputs::live ? peak_live_values(graph) : per_sample;
+  const std::int64_t evaluated = reused ? peak_live_values(graph) : per_sample;
   e.evaluation = mul(mul(eval_batch, evaluated), kActivation);
   return e;
 }

@@ -24,22 +24,29 @@ struct MemoryEstimate {
   std::int64_t total() const;             // saturates at the largest int64 rather than wrapping
 };
 
-// What an evaluation forward pass keeps: every layer output (the cuDNN backend), or only the
-// outputs that a later layer still reads (the oneDNN backend reuses the others' memory).
-enum class EvaluationOutputs { every, live };
-// On `device`: live on the CPU; every output on cuda, and on auto (which may pick a GPU).
-inline EvaluationOutputs evaluation_outputs_on(const Device& device) {
-  return device.is_cpu() ? EvaluationOutputs::live : EvaluationOutputs::every;
+// Whether the backend gives each layer output of an evaluation pass, and each activation
+// gradient of a training step, memory of its own (`none`: the cuDNN backend), or lets values
+// that are never live at once share it (`lifetimes`: the oneDNN backend); the estimate then
+// counts the peak of the values live at once.
+enum class MemoryReuse { none, lifetimes };
+// On `device`: lifetimes on the CPU; none on cuda, and on auto (which may pick a GPU).
+inline MemoryReuse memory_reuse_on(const Device& device) {
+  return device.is_cpu() ? MemoryReuse::lifetimes : MemoryReuse::none;
 }
 
 // `precision` bf16 or fp16: activations, their gradients and a copy of the weights in 16 bits.
 MemoryEstimate estimate_training_memory(const Graph& graph, int train_batch, int eval_batch,
                                         const OptimizerSpec& optimizer,
                                         Precision precision = Precision::fp32,
-                                        EvaluationOutputs kept = EvaluationOutputs::every);
+                                        MemoryReuse reuse = MemoryReuse::none);
 
 // The largest number of values per image that a forward pass holds at once when each output is
 // freed after its last reader: the input, the outputs still to be read and the layer's own.
 std::int64_t peak_live_values(const Graph& graph);
+
+// The largest number of activation-gradient values per image that a backward pass holds at once
+// when each gradient lives from the step that first writes it to the step that last reads it
+// (runner/graph/backward_plan.h's steps; the logits' gradient from the loss on).
+std::int64_t peak_live_gradients(const Graph& graph);
 
 }  // namespace runner

@@ -413,7 +413,7 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
   MemoryEstimate estimate = estimate_training_memory(
       session.graph, experiment.training.batch_size, experiment.training.eval_batch_size,
       experiment.training.optimizer, experiment.training.precision,
-      session.device.backend == "onednn" ? EvaluationOutputs::live : EvaluationOutputs::every);
+      session.device.backend == "onednn" ? MemoryReuse::lifetimes : MemoryReuse::none);
   const std::size_t dataset_bytes = session.data.train.images.size() +
                                     session.data.validation.images.size() +
                                     session.data.test.images.size();

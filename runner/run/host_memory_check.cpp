@@ -63,7 +63,7 @@ HostMemoryPlan plan_host_memory(const Experiment& experiment, const Graph& graph
     const TrainingSpec& t = experiment.training;
     plan.training = saturated_sum(
         plan.training, estimate_training_memory(graph, t.batch_size, t.eval_batch_size, t.optimizer,
-                                                t.precision, EvaluationOutputs::live)
+                                                t.precision, MemoryReuse::lifetimes)
                            .total());
   }
   return plan;

@@ -79,10 +79,10 @@ PlannedPoint plan_point(const SweepSpec& spec, const ConfigDocument& base, Sweep
     planned.batch_size = experiment.training.batch_size;
     planned.width = experiment.model.width;
     planned.parameters = graph.parameter_count();
-    planned.memory = estimate_training_memory(
-        graph, experiment.training.batch_size, experiment.training.eval_batch_size,
-        experiment.training.optimizer, experiment.training.precision,
-        evaluation_outputs_on(experiment.device));
+    planned.memory =
+        estimate_training_memory(graph, experiment.training.batch_size,
+                                 experiment.training.eval_batch_size, experiment.training.optimizer,
+                                 experiment.training.precision, memory_reuse_on(experiment.device));
     const DeviceProbe probe = probe_device(experiment.device);
     planned.device_memory = probe.memory;
     planned.device_problem = probe.problem;

@@ -311,5 +311,32 @@ TEST(PyTorchPeer, TrainsAKaimingInitialisedConfig) {
   EXPECT_TRUE(nlohmann::json::parse(last_line).contains("test_accuracy")) << trained.output;
 }
 
+// The shipped ResNet-18, MobileNetV2 and ViT (their `make bench` configs: the shipped network on
+// synthetic CIFAR-shaped images), at a quarter of their width: the peer builds each from the
+// runner's expansion, loads its checkpoint strictly by name and gets the runner's test loss.
+TEST(PyTorchPeer, ScoresACheckpointOfEachShippedArchitectureAsTheRunner) {
+  if (!have_torch()) GTEST_SKIP() << "no /usr/bin/python3 with torch, yaml and numpy";
+  for (const char* name : {"resnet18", "mobilenetv2", "vit_tiny"}) {
+    TempDir tmp;
+    const auto shipped =
+        source_dir() / "configs" / "bench" / (std::string(name) + "_cifar_synthetic.yaml");
+    auto config = tmp.write(
+        "arch.yaml", "defaults: ['" + shipped.string() +
+                         "']\n"
+                         "model: {width: 0.25}\n"
+                         "dataset: {synthetic: {train_count: 32, test_count: 16}, workers: 0}\n"
+                         "training: {epochs: 1, batch_size: 16, eval_batch_size: 16}\n"
+                         "checkpoint: !replace {path: c.safetensors}\n");
+    const nlohmann::json report = run_in(tmp, config);
+    ASSERT_TRUE(report.is_object()) << name;
+    const nlohmann::json scores =
+        peer_scores(tmp, config, report["checkpoint"]["path"].get<std::string>());
+    ASSERT_TRUE(scores.is_object()) << name;
+    const double loss = report["metrics"]["test_loss"].get<double>();
+    EXPECT_NEAR(scores["test_loss"].get<double>(), loss, 1e-5 * (1 + loss)) << name;
+    EXPECT_GT(scores["tensors"].get<int>(), 60) << name;
+  }
+}
+
 }  // namespace
 }  // namespace runner::testing

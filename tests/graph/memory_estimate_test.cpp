@@ -50,7 +50,7 @@ TEST(MemoryEstimate, LiveEvaluationOutputsAreThePeakOfThoseStillToBeRead) {
   Graph graph = small_graph();
   EXPECT_EQ(peak_live_values(graph), 16 + 18);
   OptimizerSpec sgd;
-  EXPECT_EQ(estimate_training_memory(graph, 8, 10, sgd, Precision::fp32, EvaluationOutputs::live)
+  EXPECT_EQ(estimate_training_memory(graph, 8, 10, sgd, Precision::fp32, MemoryReuse::lifetimes)
                 .evaluation,
             10 * (16 + 18) * 4);
 
@@ -72,6 +72,19 @@ TEST(MemoryEstimate, LiveEvaluationOutputsAreThePeakOfThoseStillToBeRead) {
   const Graph residual = build_graph(model, Shape{2, 4, 4}, 3);
   // At c: a (kept for the sum), b and c are live: 3 x 32; at the sum: a, c and the sum.
   EXPECT_EQ(peak_live_values(residual), 3 * 32);
+}
+
+// A backward pass with each activation gradient freed after its last reader (the oneDNN
+// backend): at the pool's step its input gradient (2) and the conv's (18) are live at once; the
+// linear's (3) and the flatten's (2) are dead by then.
+TEST(MemoryEstimate, LiveGradientsAreThePeakOfABackwardStep) {
+  Graph graph = small_graph();
+  EXPECT_EQ(peak_live_gradients(graph), 2 + 18);
+  OptimizerSpec sgd;
+  const MemoryEstimate e =
+      estimate_training_memory(graph, 8, 10, sgd, Precision::fp32, MemoryReuse::lifetimes);
+  EXPECT_EQ(e.activation_gradients, 8 * (2 + 18) * 4);
+  EXPECT_EQ(e.activations, estimate_training_memory(graph, 8, 10, sgd).activations);
 }
 
 // A self_attention's qkv rows, probabilities (twice with dropout) and context, and their

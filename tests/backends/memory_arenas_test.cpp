@@ -1,8 +1,8 @@
-// The inference net's activation memory: on the shipped networks its arena is the size the
-// estimate gives for the values a forward pass keeps live at once (a few layers' outputs), far
-// below every layer's output, which is what a training net keeps. (That the reuse computes the
-// right logits is checked per layer kind by LayerCheck.OnednnForwardMatchesReference, whose nets
-// are built the same way.)
+// The oneDNN nets' arenas on the shipped networks: the inference net's activations and the
+// training net's activation gradients each take the size the estimate gives for the values live
+// at once (a few layers' worth), far below a buffer per layer output. (That the reuse computes
+// the right numbers is checked per layer kind by LayerCheck's forward and gradient comparisons
+// with the reference, whose nets are built the same way.)
 #include <gtest/gtest.h>
 
 #include "backends/onednn/net.h"
@@ -14,9 +14,9 @@
 namespace runner::testing {
 namespace {
 
-class ActivationPoolOnShippedNets : public ::testing::TestWithParam<std::string> {};
+class MemoryArenasOnShippedNets : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(ActivationPoolOnShippedNets, HoldsAboutThePeakOfLiveOutputs) {
+TEST_P(MemoryArenasOnShippedNets, HoldsAboutThePeakOfLiveOutputs) {
   const Experiment e = load_experiment(
       source_dir() / "configs" / GetParam(),
       {"dataset={name: synthetic, synthetic: {channels: 3, height: 32, width: 32, classes: 10}}"});
@@ -36,7 +36,7 @@ TEST_P(ActivationPoolOnShippedNets, HoldsAboutThePeakOfLiveOutputs) {
   EXPECT_LT(pool, 0.25 * every_output * kBatch * sizeof(float));
 }
 
-INSTANTIATE_TEST_SUITE_P(Configs, ActivationPoolOnShippedNets,
+INSTANTIATE_TEST_SUITE_P(Configs, MemoryArenasOnShippedNets,
                          ::testing::Values("resnet18_cifar.yaml", "mobilenetv2_cifar.yaml",
                                            "vit_tiny_cifar.yaml", "resnet8_cifar.yaml"),
                          [](const auto& info) {
@@ -44,7 +44,27 @@ INSTANTIATE_TEST_SUITE_P(Configs, ActivationPoolOnShippedNets,
                            return name.substr(0, name.find('.'));
                          });
 
-TEST(ActivationPool, TrainingNetsKeepEveryActivation) {
+// The training net's activation gradients: one arena of the size the estimate gives for the
+// gradients a backward pass keeps live at once (at most; buffers that always hold the same values
+// share one, which the estimate does not count), far below one buffer per layer output.
+TEST_P(MemoryArenasOnShippedNets, GradientArenaHoldsAtMostThePeakOfLiveGradients) {
+  const Experiment e = load_experiment(
+      source_dir() / "configs" / GetParam(),
+      {"dataset={name: synthetic, synthetic: {channels: 3, height: 32, width: 32, classes: 10}}"});
+  const Graph graph = build_graph(e.model, dataset_geometry(e.dataset));
+  constexpr int kBatch = 4;
+  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  onednn::ParamStore params(engine);
+  const auto net = onednn::build_net(graph, engine, kBatch, true, params, {});
+  std::int64_t every_output = 0;
+  for (const Node& node : graph.nodes) every_output += node.output.elements();
+  const double arena = static_cast<double>(net->gradient_arena.get_desc().get_size());
+  const double live = static_cast<double>(peak_live_gradients(graph)) * kBatch * sizeof(float);
+  EXPECT_LE(arena, 1.05 * live) << "arena " << arena << " bytes, peak of live gradients " << live;
+  EXPECT_LT(arena, 0.25 * every_output * kBatch * sizeof(float));
+}
+
+TEST(MemoryArenas, TrainingNetsKeepEveryActivation) {
   const Experiment e = load_experiment(
       source_dir() / "configs" / "resnet8_cifar.yaml",
       {"dataset={name: synthetic, synthetic: {channels: 3, height: 32, width: 32, classes: 10}}"});
