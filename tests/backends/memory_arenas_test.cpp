@@ -14,26 +14,51 @@
 namespace runner::testing {
 namespace {
 
+constexpr int kArenaBatch = 4;
+
+// A shipped config's network on 32x32 RGB images, compiled for kArenaBatch images, for training or
+// inference; `every_output` the values of one buffer per layer output, per image.
+struct CompiledNet {
+  Graph graph;
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  onednn::ParamStore params{engine};
+  std::unique_ptr<onednn::Net> net;
+  double every_output_bytes = 0;
+
+  CompiledNet(const std::string& config, bool training) {
+    const Experiment e = load_experiment(source_dir() / "configs" / config,
+                                         {"dataset={name: synthetic, synthetic: {channels: 3, "
+                                          "height: 32, width: 32, classes: 10}}"});
+    graph = build_graph(e.model, dataset_geometry(e.dataset));
+    net = onednn::build_net(graph, engine, kArenaBatch, training, params, {});
+    std::int64_t values = 0;
+    for (const Node& node : graph.nodes) values += node.output.elements();
+    every_output_bytes = static_cast<double>(values) * kArenaBatch * sizeof(float);
+  }
+};
+
 class MemoryArenasOnShippedNets : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(MemoryArenasOnShippedNets, HoldsAboutThePeakOfLiveOutputs) {
-  const Experiment e = load_experiment(
-      source_dir() / "configs" / GetParam(),
-      {"dataset={name: synthetic, synthetic: {channels: 3, height: 32, width: 32, classes: 10}}"});
-  const Graph graph = build_graph(e.model, dataset_geometry(e.dataset));
-  constexpr int kBatch = 4;
-  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
-  onednn::ParamStore params(engine);
-  const auto net = onednn::build_net(graph, engine, kBatch, false, params, {});
-  ASSERT_TRUE(net->activations);
+// Layouts may pad (16-channel blocks), and an arena may leave gaps: a little slack.
+TEST_P(MemoryArenasOnShippedNets, ActivationArenaIsThePeakOfLiveOutputs) {
+  const CompiledNet c(GetParam(), false);
+  ASSERT_TRUE(c.net->activations);
+  const double arena = static_cast<double>(c.net->activations->bytes());
+  const double live = static_cast<double>(peak_live_values(c.graph)) * kArenaBatch * sizeof(float);
+  EXPECT_LE(arena, 1.05 * live) << "arena " << arena << " bytes, peak of live outputs " << live;
+  EXPECT_LT(arena, 0.25 * c.every_output_bytes);
+}
 
-  std::int64_t every_output = 0;
-  for (const Node& node : graph.nodes) every_output += node.output.elements();
-  const double pool = static_cast<double>(net->activations->bytes());
-  const double live = static_cast<double>(peak_live_values(graph)) * kBatch * sizeof(float);
-  // Layouts may pad (16-channel blocks), and an arena may leave gaps: a little slack.
-  EXPECT_LE(pool, 1.05 * live) << "pool " << pool << " bytes, peak of live outputs " << live;
-  EXPECT_LT(pool, 0.25 * every_output * kBatch * sizeof(float));
+// At most the estimate: buffers that always hold the same values share one, which the estimate
+// does not count.
+TEST_P(MemoryArenasOnShippedNets, GradientArenaIsAtMostThePeakOfLiveGradients) {
+  const CompiledNet c(GetParam(), true);
+  EXPECT_FALSE(c.net->activations) << "a training net keeps every activation for its backward";
+  const double arena = static_cast<double>(c.net->gradient_arena.get_desc().get_size());
+  const double live =
+      static_cast<double>(peak_live_gradients(c.graph)) * kArenaBatch * sizeof(float);
+  EXPECT_LE(arena, 1.05 * live) << "arena " << arena << " bytes, peak of live gradients " << live;
+  EXPECT_LT(arena, 0.25 * c.every_output_bytes);
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, MemoryArenasOnShippedNets,
@@ -43,36 +68,6 @@ INSTANTIATE_TEST_SUITE_P(Configs, MemoryArenasOnShippedNets,
                            std::string name = info.param;
                            return name.substr(0, name.find('.'));
                          });
-
-// The training net's activation gradients: one arena of the size the estimate gives for the
-// gradients a backward pass keeps live at once (at most; buffers that always hold the same values
-// share one, which the estimate does not count), far below one buffer per layer output.
-TEST_P(MemoryArenasOnShippedNets, GradientArenaHoldsAtMostThePeakOfLiveGradients) {
-  const Experiment e = load_experiment(
-      source_dir() / "configs" / GetParam(),
-      {"dataset={name: synthetic, synthetic: {channels: 3, height: 32, width: 32, classes: 10}}"});
-  const Graph graph = build_graph(e.model, dataset_geometry(e.dataset));
-  constexpr int kBatch = 4;
-  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
-  onednn::ParamStore params(engine);
-  const auto net = onednn::build_net(graph, engine, kBatch, true, params, {});
-  std::int64_t every_output = 0;
-  for (const Node& node : graph.nodes) every_output += node.output.elements();
-  const double arena = static_cast<double>(net->gradient_arena.get_desc().get_size());
-  const double live = static_cast<double>(peak_live_gradients(graph)) * kBatch * sizeof(float);
-  EXPECT_LE(arena, 1.05 * live) << "arena " << arena << " bytes, peak of live gradients " << live;
-  EXPECT_LT(arena, 0.25 * every_output * kBatch * sizeof(float));
-}
-
-TEST(MemoryArenas, TrainingNetsKeepEveryActivation) {
-  const Experiment e = load_experiment(
-      source_dir() / "configs" / "resnet8_cifar.yaml",
-      {"dataset={name: synthetic, synthetic: {channels: 3, height: 32, width: 32, classes: 10}}"});
-  const Graph graph = build_graph(e.model, dataset_geometry(e.dataset));
-  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
-  onednn::ParamStore params(engine);
-  EXPECT_FALSE(onednn::build_net(graph, engine, 2, true, params, {})->activations);
-}
 
 }  // namespace
 }  // namespace runner::testing
