@@ -65,6 +65,25 @@ TEST(Sweep, SixPointSyntheticSweepWritesSummariesAndPlotsThatValidate) {
   }
 }
 
+// Points run one after another in one process: each reports its own peak resident memory, not
+// the largest so far (the allocator keeps freed memory resident unless asked to hand it back).
+TEST(Sweep, EachPointInOneProcessReportsItsOwnPeakMemory) {
+  TempDir tmp;
+  const auto config = source_dir() / "configs" / "bench" / "resnet18_cifar_synthetic.yaml";
+  auto result = run_command("RUNNER_PYTHON=/nonexistent/python3 " + std::string(RUNNER_BINARY) +
+                            " sweep " + config.string() + " --name s --output " +
+                            tmp.path().string() +
+                            " --zip training.batch_size=128,2 --set model.width=0.25"
+                            " --set dataset.workers=0 --mode benchmark --warmup-steps 1"
+                            " --steps 1 --quiet");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  json rows = read_json(tmp / "s" / "summary.json")["points"];
+  ASSERT_EQ(rows.size(), 2u);
+  const double large = rows[0]["peak_memory_bytes"].get<double>();
+  const double small = rows[1]["peak_memory_bytes"].get<double>();
+  EXPECT_LT(small, 0.8 * large) << "batch 2 after batch 128: " << small << " against " << large;
+}
+
 TEST(Sweep, FailingPointsAreRecordedAndTheOthersComplete) {
   TempDir tmp;
   // conv2 sees 4x8x8: a 9x9 kernel does not fit (invalid); this runner has no usable GPU (failed).
