@@ -70,12 +70,12 @@ TEST(Sweep, SixPointSyntheticSweepWritesSummariesAndPlotsThatValidate) {
 TEST(Sweep, EachPointInOneProcessReportsItsOwnPeakMemory) {
   TempDir tmp;
   const auto config = source_dir() / "configs" / "bench" / "resnet18_cifar_synthetic.yaml";
-  auto result = run_command("RUNNER_PYTHON=/nonexistent/python3 " + std::string(RUNNER_BINARY) +
-                            " sweep " + config.string() + " --name s --output " +
-                            tmp.path().string() +
-                            " --zip training.batch_size=128,2 --set model.width=0.25"
-                            " --set dataset.workers=0 --mode benchmark --warmup-steps 1"
-                            " --steps 1 --quiet");
+  auto result =
+      run_command("RUNNER_PYTHON=/nonexistent/python3 " + std::string(RUNNER_BINARY) + " sweep " +
+                  config.string() + " --name s --output " + tmp.path().string() +
+                  " --zip training.batch_size=128,2 --set model.width=0.25"
+                  " --set dataset.workers=0 --mode benchmark --warmup-steps 1"
+                  " --steps 1 --quiet");
   ASSERT_EQ(result.exit_code, 0) << result.output;
   json rows = read_json(tmp / "s" / "summary.json")["points"];
   ASSERT_EQ(rows.size(), 2u);
