@@ -395,8 +395,8 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
   if (request.mode == RunMode::train) session.warn_if_precision_is_slower(console);
   std::string started_at = timestamp_now();
   std::string config_sha = sha256_hex(experiment.resolved.dump());
-  auto program = session.compile();
   StepThreads threads = step_threads(request, session, cpu_at_start);
+  auto program = session.compile(threads.before_compile());
   RunContext context{request,    session,    *program, threads, console,
                      config_sha, started_at, {},       started};
   // As the seed watches nvidia-smi while it trains: sampled in the background (GPU only).

@@ -152,8 +152,10 @@ void Session::warn_if_precision_is_slower(Console& console) const {
   }
 }
 
-std::unique_ptr<Program> Session::compile() const {
-  auto program = backend->compile(graph, compile_options());
+std::unique_ptr<Program> Session::compile(int compute_threads) const {
+  CompileOptions options = compile_options();
+  options.threads = compute_threads;
+  auto program = backend->compile(graph, options);
   program->load_parameters(initial_parameters(graph, experiment.seed));
   return program;
 }

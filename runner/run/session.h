@@ -51,7 +51,9 @@ struct Session {
   // precision (or takes `replayed`, the original run's choice) and trains in the fastest.
   void choose_precision(Console& console, std::optional<Precision> replayed);
   // A freshly compiled program with the seed's initial parameters.
-  std::unique_ptr<Program> compile() const;
+  std::unique_ptr<Program> compile() const { return compile(threads); }
+  // The same for `compute_threads` (a count fitted to the machine before compiling).
+  std::unique_ptr<Program> compile(int compute_threads) const;
   CompileOptions compile_options() const;
 
  private:

@@ -61,27 +61,52 @@ void StepThreads::change(std::int64_t step, int threads, double free_cores, Prog
   made_.push_back({step, threads, free_cores});
 }
 
-void StepThreads::before_step(std::int64_t step, Program& program) {
-  if (policy_ == ThreadPolicy::replayed) {
-    std::size_t done = 0;
-    while (done < planned_.size() && planned_[done].step <= step) {
-      const ThreadChange& c = planned_[done++];
-      // A fitted run never went above its first count: an edited report cannot ask for more.
-      if (c.threads >= 1) change(step, std::min(c.threads, first_), c.free_cores, program);
-    }
-    planned_.erase(planned_.begin(), planned_.begin() + static_cast<std::ptrdiff_t>(done));
-    return;
+std::vector<ThreadChange> StepThreads::take_planned(std::int64_t step) {
+  std::vector<ThreadChange> due;
+  std::size_t done = 0;
+  while (done < planned_.size() && planned_[done].step <= step) {
+    ThreadChange c = planned_[done++];
+    // A fitted run never went above its first count: an edited report cannot ask for more.
+    if (c.threads < 1) continue;
+    c.step = step;
+    c.threads = std::min(c.threads, first_);
+    due.push_back(c);
   }
-  if (policy_ != ThreadPolicy::fitted) return;
-  if (clock_() - window_start_.wall_seconds < window_seconds_) return;
+  planned_.erase(planned_.begin(), planned_.begin() + static_cast<std::ptrdiff_t>(done));
+  return due;
+}
+
+StepThreads::Fitting StepThreads::fit_window() {
+  if (clock_() - window_start_.wall_seconds < window_seconds_) return {};
   const CpuUse now = read_();
   const double wall = now.wall_seconds - window_start_.wall_seconds;
-  if (wall <= 0) return;
+  if (wall <= 0) return {};
   const double others = (now.busy_seconds - window_start_.busy_seconds) -
                         (now.own_seconds - window_start_.own_seconds);
   const double free_cores = std::max(0.0, now.cpus - std::max(0.0, others) / wall);
   window_start_ = now;
-  if (fit_threads(fit_, most_, free_cores)) change(step, fit_.threads, free_cores, program);
+  return {fit_threads(fit_, most_, free_cores), free_cores};
+}
+
+int StepThreads::before_compile() {
+  if (policy_ == ThreadPolicy::replayed) {
+    for (const ThreadChange& c : take_planned(0)) {
+      fit_.threads = c.threads;
+      made_.push_back(c);
+    }
+  } else if (policy_ == ThreadPolicy::fitted) {
+    if (const Fitting f = fit_window(); f.changed) made_.push_back({0, fit_.threads, f.free_cores});
+  }
+  return fit_.threads;
+}
+
+void StepThreads::before_step(std::int64_t step, Program& program) {
+  if (policy_ == ThreadPolicy::replayed) {
+    for (const ThreadChange& c : take_planned(step)) change(step, c.threads, c.free_cores, program);
+    return;
+  }
+  if (policy_ != ThreadPolicy::fitted) return;
+  if (const Fitting f = fit_window(); f.changed) change(step, fit_.threads, f.free_cores, program);
 }
 
 }  // namespace runner

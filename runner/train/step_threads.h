@@ -59,6 +59,12 @@ class StepThreads {
   // also bounds them: a fitted run never exceeds it).
   static StepThreads replayed(int first, std::vector<ThreadChange> changes);
 
+  // Before the program is compiled: the count to compile it for. Fitted, when start-up (the
+  // config, the data, a precision's timing) already filled a window, the first count is
+  // decided now and recorded as a change at step 0; replayed, the changes recorded at step 0
+  // are made now. Either way the program is compiled once for it, not compiled for the most
+  // threads and compiled again at the first step.
+  int before_compile();
   // Before step `step` of the run (0-based, resumed epochs included): sets the program's
   // threads when they change, and records the change.
   void before_step(std::int64_t step, Program& program);
@@ -71,6 +77,15 @@ class StepThreads {
 
  private:
   void change(std::int64_t step, int threads, double free_cores, Program& program);
+  // Fitted: when a window has passed, what the others left free in it and whether the count
+  // changes (then fit_.threads is the new one).
+  struct Fitting {
+    bool changed = false;
+    double free_cores = 0;
+  };
+  Fitting fit_window();
+  // Replayed: the planned changes up to `step`, capped at the first count, then forgotten.
+  std::vector<ThreadChange> take_planned(std::int64_t step);
 
   ThreadPolicy policy_ = ThreadPolicy::fixed;
   int first_ = 1;

@@ -79,6 +79,42 @@ TEST(StepThreads, AFittedRunFollowsWhatTheOthersLeaveAndRecordsEachChangeAtItsSt
   EXPECT_EQ(threads.first(), 2);
 }
 
+// A start-up that filled a window on a busy machine decides the first count before the program is
+// compiled: compiled once for 1 thread (the change recorded at step 0), not compiled for 2 and
+// again at the first step. A start-up shorter than a window leaves the decision to the steps.
+TEST(StepThreads, ABusyStartUpDecidesTheCountBeforeTheProgramIsCompiled) {
+  ScriptedMachine machine{{1.2}};
+  StepThreads threads = StepThreads::fitted(
+      2, machine.use, [&] { return machine.use; }, [&] { return machine.now; }, 0.25);
+  machine.pass(0.4);  // the config, the data
+  EXPECT_EQ(threads.before_compile(), 1);
+  ASSERT_EQ(threads.changes().size(), 1u);
+  EXPECT_EQ(threads.changes()[0].step, 0);
+  EXPECT_EQ(threads.changes()[0].threads, 1);
+  ForwardingProgram program(nullptr);
+  threads.before_step(0, program);
+  EXPECT_TRUE(program.thread_counts.empty()) << "no recompilation at the first step";
+
+  ScriptedMachine quick{{1.2}};
+  StepThreads later = StepThreads::fitted(
+      2, quick.use, [&] { return quick.use; }, [&] { return quick.now; }, 0.25);
+  quick.pass(0.1);
+  EXPECT_EQ(later.before_compile(), 2);
+  EXPECT_TRUE(later.changes().empty());
+}
+
+// A replay makes the changes recorded at step 0 before compiling, the others at their steps.
+TEST(StepThreads, AReplayCompilesForTheCountRecordedAtStepZero) {
+  StepThreads threads = StepThreads::replayed(2, {{0, 1, 0.6}, {4, 2, 1.9}});
+  EXPECT_EQ(threads.before_compile(), 1);
+  ForwardingProgram program(nullptr);
+  for (std::int64_t step = 0; step < 6; ++step) threads.before_step(step, program);
+  EXPECT_EQ(program.thread_counts, (std::vector<int>{2}));
+  ASSERT_EQ(threads.changes().size(), 2u);
+  EXPECT_EQ(threads.changes()[0].step, 0);
+  EXPECT_EQ(threads.changes()[1].step, 4);
+}
+
 TEST(StepThreads, AReplayMakesTheRecordedChangesAtTheirStepsWhateverTheMachineDoes) {
   StepThreads threads = StepThreads::replayed(2, {{7, 2, 1.9}, {3, 1, 0.8}});  // out of order
   ForwardingProgram program(nullptr);
