@@ -129,29 +129,26 @@ std::vector<int> memory_owners(const Graph& graph, const BackwardPlan& plan, con
 }
 
 // Per gradient buffer that owns its memory (memory_owners), its bytes and its life in backward
-// steps: from the first step that writes it (-1: the loss, for the logits' gradient) to the last
-// that reads it. A buffer no step touches lives throughout.
+// steps (buffer_lives, over the buffers sharing it); a buffer no step touches lives throughout,
+// one that shares its owner's bytes takes none.
 std::vector<ArenaValue> gradient_lives(const BackwardPlan& plan, const std::vector<int>& owner,
                                        const std::vector<dnnl::memory::desc>& descs) {
   constexpr int kNever = std::numeric_limits<int>::max();
   std::vector<ArenaValue> lives(owner.size(), {0, kNever, -1});
-  auto touch = [&](int id, int step) {
-    if (id == kNoGradient) return;
-    ArenaValue& life = lives[owner[id]];
-    life.first = std::min(life.first, step);
-    life.last = std::max(life.last, step);
-  };
-  touch(plan.output_gradient.back(), -1);
-  for (std::size_t s = 0; s < plan.steps.size(); ++s) {
-    const BackwardStep& step = plan.steps[s];
-    const int at = static_cast<int>(s);
-    touch(plan.output_gradient[step.node], at);
-    for (int part : step.summed) touch(part, at);
-    for (int id : step.input_gradients) touch(id, at);
+  const std::vector<BufferLife> used = buffer_lives(plan);
+  for (std::size_t b = 0; b < used.size(); ++b) {
+    if (used[b].last < used[b].first) continue;
+    ArenaValue& life = lives[owner[b]];
+    life.first = std::min(life.first, used[b].first);
+    life.last = std::max(life.last, used[b].last);
   }
   for (std::size_t b = 0; b < lives.size(); ++b) {
-    lives[b].size = descs[b].get_size();
-    if (lives[b].last < lives[b].first) lives[b] = {lives[b].size, -1, kNever};
+    if (owner[b] != static_cast<int>(b)) {
+      lives[b] = {0, -1, -1};
+    } else {
+      lives[b].size = descs[b].get_size();
+      if (lives[b].last < lives[b].first) lives[b] = {lives[b].size, -1, kNever};
+    }
   }
   return lives;
 }
@@ -165,11 +162,7 @@ void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
   const std::vector<int> owner = memory_owners(graph, plan, relus, outputs);
   std::vector<dnnl::memory::desc> descs;
   for (int shape_of : plan.buffer_shape_of) descs.push_back(outputs[shape_of].get_desc());
-  std::vector<ArenaValue> lives = gradient_lives(plan, owner, descs);
-  for (std::size_t b = 0; b < lives.size(); ++b) {
-    if (owner[b] != static_cast<int>(b)) lives[b] = {0, -1, -1};  // shares its owner's bytes
-  }
-  const ArenaLayout layout = lay_out_arena(lives);
+  const ArenaLayout layout = lay_out_arena(gradient_lives(plan, owner, descs));
   net.gradient_arena = arena_bytes(layout.size, ctx.engine);
   char* arena = static_cast<char*>(net.gradient_arena.get_data_handle());
   std::vector<dnnl::memory> buffers(plan.buffer_shape_of.size());
@@ -203,24 +196,6 @@ void build_backward(const Graph& graph, Net& net, BuildContext& ctx,
   }
 }
 
-// Per node, the index of the last node reading its output (the graph's output: one past the
-// last node, as the host reads it; a node nothing reads: itself); the entry past the nodes is the
-// last reader of the input images.
-std::vector<int> last_readers(const Graph& graph) {
-  const int count = static_cast<int>(graph.nodes.size());
-  std::vector<int> last(count + 1);
-  for (int i = 0; i < count; ++i) last[i] = i;
-  last[count - 1] = count;
-  last[count] = 0;
-  for (int i = 0; i < count; ++i) {
-    for (int input : graph.nodes[i].inputs) {
-      int& reader = input == kDataInput ? last[count] : last[input];
-      reader = std::max(reader, i);
-    }
-  }
-  return last;
-}
-
 // The net; an inference net takes its activations from `activations`.
 std::unique_ptr<Net> compile_net(const Graph& graph, const dnnl::engine& engine, int batch,
                                  bool training, ParamStore& params, const NetSettings& settings,
@@ -249,7 +224,7 @@ std::unique_ptr<Net> compile_net(const Graph& graph, const dnnl::engine& engine,
                     "input to bf16");
   std::vector<dnnl::memory> outputs;
   const ReluPlan relus = plan_relus(graph);
-  const std::vector<int> last_reader = last_readers(graph);
+  const std::vector<int> last_reader = graph.last_readers();
   if (!training) ctx.activations->read_until(images, last_reader.back());
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
     const Node& node = graph.nodes[i];

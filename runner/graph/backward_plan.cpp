@@ -2,6 +2,9 @@
 // read once gets its gradient written in place, one read several times gets a buffer per reader.
 #include "runner/graph/backward_plan.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace runner {
 
 BackwardPlan plan_backward(const Graph& graph) {
@@ -37,6 +40,24 @@ BackwardPlan plan_backward(const Graph& graph) {
     plan.steps.push_back(std::move(step));
   }
   return plan;
+}
+
+std::vector<BufferLife> buffer_lives(const BackwardPlan& plan) {
+  std::vector<BufferLife> lives(plan.buffer_shape_of.size(), {std::numeric_limits<int>::max(), -1});
+  auto touch = [&](int id, int step) {
+    if (id == kNoGradient) return;
+    lives[id].first = std::min(lives[id].first, step);
+    lives[id].last = std::max(lives[id].last, step);
+  };
+  if (!plan.output_gradient.empty()) touch(plan.output_gradient.back(), -1);
+  for (std::size_t s = 0; s < plan.steps.size(); ++s) {
+    const BackwardStep& step = plan.steps[s];
+    const int at = static_cast<int>(s);
+    touch(plan.output_gradient[step.node], at);
+    for (int part : step.summed) touch(part, at);
+    for (int id : step.input_gradients) touch(id, at);
+  }
+  return lives;
 }
 
 }  // namespace runner

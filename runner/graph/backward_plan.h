@@ -35,4 +35,12 @@ struct BackwardPlan {
 
 BackwardPlan plan_backward(const Graph& graph);
 
+// Per buffer, the steps (indices into plan.steps) that first write it and last read it; -1 for
+// the logits' gradient, which the loss writes before the first step. first > last for a buffer
+// no step touches.
+struct BufferLife {
+  int first = 0, last = -1;
+};
+std::vector<BufferLife> buffer_lives(const BackwardPlan& plan);
+
 }  // namespace runner

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "runner/graph/layer_kind.h"
@@ -143,6 +144,19 @@ std::vector<std::vector<int>> Graph::consumers() const {
     }
   }
   return readers;
+}
+
+std::vector<int> Graph::last_readers() const {
+  const int count = static_cast<int>(nodes.size());
+  std::vector<int> last(count + 1, 0);
+  for (int i = 0; i < count; ++i) last[i] = i == count - 1 ? count : i;
+  for (int i = 0; i < count; ++i) {
+    for (int input : nodes[i].inputs) {
+      int& reader = input == kDataInput ? last[count] : last[input];
+      reader = std::max(reader, i);
+    }
+  }
+  return last;
 }
 
 std::int64_t Graph::parameter_count() const {

@@ -120,6 +120,10 @@ struct Graph {
   std::vector<bool> nodes_needing_gradient() const;
   // Per node: the nodes that read its output (an index once per reading input).
   std::vector<std::vector<int>> consumers() const;
+  // Per node, the last node that reads its output (the output node: nodes.size(), read by the
+  // host after the pass; a node nothing reads: itself); one more entry, the last reader of the
+  // input images.
+  std::vector<int> last_readers() const;
   std::int64_t flops_per_sample() const;
   const Node& output() const { return nodes.back(); }
 };

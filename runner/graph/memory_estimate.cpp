@@ -40,17 +40,9 @@ AttentionValues attention_values(const Node& node) {
 
 std::int64_t peak_live_values(const Graph& graph) {
   const int count = static_cast<int>(graph.nodes.size());
-  std::vector<int> last_reader(count);
-  int input_last_reader = 0;
-  for (int i = 0; i < count; ++i) {
-    last_reader[i] = i == count - 1 ? count : i;  // the graph's output is read after the pass
-    for (int input : graph.nodes[i].inputs) {
-      int& reader = input == kDataInput ? input_last_reader : last_reader[input];
-      reader = std::max(reader, i);
-    }
-  }
+  const std::vector<int> last_reader = graph.last_readers();
   std::vector<std::int64_t> freed_after(count + 1, 0);  // values no layer reads after layer i
-  freed_after[input_last_reader] = graph.input.elements();
+  freed_after[last_reader[count]] = graph.input.elements();
   for (int j = 0; j < count; ++j) {
     freed_after[last_reader[j]] =
         add(freed_after[last_reader[j]], graph.nodes[j].output.elements());
@@ -66,29 +58,17 @@ std::int64_t peak_live_values(const Graph& graph) {
 
 std::int64_t peak_live_gradients(const Graph& graph) {
   const BackwardPlan plan = plan_backward(graph);
-  const std::size_t buffers = plan.buffer_shape_of.size();
-  if (buffers == 0) return 0;
-  // Per step, the values that start living there and those that die after it.
+  const std::vector<BufferLife> lives = buffer_lives(plan);
+  // Per step, the values that start living there and those that die after it (the loss's
+  // write counts at the first step).
   const int steps = static_cast<int>(plan.steps.size());
-  std::vector<int> first(buffers, steps), last(buffers, -1);
-  auto touch = [&](int id, int step) {
-    if (id == kNoGradient) return;
-    first[id] = std::min(first[id], step);
-    last[id] = std::max(last[id], step);
-  };
-  touch(plan.output_gradient.back(), 0);  // written by the loss, before the first step
-  for (int s = 0; s < steps; ++s) {
-    const BackwardStep& step = plan.steps[s];
-    touch(plan.output_gradient[step.node], s);
-    for (int part : step.summed) touch(part, s);
-    for (int id : step.input_gradients) touch(id, s);
-  }
   std::vector<std::int64_t> born(steps + 1, 0), dead_after(steps + 1, 0);
-  for (std::size_t b = 0; b < buffers; ++b) {
-    if (last[b] < first[b]) continue;  // never used
+  for (std::size_t b = 0; b < lives.size(); ++b) {
+    if (lives[b].last < lives[b].first) continue;  // never used
     const std::int64_t values = graph.nodes[plan.buffer_shape_of[b]].output.elements();
-    born[first[b]] = add(born[first[b]], values);
-    dead_after[last[b]] = add(dead_after[last[b]], values);
+    const int first = std::max(lives[b].first, 0), last = std::max(lives[b].last, 0);
+    born[first] = add(born[first], values);
+    dead_after[last] = add(dead_after[last], values);
   }
   std::int64_t live = 0, peak = 0;
   for (int s = 0; s < steps; ++s) {
