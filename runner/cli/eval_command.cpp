@@ -40,7 +40,7 @@ int eval_command(const SessionOptions& options, const std::filesystem::path& che
     report.stop_reason = StopReason::diverged;
     console.warning(fmt::format("run {}: {}", status_name(status), *report.error));
   }
-  report.metrics = metrics_record(result, class_names);
+  report.metrics = metrics_record(result, class_names, session.experiment.metrics);
   report.checkpoint = RecordCheckpoint{};
   report.checkpoint->path = checkpoint.string();
   report.memory = RecordMemory{};

@@ -19,6 +19,7 @@
 #include "runner/config/precision.h"
 #include "runner/config/schedule_spec.h"
 #include "runner/data/dataset_spec.h"
+#include "runner/metrics/metric_kind.h"
 #include "runner/util/errors.h"
 
 namespace runner {
@@ -89,6 +90,8 @@ struct Experiment {
   BackendSpec backend;
   LoggingSpec logging;
   ReportSpec report;
+  // `metrics:` the figures of each evaluated set beyond accuracy and loss, in the config's order.
+  std::vector<MetricSpec> metrics;
   nlohmann::json tags = nlohmann::json::object();  // `tags:`, labels the report carries
   nlohmann::json resolved;  // the full config after defaults and overrides, as run
 };

@@ -14,6 +14,7 @@
 #include "runner/config/schema_walk.h"
 #include "runner/config/tag_key.h"
 #include "runner/data/dataset_format.h"
+#include "runner/metrics/metric_kind.h"
 
 namespace runner {
 namespace {
@@ -30,6 +31,8 @@ class Fields : public SettingsReader {
   SourceLocation where(const std::string& key) const override {
     return doc_.source_map.locate(path(key));
   }
+  // Where this mapping (or list item) itself is.
+  SourceLocation here() const { return doc_.source_map.locate(path_); }
   const nlohmann::json& raw(const std::string& key) const override {
     return has(key) ? object_[key] : empty();
   }
@@ -374,12 +377,72 @@ ScheduleSpec read_schedule(const Fields& f) {
   return s;
 }
 
-// monitor and mode, the mode following the monitor when the config leaves it out.
-MonitorSpec read_monitor(const Fields& f, Monitor fallback) {
+// The figures a monitor can name, for error messages.
+std::string monitor_choices() {
+  return "val_accuracy, val_loss or a validation figure of a metric (val_top5_accuracy, "
+         "val_balanced_accuracy, val_macro_f1)";
+}
+
+// monitor and mode, the mode following the monitor when the config leaves it out. Any metric's
+// figure can be watched, listed in `metrics` or not: all are functions of the same counts.
+MonitorSpec read_monitor(const Fields& f, const Monitor& fallback) {
   MonitorSpec m;
-  m.monitor = read_named(f, "monitor", fallback, kMonitorNames);
+  m.monitor = f.text("monitor", fallback);
+  if (m.monitor.rfind(kValidationPrefix, 0) != 0 || !is_known_figure(monitored_figure(m.monitor))) {
+    f.wrong("monitor", monitor_choices());
+  }
   m.mode = read_named(f, "mode", default_mode(m.monitor), kMonitorModeNames);
   return m;
+}
+
+// `metrics:`: names (balanced_accuracy) and one-key mappings of a name and its k ({top_k: 5}).
+std::vector<MetricSpec> read_metrics(const Fields& top) {
+  std::vector<MetricSpec> metrics;
+  if (!top.has("metrics")) return metrics;
+  const nlohmann::json& list = top.raw("metrics");
+  std::vector<std::string> known;
+  for (const MetricKind& kind : metric_kinds()) {
+    known.push_back(kind.takes_k ? "{" + kind.name + ": K}" : kind.name);
+  }
+  const std::string expected = fmt::format("one of {}", fmt::join(known, ", "));
+  if (!list.is_array()) top.wrong("metrics", "a list of metrics, each " + expected);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const Fields item = top.item("metrics", i);
+    MetricSpec spec;
+    const MetricKind* kind = nullptr;
+    if (list[i].is_string()) {
+      spec.kind = list[i].get<std::string>();
+      kind = find_metric_kind(spec.kind);
+      if (kind && kind->takes_k) {
+        throw_user_error(item.here(), fmt::format("found '{0}' without its k", spec.kind),
+                         fmt::format("expected {{{0}: K}} (e.g. {{{0}: 5}})", spec.kind));
+      }
+    } else if (list[i].is_object() && list[i].size() == 1) {
+      spec.kind = list[i].begin().key();
+      kind = find_metric_kind(spec.kind);
+      if (kind && !kind->takes_k) {
+        throw_user_error(item.where(spec.kind), fmt::format("{} takes no value", spec.kind),
+                         fmt::format("expected the plain name: - {}", spec.kind));
+      }
+      if (kind) {
+        const nlohmann::json& k = list[i].begin().value();
+        if (!k.is_number_integer() || k.get<std::int64_t>() < 1 ||
+            k.get<std::int64_t>() > 1000000) {
+          item.wrong(spec.kind, "an integer from 1 to 1000000");
+        }
+        spec.k = k.get<int>();
+      }
+    }
+    if (!kind) {
+      throw_user_error(item.here(), fmt::format("found {}", list[i].dump()), expected);
+    }
+    if (std::find(metrics.begin(), metrics.end(), spec) != metrics.end()) {
+      throw_user_error(item.here(), fmt::format("found {} a second time", list[i].dump()),
+                       "each metric once");
+    }
+    metrics.push_back(spec);
+  }
+  return metrics;
 }
 
 // training.early_stopping: Lightning's EarlyStopping (the schema requires its monitor).
@@ -434,10 +497,10 @@ CheckpointSpec read_checkpoint(const Fields& f) {
   c.path = f.text("path", "");
   c.every_epochs = f.integer("every_epochs", c.every_epochs);
   c.allow_outside_run_folder = f.flag("allow_outside_run_folder", false);
-  if (f.has("monitor")) c.monitor = read_monitor(f, Monitor::val_accuracy);
+  if (f.has("monitor")) c.monitor = read_monitor(f, "val_accuracy");
   if (f.has("mode") && !c.monitor) {
     throw_user_error(f.where("mode"), "a mode without a monitor",
-                     "expected checkpoint.monitor (val_accuracy or val_loss) beside it");
+                     "expected checkpoint.monitor (" + monitor_choices() + ") beside it");
   }
   if (c.monitor && c.path.empty()) {
     throw_user_error(f.where("path"),
@@ -479,6 +542,19 @@ nlohmann::json read_tags(const Fields& top) {
     }
   }
   return top.raw("tags");
+}
+
+// A monitored metric's figure is measured and reported as if `metrics` listed it (the resolved
+// config then lists it: what ran).
+void add_monitored_metrics(Experiment& e) {
+  auto add = [&](const MonitorSpec& watch) {
+    const std::optional<MetricSpec> spec = metric_of_figure(monitored_figure(watch.monitor));
+    if (spec && std::find(e.metrics.begin(), e.metrics.end(), *spec) == e.metrics.end()) {
+      e.metrics.push_back(*spec);
+    }
+  };
+  if (e.training.early_stopping.enabled) add(e.training.early_stopping.watch);
+  if (e.checkpoint.monitor) add(*e.checkpoint.monitor);
 }
 
 // A validation figure watched without a validation set would never be measured.
@@ -539,6 +615,8 @@ Experiment resolve_experiment(const ConfigDocument& written) {
   e.logging.tensorboard = top.child("logging").flag("tensorboard", e.logging.tensorboard);
   e.report.html = top.child("report").flag("html", e.report.html);
   e.tags = read_tags(top);
+  e.metrics = read_metrics(top);
+  add_monitored_metrics(e);
   check_monitors_have_validation(e, top);
   e.resolved = experiment_to_json(e);
   return e;

@@ -167,6 +167,14 @@ nlohmann::json experiment_to_json(const Experiment& e) {
   add_selection(out, e);
   // Only when given: configs without tags keep the hash they had before tags existed.
   if (!e.tags.empty()) out["tags"] = e.tags;
+  // Only when given, as the tags.
+  if (!e.metrics.empty()) {
+    nlohmann::json& metrics = out["metrics"] = nlohmann::json::array();
+    for (const MetricSpec& m : e.metrics) {
+      metrics.push_back(find_metric_kind(m.kind)->takes_k ? nlohmann::json{{m.kind, m.k}}
+                                                          : nlohmann::json(m.kind));
+    }
+  }
   // Only when off, so configs keep the hash they had before the switch was an option.
   if (!e.backend.own_kernels) out["backend"]["own_kernels"] = false;
   if (!e.backend.winograd) out["backend"]["winograd"] = false;

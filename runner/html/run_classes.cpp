@@ -104,18 +104,56 @@ std::string confusion_table(const ConfusionMatrix& matrix, const std::vector<std
   return "<div class=\"wide heat\">" + render_table(table) + "</div>\n";
 }
 
+// A number of a class's per_class_precision_recall entry, none where it is null or absent.
+std::optional<double> class_score(const nlohmann::json* scores, const char* key) {
+  if (!scores || !scores->is_object() || !scores->contains(key) || !(*scores)[key].is_number())
+    return std::nullopt;
+  return (*scores)[key].get<double>();
+}
+
+// Accuracy per class, with precision, recall, F1 and support where the run measured them
+// (metrics: per_class_precision_recall).
 std::string per_class_table(const std::vector<RecordClassAccuracy>& per_class,
-                            const std::vector<std::string>& names) {
+                            const std::vector<std::string>& names,
+                            const std::optional<nlohmann::json>& scores) {
+  const bool scored = scores && scores->is_object();
   HtmlTable table{"per-class-table", {"class", "accuracy"}, {}, true};
+  if (scored) table.headers.insert(table.headers.end(), {"precision", "recall", "F1", "support"});
   std::map<std::string, std::optional<double>> by_name;  // thousands of classes: no linear search
   for (const RecordClassAccuracy& c : per_class) by_name.emplace(c.name, c.accuracy);
   for (const auto& name : names) {
     auto found = by_name.find(name);
     const std::optional<double> accuracy = found != by_name.end() ? found->second : std::nullopt;
-    table.rows.push_back(
-        {text_cell(name), number_cell(value_or_nan(accuracy), figure_of(accuracy, "share"))});
+    std::vector<TableCell> row{text_cell(name),
+                               number_cell(value_or_nan(accuracy), figure_of(accuracy, "share"))};
+    if (scored) {
+      const auto entry = scores->find(name);
+      const nlohmann::json* of_class = entry == scores->end() ? nullptr : &*entry;
+      for (const char* key : {"precision", "recall", "f1"}) {
+        const std::optional<double> value = class_score(of_class, key);
+        row.push_back(number_cell(value_or_nan(value), figure_of(value, "share")));
+      }
+      const std::optional<double> support = class_score(of_class, "support");
+      row.push_back(
+          number_cell(value_or_nan(support),
+                      support ? grouped_digits(static_cast<std::int64_t>(*support)) : ""));
+    }
+    table.rows.push_back(std::move(row));
   }
-  return "<h3>Accuracy per class</h3>\n" + render_table(table);
+  return std::string(scored ? "<h3>Accuracy, precision and recall per class</h3>\n"
+                            : "<h3>Accuracy per class</h3>\n") +
+         render_table(table);
+}
+
+// The `metrics` list's figures of the kept model, one row each.
+std::string figures_table(const std::map<std::string, double>& figures) {
+  if (figures.empty()) return "";
+  HtmlTable table{"figures-table", {"figure", "value"}, {}, false};
+  for (const auto& [key, value] : figures) {
+    table.rows.push_back(
+        {text_cell(key), number_cell(value, figure_of(std::optional(value), "share"))});
+  }
+  return "<h3>Metrics</h3>\n" + render_table(table);
 }
 
 }  // namespace
@@ -133,7 +171,8 @@ std::string classes_section(const RunRecord& record) {
     body = fmt::format("<p>On the {} test images{}.</p>\n", grouped_digits(*metrics.test_images),
                        record.checkpoint ? ", with the weights kept" : "");
   }
-  if (per_class) body += per_class_table(*per_class, names);
+  body += figures_table(metrics.figures);
+  if (per_class) body += per_class_table(*per_class, names, metrics.per_class_precision_recall);
   if (matrix && !matrix->empty()) {
     body +=
         "<h3>Confusion matrix</h3>\n<p class=\"note\">Rows: the true class; columns: the "

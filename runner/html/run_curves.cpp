@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "runner/html/html_table.h"
 #include "runner/html/html_text.h"
@@ -97,12 +98,24 @@ std::vector<EpochColumn> shown_columns(const std::vector<RecordEpoch>& epochs) {
 
 HtmlTable epochs_table(const std::vector<RecordEpoch>& epochs) {
   const std::vector<EpochColumn> shown = shown_columns(epochs);
+  // The `metrics` list's figures any epoch has, by their report key, after the fixed columns.
+  std::set<std::string> figures;
+  for (const RecordEpoch& e : epochs) {
+    for (const auto& [key, value] : e.figures) figures.insert(key);
+  }
   HtmlTable table{"epochs-table", {"epoch"}, {}, false};
   for (const EpochColumn& c : shown) table.headers.push_back(c.header);
+  for (const std::string& key : figures) table.headers.push_back(key);
   for (const RecordEpoch& e : epochs) {
     std::vector<TableCell> row{number_cell(value_or_nan(e.epoch), text_of(e.epoch))};
     for (const EpochColumn& c : shown)
       row.push_back(number_cell(value_or_nan(e.*c.figure), figure_of(e.*c.figure, c.unit)));
+    for (const std::string& key : figures) {
+      const auto found = e.figures.find(key);
+      const std::optional<double> value =
+          found == e.figures.end() ? std::nullopt : std::optional(found->second);
+      row.push_back(number_cell(value_or_nan(value), figure_of(value, "share")));
+    }
     table.rows.push_back(std::move(row));
   }
   return table;

@@ -7,6 +7,7 @@
 #include <functional>
 #include <set>
 
+#include "runner/config/monitor_spec.h"
 #include "runner/html/embedded_svg.h"
 #include "runner/html/html_page.h"
 #include "runner/html/html_table.h"
@@ -195,12 +196,10 @@ std::string best_section(const json& summary, const std::filesystem::path& dir) 
   const double value = number_field(best, "/value");
   return section(
       "best", "Best point",
-      facts_list(
-          {{"point", point_link(best, dir).html},
-           {metric, escape_html(figure_text(
-                        value, metric.find("accuracy") != std::string::npos ? "share" : "loss"))},
-           {"values", escape_html(value_text(field(best, "/values")))},
-           {"rerun it", "<code>" + escape_html(text_field(best, "/command")) + "</code>"}}));
+      facts_list({{"point", point_link(best, dir).html},
+                  {metric, escape_html(figure_text(value, figure_unit(metric)))},
+                  {"values", escape_html(value_text(field(best, "/values")))},
+                  {"rerun it", "<code>" + escape_html(text_field(best, "/command")) + "</code>"}}));
 }
 
 std::string problems_section(const json& summary) {

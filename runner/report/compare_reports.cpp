@@ -22,8 +22,8 @@ using nlohmann::json;
 // vary with the seed (the figures of training) or from run to run whatever the seed (timings and
 // memory, with the machine's load): only the first are judged against the seed noise.
 struct Metric {
-  const char* name;
-  std::optional<double> (*value)(const RunRecord&);
+  std::string name;
+  std::function<std::optional<double>(const RunRecord&)> value;
   const char* unit;  // share | loss | count | rate | seconds | bytes
   bool seeded;
 };
@@ -43,7 +43,7 @@ std::optional<double> final_train_loss(const RunRecord& r) {
   return figure(r.benchmark, &RecordBenchmark::mean_loss);
 }
 
-constexpr Metric kMetrics[] = {
+const Metric kMetrics[] = {
     {"test_accuracy",
      [](const RunRecord& r) { return figure(r.metrics, &RecordMetrics::test_accuracy); }, "share",
      true},
@@ -240,9 +240,35 @@ json delta(const json& base, const json& other, bool seeded) {
           {"within_noise", within}};
 }
 
+// The figures compared: the built-in ones, and after the validation loss the `metrics` list's
+// figures that any report holds (test_macro_f1, val_top5_accuracy), by name.
+std::vector<Metric> compared_metrics(const std::vector<LoadedReport>& reports) {
+  std::set<std::string> figures;
+  for (const LoadedReport& loaded : reports) {
+    if (!loaded.record.metrics) continue;
+    for (const auto& [key, value] : loaded.record.metrics->figures) figures.insert(key);
+  }
+  std::vector<Metric> compared;
+  for (const Metric& m : kMetrics) {
+    compared.push_back(m);
+    if (m.name != "val_loss") continue;
+    for (const std::string& key : figures) {
+      compared.push_back({key,
+                          [key](const RunRecord& r) -> std::optional<double> {
+                            if (!r.metrics) return std::nullopt;
+                            const auto found = r.metrics->figures.find(key);
+                            if (found == r.metrics->figures.end()) return std::nullopt;
+                            return found->second;
+                          },
+                          "share", true});
+    }
+  }
+  return compared;
+}
+
 json metrics(const std::vector<LoadedReport>& reports, const json& groups) {
   json out = json::array();
-  for (const Metric& m : kMetrics) {
+  for (const Metric& m : compared_metrics(reports)) {
     json stats = json::array();
     for (const json& group : groups) stats.push_back(statistics(reports, group, m));
     bool any = false;

@@ -47,6 +47,7 @@ std::vector<RecordEpoch> epoch_records(const std::vector<EpochRecord>& epochs) {
     epoch.learning_rate = e.learning_rate;
     if (e.grad_norm_mean >= 0) epoch.grad_norm_mean = e.grad_norm_mean;
     epoch.momentum = e.momentum;
+    epoch.figures = e.figures;
     out.push_back(std::move(epoch));
   }
   return out;
@@ -87,8 +88,26 @@ std::vector<RecordConfusionPair> most_confused_pairs(const Evaluation& evaluatio
   return pairs;
 }
 
+namespace {
+
+// The `metrics` list's figures of a set into `metrics`, and its per-class table where one asks.
+void add_metric_figures(RecordMetrics& metrics, const Evaluation& set, std::string_view prefix,
+                        const std::vector<std::string>& class_names,
+                        const std::vector<MetricSpec>& metric_specs) {
+  for (auto& [name, value] : set_figures(metric_specs, set, prefix)) metrics.figures[name] = value;
+  for (const MetricSpec& spec : metric_specs) {
+    const MetricKind* kind = find_metric_kind(spec.kind);
+    if (!kind || !kind->per_class) continue;
+    (prefix == "val_" ? metrics.val_per_class_precision_recall
+                      : metrics.per_class_precision_recall) = kind->per_class(set, class_names);
+  }
+}
+
+}  // namespace
+
 RecordMetrics metrics_record(const Evaluation& evaluation,
-                             const std::vector<std::string>& class_names) {
+                             const std::vector<std::string>& class_names,
+                             const std::vector<MetricSpec>& metric_specs) {
   // Sorted by name, as the report's object writes them.
   std::map<std::string, std::optional<double>> by_name;
   for (std::size_t k = 0; k < class_names.size() && k < evaluation.class_total.size(); ++k) {
@@ -113,6 +132,7 @@ RecordMetrics metrics_record(const Evaluation& evaluation,
         "mistakes",
         class_names.size(), kConfusionMatrixClasses, kConfusionPairs);
   }
+  add_metric_figures(metrics, evaluation, "test_", class_names, metric_specs);
   return metrics;
 }
 
@@ -121,10 +141,13 @@ std::string class_accuracy_text(const Evaluation& evaluation, int k) {
   return fmt::format("{:.1f} %", 100 * evaluation.class_accuracy(k));
 }
 
-void add_validation_metrics(RecordMetrics& metrics, const Evaluation& validation) {
+void add_validation_metrics(RecordMetrics& metrics, const Evaluation& validation,
+                            const std::vector<std::string>& class_names,
+                            const std::vector<MetricSpec>& metric_specs) {
   metrics.val_accuracy = validation.accuracy();
   metrics.val_loss = validation.loss;
   metrics.val_images = validation.count;
+  add_metric_figures(metrics, validation, "val_", class_names, metric_specs);
 }
 
 RecordThroughput throughput_record(const TrainingOutcome& outcome, std::int64_t flops_per_image,

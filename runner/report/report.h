@@ -21,8 +21,10 @@ std::vector<RecordEpoch> epoch_records(const std::vector<EpochRecord>& epochs);
 // The test set's figures: accuracy, loss, images, accuracy per class (null for a class without
 // images), the class names in the model's order and the confusion matrix in that order
 // (confusion_matrix[true][predicted], image counts).
+// With the `metrics` list's figures of the set (test_top5_accuracy, ...) and tables.
 RecordMetrics metrics_record(const Evaluation& evaluation,
-                             const std::vector<std::string>& class_names);
+                             const std::vector<std::string>& class_names,
+                             const std::vector<MetricSpec>& metric_specs = {});
 
 // The confusion matrix grows with the square of the classes (5,000 made a 276 MB report): up to
 // this many classes it is written whole, beyond them only the most frequent mistakes.
@@ -31,8 +33,11 @@ inline constexpr std::size_t kConfusionPairs = 100;
 // A class's cell of the per-class table: "54.0 %", or "n/a" for a class the evaluated set has no
 // images of (not 0.0 %).
 std::string class_accuracy_text(const Evaluation& evaluation, int k);
-// The validation set's (val_accuracy, val_loss, val_images) added to `metrics`.
-void add_validation_metrics(RecordMetrics& metrics, const Evaluation& validation);
+// The validation set's (val_accuracy, val_loss, val_images and the `metrics` list's figures)
+// added to `metrics`.
+void add_validation_metrics(RecordMetrics& metrics, const Evaluation& validation,
+                            const std::vector<std::string>& class_names = {},
+                            const std::vector<MetricSpec>& metric_specs = {});
 // The rates and where the timed seconds went; `step_time` is step_time_record's for the same
 // outcome (its median, mean and count split the seconds).
 RecordThroughput throughput_record(const TrainingOutcome& outcome, std::int64_t flops_per_image,

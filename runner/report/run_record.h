@@ -81,6 +81,8 @@ struct RecordEpoch {
   std::optional<int> epoch;
   std::optional<double> train_loss, test_loss, test_accuracy, val_loss, val_accuracy;
   std::optional<double> seconds, images_per_second, learning_rate, grad_norm_mean, momentum;
+  // The `metrics` list's figures of each set, by their report key (val_top5_accuracy).
+  std::map<std::string, double> figures;
   Unmodelled unmodelled;
 };
 
@@ -134,6 +136,11 @@ struct RecordMetrics {
   std::optional<double> val_accuracy, val_loss;
   std::optional<std::int64_t> val_images;
   std::optional<int> best_epoch;
+  // The `metrics` list's figures of the kept model on each set (test_macro_f1, val_top5_accuracy)
+  std::map<std::string, double> figures;
+  // per_class_precision_recall: {class: {precision, recall, f1, support}} of the test and the
+  // validation set.
+  std::optional<nlohmann::json> per_class_precision_recall, val_per_class_precision_recall;
   Unmodelled unmodelled;
 };
 

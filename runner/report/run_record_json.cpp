@@ -6,6 +6,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "runner/metrics/metric_kind.h"
 #include "runner/report/run_record.h"
 #include "runner/util/enum_names.h"
 
@@ -117,6 +118,7 @@ void fields(Io& io, R& r) {
   io("learning_rate", r.learning_rate);
   io("grad_norm_mean", r.grad_norm_mean);
   io("momentum", r.momentum);
+  io.figures(r.figures);
 }
 
 template <class Io, Like<RecordLossPoint> R>
@@ -163,6 +165,9 @@ void fields(Io& io, R& r) {
   io("val_loss", r.val_loss);
   io("val_images", r.val_images);
   io("best_epoch", r.best_epoch);
+  io.figures(r.figures);
+  io("per_class_precision_recall", r.per_class_precision_recall);
+  io("val_per_class_precision_recall", r.val_per_class_precision_recall);
 }
 
 template <class Io, Like<RecordThroughput> R>
@@ -421,6 +426,16 @@ std::optional<T> decode_named(const json& value, Parse parse) {
 template <class T>
 json encode(const T& value);
 
+// A metric's figure of the validation or test set: val_top5_accuracy, test_macro_f1.
+bool is_set_figure_key(std::string_view key) {
+  for (const std::string_view prefix : {"val_", "test_"}) {
+    if (key.substr(0, prefix.size()) == prefix && metric_of_figure(key.substr(prefix.size()))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 class Reader {
  public:
   explicit Reader(const json& object) : rest_(object) {}
@@ -435,6 +450,19 @@ class Reader {
     }
   }
 
+  // The metrics' figures of the sets, flat beside the built-in ones: val_<figure> and
+  // test_<figure> for every figure a metric gives (val_top5_accuracy, test_macro_f1).
+  void figures(std::map<std::string, double>& out) {
+    for (auto it = rest_.begin(); it != rest_.end();) {
+      if (it->is_number() && is_set_figure_key(it.key())) {
+        out[it.key()] = it->get<double>();
+        it = rest_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+
   json rest() && { return rest_.empty() ? json() : std::move(rest_); }
 
  private:
@@ -446,6 +474,10 @@ class Writer {
   template <class T>
   void operator()(const char* key, const std::optional<T>& field) {
     if (field) out_[key] = encode(*field);
+  }
+
+  void figures(const std::map<std::string, double>& in) {
+    for (const auto& [key, value] : in) out_[key] = value;
   }
 
   // The fields written, then what the section did not model (a field present in both was
@@ -495,8 +527,6 @@ std::optional<T> decode(const json& value) {
     return decode_named<T>(value, parse_precision);
   } else if constexpr (std::is_same_v<T, Device>) {
     return decode_named<T>(value, Device::parse);
-  } else if constexpr (std::is_same_v<T, Monitor>) {
-    return decode_named<T>(value, [](std::string_view n) { return value_named(kMonitorNames, n); });
   } else if constexpr (std::is_same_v<T, MonitorMode>) {
     return decode_named<T>(value,
                            [](std::string_view n) { return value_named(kMonitorModeNames, n); });
@@ -551,8 +581,6 @@ json encode(const T& value) {
     return precision_name(value);
   } else if constexpr (std::is_same_v<T, Device>) {
     return value.name();
-  } else if constexpr (std::is_same_v<T, Monitor>) {
-    return name_in(kMonitorNames, value);
   } else if constexpr (std::is_same_v<T, MonitorMode>) {
     return name_in(kMonitorModeNames, value);
   } else if constexpr (std::is_same_v<T, std::vector<RecordClassAccuracy>>) {

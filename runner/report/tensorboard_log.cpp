@@ -33,6 +33,11 @@ void TensorBoardLog::update(const TrainingOutcome& so_far) {
     optional("val/accuracy", epoch.val_accuracy);
     optional("test/loss", epoch.test_loss);
     optional("test/accuracy", epoch.test_accuracy);
+    // The metrics' figures under their set's section: val_top5_accuracy as val/top5_accuracy.
+    for (const auto& [key, value] : epoch.figures) {
+      const std::size_t split = key.find('_');
+      writer_.scalar(key.substr(0, split) + "/" + key.substr(split + 1), epoch.step, value);
+    }
     writer_.scalar("throughput/images_per_second", epoch.step, epoch.images_per_second);
   }
   writer_.flush();

@@ -286,7 +286,8 @@ RunReport train_report(RunContext& c) {
     // Its validation figures at the rung it stopped at; the test set stays unseen.
     if (outcome.final_validation.count > 0) {
       report.metrics = RecordMetrics{};
-      add_validation_metrics(*report.metrics, outcome.final_validation);
+      add_validation_metrics(*report.metrics, outcome.final_validation,
+                             c.session.data.train.class_names, c.session.experiment.metrics);
     }
     c.console.line(fmt::format("run stopped early: {}", outcome.error));
   } else {

@@ -108,14 +108,21 @@ RecordMetrics measure_kept_model(const Session& session, Console& console,
   RecordMetrics metrics;
   if (m.test.count > 0) {
     print_evaluation(console, m.test, class_names);
-    metrics = metrics_record(m.test, class_names);
+    metrics = metrics_record(m.test, class_names, session.experiment.metrics);
   }
   if (m.validation.count > 0) {
     print_validation(console, m.validation);
-    add_validation_metrics(metrics, m.validation);
+    add_validation_metrics(metrics, m.validation, class_names, session.experiment.metrics);
     if (outcome.selection.best.best_epoch > 0) {
       metrics.best_epoch = outcome.selection.best.best_epoch;
     }
+  }
+  if (!metrics.figures.empty()) {
+    std::vector<std::string> figures;  // the report's keys, as monitors name them
+    for (const auto& [key, value] : metrics.figures) {
+      figures.push_back(fmt::format("{} {:.2f} %", key, 100 * value));
+    }
+    console.line(fmt::format("Metrics of the kept model: {}", fmt::join(figures, ", ")));
   }
   return metrics;
 }

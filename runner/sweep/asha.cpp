@@ -7,6 +7,8 @@
 #include <cmath>
 
 #include "runner/config/field_path.h"
+#include "runner/config/monitor_spec.h"
+#include "runner/metrics/metric_kind.h"
 #include "runner/util/errors.h"
 
 namespace runner {
@@ -16,7 +18,7 @@ AshaSpec read_asha(const nlohmann::json& block, const SourceMap& map, const std:
   spec.metric_given = block.contains("metric");
   spec.metric = block.value("metric", spec.metric);
   spec.maximize = block.contains("mode") ? block["mode"] == "max"
-                                         : spec.metric.find("accuracy") != std::string::npos;
+                                         : default_mode(spec.metric) == MonitorMode::max;
   spec.min_epochs = block.value("min_epochs", spec.min_epochs);
   spec.reduction_factor = block.value("reduction_factor", spec.reduction_factor);
   if (block.contains("max_epochs")) {
@@ -86,8 +88,28 @@ std::string asha_line(const AshaSpec& spec, int epochs) {
       spec.maximize ? "max" : "min", spec.reduction_factor);
 }
 
+// Whether the config's `metrics` list gives the figure (top5_accuracy: {top_k: 5}).
+bool lists_metric(const nlohmann::json& config, std::string_view figure) {
+  const std::optional<MetricSpec> wanted = metric_of_figure(figure);
+  if (!wanted || !config.is_object() || !config.contains("metrics")) return false;
+  for (const nlohmann::json& entry : config["metrics"]) {
+    const bool plain = entry.is_string() && entry.get<std::string>() == wanted->kind;
+    const bool with_k =
+        entry.is_object() && entry.contains(wanted->kind) && entry[wanted->kind] == wanted->k;
+    if (plain || with_k) return true;
+  }
+  return false;
+}
+
 std::string asha_point_problem(const AshaSpec& spec, const nlohmann::json& config) {
   if (spec.metric.rfind("val_", 0) != 0) return "";
+  const std::string_view figure = std::string_view(spec.metric).substr(4);
+  if (metric_of_figure(figure) && !lists_metric(config, figure)) {
+    return fmt::format(
+        "sweep.asha.metric: {} is a figure of the metric {}, which this point's config does not "
+        "list; add it to the config's metrics",
+        spec.metric, metric_of_figure(figure)->kind);
+  }
   const nlohmann::json dataset =
       config.is_object() ? config.value("dataset", nlohmann::json()) : nlohmann::json();
   const nlohmann::json split =

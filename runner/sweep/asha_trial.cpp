@@ -13,6 +13,8 @@ std::optional<double> asha_metric_of(const std::string& metric, const EpochRecor
   if (metric == "val_accuracy") return epoch.val_accuracy;
   if (metric == "val_loss") return epoch.val_loss;
   if (metric == "train_loss") return epoch.train_loss;
+  const auto figure = epoch.figures.find(metric);  // a metric's (val_macro_f1)
+  if (figure != epoch.figures.end()) return figure->second;
   return std::nullopt;
 }
 

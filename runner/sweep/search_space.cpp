@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "runner/config/field_path.h"
+#include "runner/config/monitor_spec.h"
 #include "runner/util/digest.h"
 #include "runner/util/errors.h"
 #include "runner/util/random.h"
@@ -178,7 +179,7 @@ RandomSearch read_random_search(const nlohmann::json& block, const SourceMap& ma
   search.space_json = block["space"];
   search.metric = block.value("metric", search.metric);
   search.maximize = block.contains("mode") ? block["mode"] == "max"
-                                           : search.metric.find("accuracy") != std::string::npos;
+                                           : default_mode(search.metric) == MonitorMode::max;
   const std::string space_at = child_path(at, "space");
   for (const auto& [path, distribution] : block["space"].items()) {
     search.space.push_back(

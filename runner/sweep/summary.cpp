@@ -220,6 +220,10 @@ json summary_row(const RunRecord& report, const std::string& report_path) {
   row["val_accuracy"] = metric(&RecordMetrics::val_accuracy);
   row["val_loss"] = metric(&RecordMetrics::val_loss);
   row["best_epoch"] = metric(&RecordMetrics::best_epoch);
+  // The `metrics` list's figures (val_macro_f1, test_top5_accuracy), as a search's metric reads.
+  if (report.metrics) {
+    for (const auto& [key, value] : report.metrics->figures) row[key] = value;
+  }
   row["stop_reason"] = report.stop_reason ? json(stop_reason_name(*report.stop_reason)) : json();
   row["final_loss"] = final_loss(report);
   row["speedup_over_cpu"] = nullptr;

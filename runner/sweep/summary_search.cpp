@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "runner/config/monitor_spec.h"
 #include "runner/report/read_report.h"
 #include "runner/sweep/rung_records.h"
 #include "runner/sweep/summary_cells.h"
@@ -41,8 +42,9 @@ std::string asha_text(const json& asha) {
 }  // namespace
 
 std::string metric_field(const std::string& metric) {
-  if (metric == "val_accuracy" || metric == "val_loss") return metric;
   if (metric == "train_loss") return "final_loss";
+  // val_accuracy, val_loss and the metrics' figures (val_macro_f1) are row fields of that name.
+  if (metric.rfind("val_", 0) == 0) return metric;
   return "";
 }
 
@@ -155,7 +157,7 @@ std::string best_section(const json& summary) {
     values += fmt::format("{}`{}` = {}", values.empty() ? "" : ", ", path,
                           value.is_string() ? value.get<std::string>() : value.dump());
   }
-  const bool accuracy = metric.find("accuracy") != std::string::npos;
+  const bool accuracy = figure_unit(metric) == std::string_view("share");
   out += fmt::format(
       "- point: `{}`\n- {}: {}\n- values: {}\n- report: `{}`\n- rerun it: `{}`\n",
       text_or(best, "/id", ""), metric,

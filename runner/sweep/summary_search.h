@@ -8,8 +8,9 @@
 
 namespace runner {
 
-// The summary row's field that holds a search metric: val_accuracy, val_loss, or train_loss
-// (the row's final_loss). "" for a name that is none of them.
+// The summary row's field that holds a search metric: val_accuracy, val_loss, a metric's
+// validation figure (val_macro_f1), or train_loss (the row's final_loss). "" for a name that is
+// none of them.
 std::string metric_field(const std::string& metric);
 
 // summary.json's `search` from the sweep manifest's `random` block (method random: trials, seed,

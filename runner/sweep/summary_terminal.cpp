@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "runner/config/monitor_spec.h"
 #include "runner/report/read_report.h"
 #include "runner/sweep/summary_files.h"
 #include "runner/sweep/summary_groups.h"
@@ -221,10 +222,7 @@ std::string summary_terminal(const json& summary, std::size_t width) {
     const std::string metric = best.value("metric", std::string("?"));
     const json value = best.value("value", json());
     const std::string figure =
-        value.is_number()
-            ? figure_text(value.get<double>(),
-                          metric.find("accuracy") != std::string::npos ? "share" : "loss")
-            : value.dump();
+        value.is_number() ? figure_text(value.get<double>(), figure_unit(metric)) : value.dump();
     out += fitted_line(
         fmt::format("best point: {} ({} {})", best.value("id", std::string("?")), metric, figure),
         width);

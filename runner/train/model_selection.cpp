@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 
 #include "runner/util/bounded_json.h"
 #include "runner/util/errors.h"
@@ -69,7 +70,7 @@ MonitorProgress read_part(const nlohmann::json& all, const char* key, const Moni
 MonitorSpec best_epoch_monitor(const Experiment& experiment) {
   if (experiment.checkpoint.monitor) return *experiment.checkpoint.monitor;
   if (experiment.training.early_stopping.enabled) return experiment.training.early_stopping.watch;
-  return {Monitor::val_accuracy, MonitorMode::max};
+  return {"val_accuracy", MonitorMode::max};
 }
 
 bool improves(MonitorMode mode, double value, const std::optional<double>& best, double min_delta) {
@@ -78,8 +79,10 @@ bool improves(MonitorMode mode, double value, const std::optional<double>& best,
   return mode == MonitorMode::max ? value - min_delta > *best : value + min_delta < *best;
 }
 
-double monitored_value(Monitor monitor, const Evaluation& validation) {
-  return monitor == Monitor::val_accuracy ? validation.accuracy() : validation.loss;
+double monitored_value(const Monitor& monitor, const Evaluation& validation) {
+  // Not a number where the figure is not defined on the set: never an improvement.
+  return figure_value(monitored_figure(monitor), validation)
+      .value_or(std::numeric_limits<double>::quiet_NaN());
 }
 
 ModelSelection::ModelSelection(const Experiment& experiment, SelectionState start)

@@ -31,7 +31,7 @@ MonitorSpec best_epoch_monitor(const Experiment& experiment);
 // that is not finite never does; any finite one beats no best at all.
 bool improves(MonitorMode mode, double value, const std::optional<double>& best, double min_delta);
 
-double monitored_value(Monitor monitor, const Evaluation& validation);
+double monitored_value(const Monitor& monitor, const Evaluation& validation);
 
 struct EpochVerdict {
   bool new_best = false;  // the run's best epoch so far

@@ -31,6 +31,7 @@ struct EpochTotals {
 // The state the epochs share.
 struct Loop {
   const TrainingSpec& spec;
+  const std::vector<MetricSpec>& metrics;  // the figures each evaluation adds
   Program& program;
   TrainingFeed& feed;
   Console& console;
@@ -111,7 +112,7 @@ EpochTotals train_epoch(Loop& loop, int epoch) {
 // Evaluates `set` after the epoch (when the run has one) into the record's figures and the line.
 void add_evaluation(Loop& loop, const Dataset& set, const char* name, int epoch,
                     Evaluation& evaluation, std::optional<double>& loss,
-                    std::optional<double>& accuracy, std::string& line) {
+                    std::optional<double>& accuracy, EpochRecord& record, std::string& line) {
   if (set.size() == 0) return;
   const auto start = SteadyClock::now();
   evaluation = evaluate(loop.program, set, loop.spec.eval_batch_size);
@@ -124,6 +125,10 @@ void add_evaluation(Loop& loop, const Dataset& set, const char* name, int epoch,
   loss = evaluation.loss;
   accuracy = evaluation.accuracy();
   line += fmt::format(", {} loss {:.4f}, {} accuracy {:.2f} %", name, *loss, name, 100 * *accuracy);
+  for (auto& [figure, value] : set_figures(loop.metrics, evaluation, std::string(name) + "_")) {
+    line += fmt::format(", {} {:.2f} %", figure, 100 * value);
+    record.figures[figure] = value;
+  }
 }
 
 // After a completed epoch: evaluates the validation set and, when `test`, the test set; records
@@ -135,11 +140,11 @@ void record_epoch(Loop& loop, const DatasetSplits& data, int epoch, const EpochT
   record.train_loss = totals.loss.mean();
   std::string line = fmt::format("epoch {}: train loss {:.4f}", record.epoch, record.train_loss);
   add_evaluation(loop, data.validation, "val", record.epoch, loop.outcome.final_validation,
-                 record.val_loss, record.val_accuracy, line);
+                 record.val_loss, record.val_accuracy, record, line);
   if (record.val_accuracy) loop.progress.validation(*record.val_accuracy);
   if (test) {
     add_evaluation(loop, data.test, "test", record.epoch, loop.outcome.final_evaluation,
-                   record.test_loss, record.test_accuracy, line);
+                   record.test_loss, record.test_accuracy, record, line);
   }
   record.seconds = totals.seconds;
   record.images_per_second = totals.seconds > 0 ? totals.images / totals.seconds : 0.0;
@@ -173,6 +178,7 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
   const TrainingSpec& spec = experiment.training;
   const std::int64_t steps_per_epoch = feed.batches_per_epoch();
   Loop loop{spec,
+            experiment.metrics,
             program,
             feed,
             console,

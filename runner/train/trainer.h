@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,8 @@ struct EpochRecord {
   double learning_rate = 0;        // the lr of the epoch's last step (training.schedule)
   std::optional<double> momentum;  // its momentum, where the schedule cycles it
   std::int64_t step = 0;           // steps done in the whole run at the epoch's end
+  // The `metrics` list's figures of each evaluated set, by report key (val_top5_accuracy).
+  std::map<std::string, double> figures;
 };
 
 // The running loss at one log point (every training.log_every steps): the loss curve.

@@ -232,7 +232,8 @@ std::map<std::int64_t, float> series(const std::vector<Event>& events, const std
 TEST(TensorBoard, ARunLogsItsCurvesAsTheReportHasThem) {
   TempDir tmp;
   auto run = run_runner("run " + (source_dir() / "configs/tiny_synthetic.yaml").string() +
-                        " --tensorboard --set dataset.validation_split=0.2 --output " +
+                        " --tensorboard --set dataset.validation_split=0.2"
+                        " --set 'metrics=[macro_f1, {top_k: 2}]' --output " +
                         (tmp / "out").string() + " -q");
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const std::string report_line = run.output.substr(run.output.rfind("report: ") + 8);
@@ -262,6 +263,20 @@ TEST(TensorBoard, ARunLogsItsCurvesAsTheReportHasThem) {
       const auto step = epoch["step"].get<std::int64_t>();
       EXPECT_EQ(accuracy.at(step), static_cast<float>(epoch["accuracy"].get<double>())) << tag;
       EXPECT_EQ(set_loss.at(step), static_cast<float>(epoch["loss"].get<double>())) << tag;
+    }
+  }
+  // The metrics' figures under their set's section, one per epoch at the epoch's step.
+  for (const auto& [tag, curve] : {std::pair{"val", "validation"}, {"test", "test"}}) {
+    for (const std::string figure : {"macro_f1", "top2_accuracy"}) {
+      const auto logged = series(events, std::string(tag) + "/" + figure);
+      const json& epochs = report["epochs"];
+      ASSERT_EQ(logged.size(), epochs.size()) << tag << " " << figure;
+      for (std::size_t e = 0; e < epochs.size(); ++e) {
+        const auto step = report["curves"][curve][e]["step"].get<std::int64_t>();
+        EXPECT_EQ(logged.at(step),
+                  static_cast<float>(epochs[e][std::string(tag) + "_" + figure].get<double>()))
+            << tag << " " << figure;
+      }
     }
   }
   EXPECT_EQ(series(events, "throughput/images_per_second").size(), report["epochs"].size());

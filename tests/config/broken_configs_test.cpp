@@ -309,8 +309,9 @@ std::vector<BrokenCase> cases() {
            "  early_stopping: {monitor: val_acc}\n",
        {},
        {"@:11:",
-        "training.early_stopping.monitor: found \"val_acc\", expected one of "
-        "val_accuracy, val_loss"}},
+        "training.early_stopping.monitor: found \"val_acc\", expected a figure of the "
+        "validation set (dataset.validation_split), measured after every epoch: val_accuracy, "
+        "val_loss"}},
       {"early_stopping_without_monitor",
        edit("{name: cifar10}", "{name: cifar10, validation_split: 0.1}") +
            "  early_stopping: {patience: 2}\n",

@@ -20,7 +20,7 @@ TEST(SelectionConfig, TheModeFollowsTheMonitorUnlessGiven) {
       tiny({"dataset.validation_split=0.1", "training.early_stopping={monitor: val_loss}",
             "checkpoint.path=m.safetensors", "checkpoint.monitor=val_accuracy"});
   EXPECT_TRUE(loss.training.early_stopping.enabled);
-  EXPECT_EQ(loss.training.early_stopping.watch.monitor, Monitor::val_loss);
+  EXPECT_EQ(loss.training.early_stopping.watch.monitor, "val_loss");
   EXPECT_EQ(loss.training.early_stopping.watch.mode, MonitorMode::min);
   EXPECT_EQ(loss.training.early_stopping.patience, 3);  // Lightning's default
   EXPECT_EQ(loss.training.early_stopping.min_delta, 0);

@@ -232,6 +232,24 @@ TEST(AshaSweep, BadSettingsAreRefusedNamingTheField) {
   auto result = run_runner("sweep " + unseen + " --output " + quoted(tmp / "out"));
   EXPECT_EQ(result.exit_code, 2) << result.output;
   EXPECT_NE(result.output.find("needs a validation set"), std::string::npos) << result.output;
+  // A metric's figure: the points must measure it (their config's metrics list it).
+  const auto by_f1 = [&](const std::string& name, const std::string& set) {
+    return tmp
+        .write(name, "name: f1\nbase: " + tiny_config() + "\nset: [" + set +
+                         "]\nsweep:\n  grid: {model.width: [1, 2]}\n"
+                         "  asha: {metric: val_macro_f1, max_epochs: 4}\n")
+        .string();
+  };
+  result = run_runner("sweep " + by_f1("unlisted.yaml", "dataset.validation_split=0.2") +
+                      " --output " + quoted(tmp / "out"));
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("val_macro_f1 is a figure of the metric macro_f1"),
+            std::string::npos)
+      << result.output;
+  result = run_runner("sweep " +
+                      by_f1("listed.yaml", "dataset.validation_split=0.2, 'metrics=[macro_f1]'") +
+                      " --output " + quoted(tmp / "out") + " --dry-run");
+  EXPECT_EQ(result.exit_code, 0) << result.output;
 }
 
 }  // namespace

@@ -154,7 +154,7 @@ TEST(RunRecordJson, TypedValuesWriteTheirNames) {
   record.stop_reason = StopReason::early_stopping;
   record.device = Device::parse("cuda:0");
   record.checkpoint = RecordCheckpoint{};
-  record.checkpoint->monitor = Monitor::val_loss;
+  record.checkpoint->monitor = "val_loss";
   record.checkpoint->mode = MonitorMode::min;
   record.metrics = RecordMetrics{};
   record.metrics->per_class_accuracy = {{"b", 0.25}, {"a", std::nullopt}};
