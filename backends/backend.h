@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "backends/common/weighted_cross_entropy.h"
 #include "runner/config/device.h"
 #include "runner/config/optimizer_spec.h"
 #include "runner/config/precision.h"
@@ -54,9 +55,10 @@ struct CompileOptions {
   int train_batch = 4;  // the largest batch train_step takes
   int eval_batch = 1000;
   OptimizerSpec optimizer;
-  double clip_grad_norm = 0;   // > 0: gradients scaled to this global L2 norm at most
-  double label_smoothing = 0;  // of the training loss (training.label_smoothing)
-  Normalization normalize;     // applied to the uint8 images as the first op
+  double clip_grad_norm = 0;     // > 0: gradients scaled to this global L2 norm at most
+  double label_smoothing = 0;    // of the training loss (training.label_smoothing)
+  LossWeighting loss_weighting;  // its class weights and focal gamma (training.loss)
+  Normalization normalize;       // applied to the uint8 images as the first op
   int threads = 1;
   Precision precision = Precision::fp32;  // training.precision, checked against the device
   // CPU: a larger training batch runs as chunks of at most this many images whose gradients

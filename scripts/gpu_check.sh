@@ -225,7 +225,7 @@ run() {
     # kinds), the loss scaler's host side, and the tests that read golden files (the bundle
     # carries them: RUNNER_SOURCE_DIR).
     local filter='*Parity*:HeldSet*:Device*:GpuPrecision*:LossScale*:LayerSupport.*'
-    filter+=':LabelSmoothing.*:OptimizerGolden.*'
+    filter+=':LabelSmoothing.*:OptimizerGolden.*:WeightedLoss.*'
     if wanted tests; then
       if [ -x "$backend_tests" ]; then
         step tests 150 "$backend_tests" --gtest_filter="$filter" \

@@ -15,6 +15,7 @@
 #include "backends/common/label_check.h"
 #include "backends/cudnn/cuda_check.h"
 #include "backends/cudnn/precision_kernels.h"
+#include "backends/cudnn/weighted_loss_kernel.h"
 #include "runner/graph/layer_kind.h"
 #include "runner/util/errors.h"
 
@@ -59,6 +60,9 @@ CudnnProgram::CudnnProgram(int device, const Graph& graph, const CompileOptions&
   CUBLAS_CHECK(cublasSetWorkspace(libs.cublas, cublas_workspace, kCublasWorkspaceBytes));
   scalars_ = memory_.array<kernels::StepScalars>(1, "optimizer step");
   loss_sum_ = memory_.array<double>(1, "loss sum");
+  if (!options.loss_weighting.class_weights.empty()) {
+    class_weights_ = to_device(memory_, options.loss_weighting.class_weights, "class weights");
+  }
 
   BuildContext ctx;
   ctx.libs = &libs;
@@ -200,10 +204,20 @@ void CudnnProgram::build_train_steps(const Net& net, StepList& steps) {
     double* loss_sum = loss_sum_;
     const int rows = net.batch, classes = graph_.classes;
     const double smoothing = options_.label_smoothing;
-    steps.add("loss", [=](cudaStream_t stream) {
-      kernels::softmax_cross_entropy(logits, labels, count, rows, classes, smoothing, grad, type,
-                                     loss_scale, loss_sum, stream);
-    });
+    if (options_.loss_weighting.active()) {
+      const float* weights = class_weights_;
+      const double gamma = options_.loss_weighting.focal_gamma;
+      steps.add("loss", [=](cudaStream_t stream) {
+        kernels::weighted_softmax_cross_entropy(logits, labels, count, rows, classes, smoothing,
+                                                weights, gamma, grad, type, loss_scale, loss_sum,
+                                                stream);
+      });
+    } else {
+      steps.add("loss", [=](cudaStream_t stream) {
+        kernels::softmax_cross_entropy(logits, labels, count, rows, classes, smoothing, grad, type,
+                                       loss_scale, loss_sum, stream);
+      });
+    }
   }
   steps.append(net.backward);
   if (loss_scaling()) add_non_finite_steps(steps);

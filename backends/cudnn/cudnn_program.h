@@ -95,6 +95,7 @@ class CudnnProgram : public Program {
   double learning_rate_ = 0;                       // the last set_learning_rate
   std::unique_ptr<StagedScalars> staged_scalars_;  // pinned sources of the factors' copies
   double* loss_sum_ = nullptr;                     // device: summed loss since take_loss()
+  const float* class_weights_ = nullptr;           // device: training.loss's, when given
   double* loss_host_ = nullptr;                    // pinned: the loss sum, the gradient norm sum
   float* logits_host_ = nullptr;                   // pinned (eval batch, classes)
   float* eval_logits_ = nullptr;  // device (eval batch, classes): 16-bit ones widened

@@ -92,10 +92,20 @@ void OnednnProgram::load_batch(const Net& net, const std::uint8_t* images, int c
 }
 
 void OnednnProgram::compute_loss(const Net& net, const std::int32_t* labels, int count,
-                                 int batch_count) {
-  loss_.sum +=
-      softmax_cross_entropy(data_of(net.logits), labels, count, net.batch, graph_.classes,
-                            data_of(net.logits_grad), batch_count, options_.label_smoothing);
+                                 int batch_count, double weight) {
+  const LossWeighting& weighting = options_.loss_weighting;
+  if (!weighting.active()) {
+    loss_.sum +=
+        softmax_cross_entropy(data_of(net.logits), labels, count, net.batch, graph_.classes,
+                              data_of(net.logits_grad), batch_count, options_.label_smoothing);
+  } else {
+    // Each batch adds its (weighted mean) loss once per image, as the plain loss does: the
+    // running loss is then the mean of the batches' losses, as PyTorch's loop prints it.
+    const double sum = weighted_softmax_cross_entropy(data_of(net.logits), labels, count, net.batch,
+                                                      graph_.classes, data_of(net.logits_grad),
+                                                      weight, options_.label_smoothing, weighting);
+    loss_.sum += weight > 0 ? sum * batch_count / weight : 0.0;
+  }
   loss_.count += count;
 }
 
@@ -175,6 +185,7 @@ void OnednnProgram::step(const TrainBatch& batch, RunList run_list, RunHost run_
   const std::int32_t* labels = batch.labels;
   check_labels(labels, count, graph_.classes, "image {} of a batch");
   mask_step_ = optimizer_.step();  // the steps done before this one
+  const double weight = batch_weight(labels, count, options_.loss_weighting);
   for (int start = 0; start < count; start += chunk) {
     const int n = std::min(chunk, count - start);
     Net& net = training_net(n);
@@ -183,7 +194,7 @@ void OnednnProgram::step(const TrainBatch& batch, RunList run_list, RunHost run_
     run_host("normalize input", [&] { load_batch(net, images + offset, n); });
     if (start == 0) run_list(net.refresh);  // weights change only in the update
     run_list(net.forward);
-    run_host("loss", [&] { compute_loss(net, labels + start, n, count); });
+    run_host("loss", [&] { compute_loss(net, labels + start, n, count, weight); });
     run_list(net.backward);
     if (!summed_gradients_.empty()) run_host("gradient sum", [&] { sum_gradients(start == 0); });
   }

@@ -36,9 +36,11 @@ class OnednnProgram : public Program {
   template <typename RunList, typename RunHost>
   void step(const TrainBatch& batch, RunList run_list, RunHost run_host);
   void load_batch(const Net& net, const std::uint8_t* images, int count);
-  // The loss of `count` rows of `net`; gradients are of the mean over `batch_count` (the whole
-  // batch).
-  void compute_loss(const Net& net, const std::int32_t* labels, int count, int batch_count);
+  // The loss of `count` rows of `net`; gradients are of the mean over the whole batch of
+  // `batch_count` images, whose true classes weigh `weight` in all (options_.loss_weighting;
+  // batch_count without class weights).
+  void compute_loss(const Net& net, const std::int32_t* labels, int count, int batch_count,
+                    double weight);
   // The training net that takes `count` images: train_net_, or for a short batch of a graph
   // with batch statistics (which must not see padding), one compiled for exactly `count`.
   Net& training_net(int count);

@@ -24,11 +24,21 @@
 
 namespace runner {
 
+// training.loss beyond the plain cross-entropy: class weights (PyTorch's
+// CrossEntropyLoss(weight=...)) and focal modulation.
+struct LossSpec {
+  std::vector<double> class_weights;  // one per class, as given; empty: none, or balanced
+  bool balanced = false;  // class_weights: balanced, scikit-learn's n / (classes * count)
+  double focal_gamma = 0;
+  bool plain() const { return class_weights.empty() && !balanced && focal_gamma == 0; }
+};
+
 struct TrainingSpec {
   int epochs = 1;
   int batch_size = 4;
   int eval_batch_size = 1000;
   std::string loss = "cross_entropy";
+  LossSpec loss_options;
   double label_smoothing = 0;  // PyTorch's CrossEntropyLoss(label_smoothing)
   OptimizerSpec optimizer;
   // > 0: the gradients scaled to this global L2 norm at most, as torch.nn.utils.clip_grad_norm_

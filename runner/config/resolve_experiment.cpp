@@ -223,6 +223,7 @@ DatasetSpec read_dataset(const Fields& f) {
                      "remove it and put the files under dataset.root");
   }
   d.shuffle = f.flag("shuffle", d.shuffle);
+  d.balanced_sampler = f.text("sampler", "random") == "balanced";  // the schema's enum
   d.workers = read_workers(f);
   d.train_limit = f.wide("train_limit", d.train_limit);
   d.test_limit = f.wide("test_limit", d.test_limit);
@@ -445,6 +446,28 @@ std::vector<MetricSpec> read_metrics(const Fields& top) {
   return metrics;
 }
 
+// training.loss: cross_entropy, or {class_weights: [...] | balanced, focal_gamma: g} (the
+// schema checked the types and ranges).
+LossSpec read_loss(const Fields& training) {
+  LossSpec loss;
+  if (!training.has("loss") || training.raw("loss").is_string()) return loss;
+  const Fields f = training.child("loss");
+  loss.focal_gamma = f.number("focal_gamma", loss.focal_gamma);
+  if (f.has("class_weights")) {
+    const nlohmann::json& weights = f.raw("class_weights");
+    if (weights.is_string()) {
+      loss.balanced = true;
+    } else {
+      for (const nlohmann::json& w : weights) loss.class_weights.push_back(w.get<double>());
+      if (std::all_of(loss.class_weights.begin(), loss.class_weights.end(),
+                      [](double w) { return w == 0; })) {
+        f.wrong("class_weights", "at least one weight above 0");
+      }
+    }
+  }
+  return loss;
+}
+
 // training.early_stopping: Lightning's EarlyStopping (the schema requires its monitor).
 EarlyStoppingSpec read_early_stopping(const Fields& f) {
   EarlyStoppingSpec e;
@@ -461,7 +484,7 @@ TrainingSpec read_training(const Fields& f) {
   t.epochs = f.integer("epochs", t.epochs);
   t.batch_size = f.integer("batch_size", t.batch_size);
   t.eval_batch_size = f.integer("eval_batch_size", t.eval_batch_size);
-  t.loss = f.text("loss", t.loss);
+  t.loss_options = read_loss(f);
   t.label_smoothing = f.number("label_smoothing", t.label_smoothing);
   t.optimizer = read_optimizer(f.child("optimizer"));
   t.clip_grad_norm = f.number("clip_grad_norm", t.clip_grad_norm);

@@ -38,6 +38,7 @@ nlohmann::json dataset_json(const DatasetSpec& d) {
   out["download"] = d.download;
   out["normalize"] = {{"mean", floats(d.normalize.mean)}, {"std", floats(d.normalize.std)}};
   out["shuffle"] = d.shuffle;
+  if (d.balanced_sampler) out["sampler"] = "balanced";  // only when given: hashes stay
   out["workers"] = d.workers ? nlohmann::json(*d.workers) : nlohmann::json("auto");
   out["train_limit"] = d.train_limit;
   out["test_limit"] = d.test_limit;
@@ -101,6 +102,16 @@ nlohmann::json schedule_json(const ScheduleSpec& s) {
   return out;
 }
 
+// The plain loss as its name, as before the options existed (configs keep their hash).
+nlohmann::json loss_json(const LossSpec& loss) {
+  if (loss.plain()) return "cross_entropy";
+  nlohmann::json out = nlohmann::json::object();
+  if (loss.balanced) out["class_weights"] = "balanced";
+  if (!loss.class_weights.empty()) out["class_weights"] = loss.class_weights;
+  if (loss.focal_gamma != 0) out["focal_gamma"] = loss.focal_gamma;
+  return out;
+}
+
 nlohmann::json monitor_json(const MonitorSpec& m) {
   return {{"monitor", monitor_name(m.monitor)}, {"mode", monitor_mode_name(m.mode)}};
 }
@@ -147,7 +158,7 @@ nlohmann::json experiment_to_json(const Experiment& e) {
        {{"epochs", t.epochs},
         {"batch_size", t.batch_size},
         {"eval_batch_size", t.eval_batch_size},
-        {"loss", t.loss},
+        {"loss", loss_json(t.loss_options)},
         {"label_smoothing", t.label_smoothing},
         {"optimizer", optimizer_json(t.optimizer)},
         {"clip_grad_norm", t.clip_grad_norm},

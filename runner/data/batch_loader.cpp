@@ -10,6 +10,7 @@
 #include <numeric>
 
 #include "runner/data/augment.h"
+#include "runner/data/balanced_sampler.h"
 #include "runner/data/error_location.h"
 #include "runner/util/errors.h"
 #include "runner/util/random.h"
@@ -33,10 +34,11 @@ int size_of_batch(std::size_t n, int batch_size, std::int64_t batch) {
 }
 
 BatchLoader::BatchLoader(const Dataset& data, int batch_size, bool shuffle, std::uint64_t seed,
-                         int workers, const augment_math::Plan& augment)
+                         int workers, const augment_math::Plan& augment, bool balanced)
     : data_(data),
       batch_size_(batch_size),
       shuffle_(shuffle),
+      balanced_(balanced),
       seed_(seed),
       batches_per_epoch_(batch_size > 0 ? runner::batches_per_epoch(data.size(), batch_size) : 0),
       augment_(augment) {
@@ -90,7 +92,8 @@ void BatchLoader::start_epoch(int epoch) {
   // Stop claims of the old epoch and let gathers in flight (which read order_) finish.
   batches_ = 0;
   batch_ready_.wait(lock, [this] { return in_flight_ == 0; });
-  order_ = epoch_order(data_.size(), shuffle_, seed_, epoch);
+  order_ = balanced_ ? balanced_order(data_.labels, seed_, epoch)
+                     : epoch_order(data_.size(), shuffle_, seed_, epoch);
   epoch_ = epoch;
   for (auto& slot : ring_) slot.batch = -1;
   next_to_claim_ = next_to_deliver_ = released_ = 0;
@@ -172,8 +175,9 @@ void BatchLoader::gather(std::int64_t batch, Slot& slot) const {
     const std::uint8_t* image = data_.images.data() + record * image_bytes;
     std::uint8_t* out = slot.images.data() + i * image_bytes;
     if (augment_.count > 0) {
-      augment_image(augment_, epoch_, record, image, out, data_.channels, data_.height,
-                    data_.width);
+      const std::uint64_t key =
+          balanced_ ? static_cast<std::uint64_t>(batch) * batch_size_ + i : record;
+      augment_image(augment_, epoch_, key, image, out, data_.channels, data_.height, data_.width);
     } else {
       std::memcpy(out, image, image_bytes);
     }

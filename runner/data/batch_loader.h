@@ -35,14 +35,16 @@ class BatchLoader {
  public:
   // workers: background gathering threads; 0 gathers on the calling thread inside next().
   // augment: applied to each image as it is gathered (augment.h), with the epoch and the image's
-  // index in the dataset; count 0 copies the images as they are.
+  // index in the dataset (balanced: its draw's place in the epoch, as an image drawn twice must
+  // not be cropped twice alike); count 0 copies the images as they are. balanced: the epochs are
+  // balanced_order's draws instead of epoch_order's.
   BatchLoader(const Dataset& data, int batch_size, bool shuffle, std::uint64_t seed, int workers,
-              const augment_math::Plan& augment = {});
+              const augment_math::Plan& augment = {}, bool balanced = false);
   ~BatchLoader();  // stops and joins the workers, also mid-epoch
   BatchLoader(const BatchLoader&) = delete;
   BatchLoader& operator=(const BatchLoader&) = delete;
 
-  // Batches in epoch_order(n, shuffle, seed, epoch).
+  // Batches in epoch_order(n, shuffle, seed, epoch), or balanced_order(labels, seed, epoch).
   void start_epoch(int epoch);
   // The next batch of the epoch; false at its end (or before the first start_epoch). The last
   // batch may be partial.
@@ -72,6 +74,7 @@ class BatchLoader {
   const Dataset& data_;
   const int batch_size_;
   const bool shuffle_;
+  const bool balanced_;
   const std::uint64_t seed_;
   const int batches_per_epoch_;
   const augment_math::Plan augment_;

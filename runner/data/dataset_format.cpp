@@ -50,7 +50,7 @@ std::vector<std::string> dataset_format_names() {
 
 const std::vector<std::string>& common_dataset_keys() {
   static const std::vector<std::string> keys = {
-      "name",    "root",        "download",   "normalize", "shuffle",
+      "name",    "root",        "download",   "normalize", "shuffle",         "sampler",
       "workers", "train_limit", "test_limit", "augment",   "validation_split"};
   return keys;
 }

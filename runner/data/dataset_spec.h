@@ -77,6 +77,9 @@ struct DatasetSpec {
   std::string url;  // download source ("": the official one)
   Normalization normalize;
   bool shuffle = true;
+  // dataset.sampler: balanced draws every class equally often, with replacement
+  // (balanced_sampler.h); false: every image once per epoch, in shuffle's order.
+  bool balanced_sampler = false;
   // dataset.workers: the batch loader's background threads (and the decoding threads of image
   // files); empty: auto, planned against the cores (runner/data/loader_threads.h).
   std::optional<int> workers;

@@ -14,6 +14,7 @@
 #include "runner/run/data_fit_check.h"
 #include "runner/run/host_memory_check.h"
 #include "runner/run/layer_table.h"
+#include "runner/run/loss_weights.h"
 #include "runner/run/precision_check.h"
 #include "runner/run/precision_timing.h"
 #include "runner/util/process_stats.h"
@@ -51,6 +52,7 @@ Session Session::prepare(const SessionOptions& options, Console& console) {
   check_training_batches(session.graph, session.experiment.training.batch_size,
                          planned_dataset_records(session.experiment.dataset).train);
   check_layer_support(session.graph, session.experiment.device);
+  check_class_weights(session.experiment, session.graph);
   check_host_memory(session.experiment, session.graph, physical_memory_bytes());
   console.line(fmt::format("config: {} (valid), experiment '{}', seed {}", options.config.string(),
                            session.experiment.name, session.experiment.seed));
@@ -89,6 +91,12 @@ void Session::open_data(Console& console) {
   hold_out_validation(data, experiment.dataset.validation_split, experiment.seed,
                       {experiment.source_file, "dataset.validation_split"});
   check_data_fits_model(data, graph);
+  std::string weighting_note;
+  loss_weighting = runner::loss_weighting(experiment, data.train, weighting_note);
+  if (!weighting_note.empty()) console.warning(weighting_note);
+  if (!experiment.training.loss_options.plain()) {
+    console.line(loss_text(experiment, loss_weighting, data.train.class_names));
+  }
   check_training_batches(graph, experiment.training.batch_size,
                          static_cast<std::int64_t>(data.train.size()));
   auto files = fingerprint_files(data.files, data.warnings);
@@ -97,6 +105,10 @@ void Session::open_data(Console& console) {
   data_fingerprint.update(split_sizes_json(data));
   // In label order, so that `runner predict` names classes without the dataset at hand.
   data_fingerprint["class_names"] = data.train.class_names;
+  // The training loss's weight per class, as trained with (balanced: from this split's labels).
+  if (!loss_weighting.class_weights.empty()) {
+    data_fingerprint["class_weights"] = loss_weighting.class_weights;
+  }
   if (!data.digest.empty()) {  // a format of many files digests them itself
     data_fingerprint["sha256"] = data.digest;
     data_fingerprint["splits"] = data.summary;
@@ -113,6 +125,7 @@ CompileOptions Session::compile_options() const {
   options.optimizer = experiment.training.optimizer;
   options.clip_grad_norm = experiment.training.clip_grad_norm;
   options.label_smoothing = experiment.training.label_smoothing;
+  options.loss_weighting = loss_weighting;
   options.normalize = experiment.dataset.normalize;
   options.threads = threads;
   options.precision = experiment.training.precision;

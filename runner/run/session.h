@@ -33,6 +33,7 @@ struct Session {
   int threads = 1;
   DatasetSplits data;
   std::optional<PrecisionChoice> precision_choice;  // training.precision: fastest
+  LossWeighting loss_weighting;     // training.loss's class weights, set when the data is open
   nlohmann::json data_fingerprint;  // the report's `data` block: the files read and their hashes
 
   // Loads and validates the config and builds the graph (nothing allocated yet).

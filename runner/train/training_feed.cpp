@@ -17,7 +17,9 @@ TrainingFeed::TrainingFeed(const Dataset& data, Program& program, const Experime
       augment_plan(experiment.dataset.augment, derive_seed(experiment.seed, 2));
   const HostImageSet set{data.images.data(), data.labels.data(),
                          static_cast<std::int64_t>(data.size()), augment};
-  if (batch_size_ >= 1 && program.hold_training_set(set)) {
+  const bool balanced = experiment.dataset.balanced_sampler;
+  // The balanced sampler's draws are made on the host, by the loader.
+  if (batch_size_ >= 1 && !balanced && program.hold_training_set(set)) {
     batches_per_epoch_ = runner::batches_per_epoch(data.size(), batch_size_);
     description_ = "the training set is held on the device; batches are gathered there";
     return;
@@ -29,8 +31,9 @@ TrainingFeed::TrainingFeed(const Dataset& data, Program& program, const Experime
   workers_ = plan_loader_workers(demand);
   description_ = loader_workers_text(demand, workers_);
   // The loader also checks the batch size and the workers, naming the field.
-  loader_ =
-      std::make_unique<BatchLoader>(data, batch_size_, shuffle_, seed_, workers_.count, augment);
+  if (balanced) description_ += "; balanced sampler: every class drawn equally often";
+  loader_ = std::make_unique<BatchLoader>(data, batch_size_, shuffle_, seed_, workers_.count,
+                                          augment, balanced);
   batches_per_epoch_ = loader_->batches_per_epoch();
 }
 

@@ -129,6 +129,10 @@ std::vector<DefaultCase> cases() {
       {"/properties/device", plain, resolved("/device")},
       {d + "dataset/properties/download", plain, resolved("/dataset/download")},
       {d + "dataset/properties/shuffle", plain, resolved("/dataset/shuffle")},
+      {d + "dataset/properties/sampler", plain,
+       [](const Resolved& r) {
+         return json(r.experiment.dataset.balanced_sampler ? "balanced" : "random");
+       }},
       {d + "dataset/properties/workers", plain, resolved("/dataset/workers")},
       {d + "dataset/properties/train_limit", plain, resolved("/dataset/train_limit")},
       {d + "dataset/properties/test_limit", plain, resolved("/dataset/test_limit")},
