@@ -14,6 +14,7 @@
 #include "runner/html/html_text.h"
 #include "runner/html/json_fields.h"
 #include "runner/html/run_page.h"
+#include "runner/metrics/metric_kind.h"
 #include "runner/report/read_report.h"
 #include "runner/util/bounded_json.h"
 #include "runner/util/figure_text.h"
@@ -105,6 +106,19 @@ std::vector<PointColumn> point_columns(const json& summary, const std::filesyste
       {"test accuracy", [](const json& p) { return figure_cell(p, "/test_accuracy", "share"); }});
   columns.push_back({"validation accuracy",
                      [](const json& p) { return figure_cell(p, "/val_accuracy", "share"); }});
+  // The metrics list's figures any point has (val_macro_f1, test_top5_accuracy), a column each.
+  std::set<std::string> figures;
+  for (const json& point : list_field(summary, "/points")) {
+    if (!point.is_object()) continue;
+    for (const auto& [key, value] : point.items()) {
+      if (value.is_number() && is_set_figure_key(key)) figures.insert(key);
+    }
+  }
+  for (const std::string& key : figures) {
+    const std::string pointer = "/" + key;
+    columns.push_back(
+        {key, [pointer](const json& p) { return figure_cell(p, pointer.c_str(), "share"); }});
+  }
   columns.push_back(
       {"test loss", [](const json& p) { return figure_cell(p, "/test_loss", "loss"); }});
   columns.push_back(

@@ -92,6 +92,13 @@ bool lower_is_better(std::string_view figure) {
   return figure == "loss";
 }
 
+bool is_set_figure_key(std::string_view key) {
+  for (const std::string_view prefix : {"val_", "test_"}) {
+    if (starts_with(key, prefix) && metric_of_figure(key.substr(prefix.size()))) return true;
+  }
+  return false;
+}
+
 std::vector<std::pair<std::string, double>> set_figures(const std::vector<MetricSpec>& metrics,
                                                         const Evaluation& set,
                                                         std::string_view prefix) {

@@ -59,6 +59,10 @@ bool is_known_figure(std::string_view figure);
 // Whether a lower value is better: the loss.
 bool lower_is_better(std::string_view figure);
 
+// Whether `key` names a metric's figure of the validation or test set, as reports and summary
+// rows spell them: val_top5_accuracy, test_macro_f1 (not val_accuracy: a built-in).
+bool is_set_figure_key(std::string_view key);
+
 // The entries' scalar figures on a set, named with `prefix` ("val_top5_accuracy"), in the
 // entries' order; a figure not defined on the set is left out.
 std::vector<std::pair<std::string, double>> set_figures(const std::vector<MetricSpec>& metrics,

@@ -426,16 +426,6 @@ std::optional<T> decode_named(const json& value, Parse parse) {
 template <class T>
 json encode(const T& value);
 
-// A metric's figure of the validation or test set: val_top5_accuracy, test_macro_f1.
-bool is_set_figure_key(std::string_view key) {
-  for (const std::string_view prefix : {"val_", "test_"}) {
-    if (key.substr(0, prefix.size()) == prefix && metric_of_figure(key.substr(prefix.size()))) {
-      return true;
-    }
-  }
-  return false;
-}
-
 class Reader {
  public:
   explicit Reader(const json& object) : rest_(object) {}

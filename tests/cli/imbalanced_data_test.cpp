@@ -7,10 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "data/data_files.h"
+#include "runner/config/schema_check.h"
+#include "runner/config/schema_file.h"
 #include "runner/data/idx.h"
 #include "test_support.h"
 
@@ -95,6 +98,26 @@ TEST(ImbalancedData, ClassWeightsAndTheBalancedSamplerRaiseTheRareClasssRecall) 
   EXPECT_NEAR(weights[1].get<double>(), 3640.0 / (10 * 400), 1e-5);
   EXPECT_EQ(weighted.report["config"]["training"]["loss"]["class_weights"], "balanced");
   EXPECT_EQ(sampled.report["config"]["dataset"]["sampler"], "balanced");
+}
+
+// The short form of the test above, which the sanitizer build runs (that one is left out there):
+// a run with balanced weights, focal loss and the sampler completes with a valid report.
+TEST(ImbalancedData, ARunWithWeightsFocalLossAndTheSamplerRecordsThem) {
+  TempDir tmp;
+  const CommandResult result = run_runner(
+      (source_dir() / "configs" / "tiny_synthetic.yaml").string() +
+      " --quiet --set training.threads=1 --set dataset.sampler=balanced --set dataset.workers=1"
+      " --set 'training.loss={class_weights: balanced, focal_gamma: 1.5}'"
+      " --set training.label_smoothing=0.1 --output " +
+      tmp.path().string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  std::ifstream in(report_path_in(result.output));
+  const json report = json::parse(in);
+  for (const auto& v : schema_violations(load_schema("report.schema.json"), report))
+    ADD_FAILURE() << v.description;
+  EXPECT_EQ(report["data"]["class_weights"].size(), 10u);
+  EXPECT_TRUE(std::isfinite(report["epochs"][0]["train_loss"].get<double>()));
+  EXPECT_EQ(report["config"]["training"]["loss"]["focal_gamma"], 1.5);
 }
 
 TEST(ImbalancedData, ClassWeightsOfAnotherCountAreRefusedNamingTheField) {
