@@ -21,4 +21,17 @@ std::vector<ClassScores> class_scores(const Evaluation& set) {
   return scores;
 }
 
+std::optional<double> macro_average(const Evaluation& set,
+                                    std::optional<double> ClassScores::*score) {
+  double sum = 0;
+  int defined = 0;
+  for (const ClassScores& s : class_scores(set)) {
+    if (!(s.*score)) continue;
+    sum += *(s.*score);
+    ++defined;
+  }
+  if (defined == 0) return std::nullopt;
+  return sum / defined;
+}
+
 }  // namespace runner

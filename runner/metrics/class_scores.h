@@ -21,4 +21,9 @@ struct ClassScores {
 
 std::vector<ClassScores> class_scores(const Evaluation& set);
 
+// The mean of one score over the classes where it is defined (scikit-learn's macro average over
+// the labels present); none when it is defined for none.
+std::optional<double> macro_average(const Evaluation& set,
+                                    std::optional<double> ClassScores::*score);
+
 }  // namespace runner

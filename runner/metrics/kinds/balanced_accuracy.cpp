@@ -8,17 +8,7 @@ namespace runner {
 RUNNER_METRIC(balanced_accuracy) {
   MetricKind kind;
   kind.figure_prefix = "balanced_accuracy";
-  kind.value = [](int, const Evaluation& set) -> std::optional<double> {
-    double sum = 0;
-    int classes = 0;
-    for (const ClassScores& s : class_scores(set)) {
-      if (!s.recall) continue;
-      sum += *s.recall;
-      ++classes;
-    }
-    if (classes == 0) return std::nullopt;
-    return sum / classes;
-  };
+  kind.value = [](int, const Evaluation& set) { return macro_average(set, &ClassScores::recall); };
   return kind;
 }
 

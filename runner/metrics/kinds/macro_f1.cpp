@@ -8,17 +8,7 @@ namespace runner {
 RUNNER_METRIC(macro_f1) {
   MetricKind kind;
   kind.figure_prefix = "macro_f1";
-  kind.value = [](int, const Evaluation& set) -> std::optional<double> {
-    double sum = 0;
-    int classes = 0;
-    for (const ClassScores& s : class_scores(set)) {
-      if (!s.f1) continue;
-      sum += *s.f1;
-      ++classes;
-    }
-    if (classes == 0) return std::nullopt;
-    return sum / classes;
-  };
+  kind.value = [](int, const Evaluation& set) { return macro_average(set, &ClassScores::f1); };
   return kind;
 }
 
