@@ -15,6 +15,7 @@
 #include "runner/run/host_memory_check.h"
 #include "runner/run/layer_table.h"
 #include "runner/run/loss_weights.h"
+#include "runner/run/metrics_check.h"
 #include "runner/run/precision_check.h"
 #include "runner/run/precision_timing.h"
 #include "runner/util/process_stats.h"
@@ -56,6 +57,9 @@ Session Session::prepare(const SessionOptions& options, Console& console) {
   check_host_memory(session.experiment, session.graph, physical_memory_bytes());
   console.line(fmt::format("config: {} (valid), experiment '{}', seed {}", options.config.string(),
                            session.experiment.name, session.experiment.seed));
+  for (const std::string& warning : metrics_warnings(session.experiment, session.graph)) {
+    console.warning(warning);
+  }
   return session;
 }
 
