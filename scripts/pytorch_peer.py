@@ -153,7 +153,8 @@ def normalise(images, dataset):
 
 
 def augment(batch, steps, generator):
-    """torchvision's RandomCrop(size, padding) and RandomHorizontalFlip(p) on uint8 images."""
+    """torchvision's RandomCrop(size, padding), RandomHorizontalFlip(p) and RandomVerticalFlip(p)
+    on uint8 images."""
     for step in steps:
         (kind, opts), = step.items()
         opts = opts or {}
@@ -167,6 +168,9 @@ def augment(batch, steps, generator):
         elif kind == "horizontal_flip":
             flip = torch.rand(batch.shape[0], generator=generator) < opts.get("p", 0.5)
             batch = torch.where(flip.view(-1, 1, 1, 1), batch.flip(3), batch)
+        elif kind == "vertical_flip":
+            flip = torch.rand(batch.shape[0], generator=generator) < opts.get("p", 0.5)
+            batch = torch.where(flip.view(-1, 1, 1, 1), batch.flip(2), batch)
     return batch
 
 

@@ -133,8 +133,9 @@ AugmentStep read_random_crop(const Fields& crop, const ImageShape& image) {
   return step;
 }
 
-AugmentStep read_horizontal_flip(const Fields& flip) {
-  AugmentStep step{AugmentKind::horizontal_flip};
+// horizontal_flip or vertical_flip: {p}.
+AugmentStep read_flip(const Fields& flip, AugmentKind kind) {
+  AugmentStep step{kind};
   step.p = flip.number("p", step.p);
   if (!(step.p >= 0 && step.p <= 1)) flip.wrong("p", "a probability from 0 to 1");
   return step;
@@ -146,23 +147,27 @@ std::vector<AugmentStep> read_augment(const Fields& f, const ImageShape& image) 
   std::vector<AugmentStep> steps;
   if (!f.has("augment")) return steps;
   const nlohmann::json& list = f.raw("augment");
-  if (!list.is_array()) f.wrong("augment", "a list of steps (random_crop, horizontal_flip)");
+  if (!list.is_array()) {
+    f.wrong("augment", "a list of steps (random_crop, horizontal_flip, vertical_flip)");
+  }
   if (list.size() > static_cast<std::size_t>(kMaxAugmentSteps)) {
     f.wrong("augment", fmt::format("at most {} steps", kMaxAugmentSteps));
   }
   for (std::size_t i = 0; i < list.size(); ++i) {
     const Fields item = f.item("augment", i);
     if (!list[i].is_object() || list[i].size() != 1) {
-      f.wrong("augment", "steps of one key each: random_crop or horizontal_flip");
+      f.wrong("augment", "steps of one key each: random_crop, horizontal_flip or vertical_flip");
     }
     if (item.has("random_crop")) {
       steps.push_back(read_random_crop(item.child("random_crop"), image));
     } else if (item.has("horizontal_flip")) {
-      steps.push_back(read_horizontal_flip(item.child("horizontal_flip")));
+      steps.push_back(read_flip(item.child("horizontal_flip"), AugmentKind::horizontal_flip));
+    } else if (item.has("vertical_flip")) {
+      steps.push_back(read_flip(item.child("vertical_flip"), AugmentKind::vertical_flip));
     } else {
       throw_user_error(item.where(list[i].begin().key()),
-                       fmt::format("unknown augmentation '{}', expected random_crop or "
-                                   "horizontal_flip",
+                       fmt::format("unknown augmentation '{}', expected random_crop, "
+                                   "horizontal_flip or vertical_flip",
                                    list[i].begin().key()));
     }
   }

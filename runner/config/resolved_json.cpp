@@ -26,7 +26,9 @@ nlohmann::json augment_json(const DatasetSpec& d) {
       steps.push_back(
           {{"random_crop", {{"size", {image.height, image.width}}, {"padding", step.padding}}}});
     } else {
-      steps.push_back({{"horizontal_flip", {{"p", step.p}}}});
+      const char* name =
+          step.kind == AugmentKind::vertical_flip ? "vertical_flip" : "horizontal_flip";
+      steps.push_back({{name, {{"p", step.p}}}});
     }
   }
   return steps;

@@ -16,9 +16,17 @@ augment_math::Plan augment_plan(const std::vector<AugmentStep>& steps, std::uint
   plan.seed = seed;
   plan.count = static_cast<int>(steps.size());
   for (std::size_t k = 0; k < steps.size(); ++k) {
-    plan.steps[k].kind = steps[k].kind == AugmentKind::random_crop
-                             ? augment_math::StepKind::random_crop
-                             : augment_math::StepKind::horizontal_flip;
+    switch (steps[k].kind) {
+      case AugmentKind::random_crop:
+        plan.steps[k].kind = augment_math::StepKind::random_crop;
+        break;
+      case AugmentKind::horizontal_flip:
+        plan.steps[k].kind = augment_math::StepKind::horizontal_flip;
+        break;
+      case AugmentKind::vertical_flip:
+        plan.steps[k].kind = augment_math::StepKind::vertical_flip;
+        break;
+    }
     plan.steps[k].padding = steps[k].padding;
     plan.steps[k].p = steps[k].p;
   }

@@ -1,6 +1,6 @@
 // Training-set augmentation (dataset.augment), once, for the host loader (augment.cpp) and the
 // GPU gather kernel (backends/cudnn/kernels.cu): a counter-based draw per (seed, epoch, image,
-// step), so an image's crop and flip do not depend on which thread or device gathers it.
+// step), so an image's crop and flips do not depend on which thread or device gathers it.
 #pragma once
 
 #include <cstdint>
@@ -9,14 +9,14 @@
 
 namespace runner::augment_math {
 
-enum class StepKind : int { random_crop, horizontal_flip };
+enum class StepKind : int { random_crop, horizontal_flip, vertical_flip };
 
 // One step; a crop's output is the image's own size (torchvision's RandomCrop(size = image size,
 // padding), zeros around), so the steps only move pixels.
 struct Step {
   StepKind kind = StepKind::random_crop;
   int padding = 0;  // random_crop: zero bytes added on each side before cropping
-  double p = 0.5;   // horizontal_flip: probability of flipping
+  double p = 0.5;   // horizontal_flip, vertical_flip: probability of flipping
 };
 
 // The steps of a run, in order, plain data so it can be a kernel argument.
@@ -46,7 +46,7 @@ RUNNER_HOST_DEVICE inline int below(std::uint32_t bits, int n) {
 // What a step decided for one image: a crop's offset into the padded image, or a flip.
 struct Choice {
   int top = 0, left = 0;  // random_crop: in [0, 2 * padding]
-  bool flip = false;      // horizontal_flip
+  bool flip = false;      // horizontal_flip, vertical_flip
 };
 struct Choices {
   int count = 0;
@@ -84,7 +84,11 @@ RUNNER_HOST_DEVICE inline bool source_pixel(const Plan& plan, const Choices& cho
       x += choices.steps[k].left - step.padding;
       if (y < 0 || y >= height || x < 0 || x >= width) return false;
     } else if (choices.steps[k].flip) {
-      x = width - 1 - x;
+      if (step.kind == StepKind::vertical_flip) {
+        y = height - 1 - y;
+      } else {
+        x = width - 1 - x;
+      }
     }
   }
   return true;

@@ -30,12 +30,12 @@ struct SyntheticSpec {
 
 // One step of dataset.augment, applied to each training image in the order given. A crop's
 // output is the image's own size (the graph's input does not change).
-enum class AugmentKind { random_crop, horizontal_flip };
+enum class AugmentKind { random_crop, horizontal_flip, vertical_flip };
 inline constexpr int kMaxAugmentSteps = 8;
 struct AugmentStep {
   AugmentKind kind = AugmentKind::random_crop;
   int padding = 0;  // random_crop: zeros added on each side, as torchvision's RandomCrop(padding)
-  double p = 0.5;   // horizontal_flip: probability of flipping
+  double p = 0.5;   // horizontal_flip, vertical_flip: probability of flipping
 };
 
 // dataset.max_image_bytes' default: the most memory decoding one image may hold (see

@@ -113,8 +113,9 @@ std::vector<DefaultCase> cases() {
              "{name: s, type: token_select}, {name: fc, type: linear, out_features: 10}]");
   const std::string one_cycle = with_schedule("{type: one_cycle}");
   const std::string sgd = with_optimizer("sgd"), adam = with_optimizer("adam");
-  const std::string augmented =
-      config("{name: synthetic, augment: [{random_crop: {}}, {horizontal_flip: {}}]}");
+  const std::string augmented = config(
+      "{name: synthetic, augment: [{random_crop: {}}, {horizontal_flip: {}}, "
+      "{vertical_flip: {}}]}");
   const std::string d = "/definitions/";
   auto attr = [](auto field) { return [field](const Resolved& r) { return json(field(r.x())); }; };
   const std::string early_stopping =
@@ -175,6 +176,8 @@ std::vector<DefaultCase> cases() {
        resolved("/dataset/augment/0/random_crop/padding")},
       {d + "augment_step/properties/horizontal_flip/properties/p", augmented,
        resolved("/dataset/augment/1/horizontal_flip/p")},
+      {d + "augment_step/properties/vertical_flip/properties/p", augmented,
+       resolved("/dataset/augment/2/vertical_flip/p")},
       {d + "model/properties/width", plain, resolved("/model/width")},
       {d + "model/properties/init", plain, resolved("/model/init")},
       {d + "conv2d/properties/stride", conv,

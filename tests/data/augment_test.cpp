@@ -46,6 +46,12 @@ Image reference_flip(Image in) {
   return in;
 }
 
+// torchvision's vertical flip: the rows in reverse order.
+Image reference_vertical_flip(Image in) {
+  for (auto& plane : in) std::reverse(plane.begin(), plane.end());
+  return in;
+}
+
 // The steps applied one after another to whole images, with the decisions augment_math drew.
 Image reference_augment(const augment_math::Plan& plan, std::int64_t epoch, std::uint64_t index,
                         Image image) {
@@ -55,7 +61,9 @@ Image reference_augment(const augment_math::Plan& plan, std::int64_t epoch, std:
     if (plan.steps[k].kind == augment_math::StepKind::random_crop) {
       image = reference_crop(image, plan.steps[k].padding, choice.top, choice.left);
     } else if (choice.flip) {
-      image = reference_flip(image);
+      image = plan.steps[k].kind == augment_math::StepKind::vertical_flip
+                  ? reference_vertical_flip(image)
+                  : reference_flip(image);
     }
   }
   return image;
@@ -67,10 +75,14 @@ AugmentStep crop(int padding) {
   return step;
 }
 
-AugmentStep flip(double p) {
-  AugmentStep step{AugmentKind::horizontal_flip};
+AugmentStep flip(double p, AugmentKind kind = AugmentKind::horizontal_flip) {
+  AugmentStep step{kind};
   step.p = p;
   return step;
+}
+
+AugmentStep vflip(double p) {
+  return flip(p, AugmentKind::vertical_flip);
 }
 
 std::vector<std::uint8_t> random_bytes(std::size_t n, std::uint64_t seed) {
@@ -92,6 +104,9 @@ TEST(Augment, MatchesTheReferenceOnSmallImages) {
       {{crop(3), flip(0.5)}, 3, 5, 4},
       {{flip(0.5), crop(2)}, 1, 6, 3},
       {{crop(1), crop(2), flip(0.7), flip(0.4)}, 2, 5, 5},
+      {{vflip(0.5)}, 3, 4, 3},
+      {{crop(2), vflip(0.5), flip(0.5)}, 2, 5, 6},
+      {{vflip(0.6), crop(1), vflip(0.3)}, 1, 3, 7},
   };
   for (std::size_t n = 0; n < cases.size(); ++n) {
     const Case& c = cases[n];
