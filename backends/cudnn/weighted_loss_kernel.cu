@@ -1,5 +1,7 @@
 // The weighted and focal loss kernel: the batch's summed true-class weight first, then each
-// image's loss and gradient as backends/common/weighted_cross_entropy.cpp computes them.
+// image's loss and gradient as backends/common/weighted_cross_entropy.cpp computes them (each
+// class's term from weighted_loss_math).
+#include "backends/common/weighted_loss_math.h"
 #include "backends/cudnn/cuda_check.h"
 #include "backends/cudnn/element_type.cuh"
 #include "backends/cudnn/weighted_loss_kernel.h"
@@ -51,29 +53,19 @@ __global__ void weighted_loss_kernel(const T* logits, const std::int32_t* labels
     const double log_sum = log(sum) + max;
     const int label = labels[r];
     // Two passes over the classes: sum_k a_k first, then each gradient (no per-class storage).
-    auto terms = [&](int k, double& loss, double& a) {
-      const double log_p = z(k) - log_sum;
-      const double p = exp(log_p);
-      const double target = label_smoothing / classes + (k == label ? 1 - label_smoothing : 0);
-      const double tw = target * weight(k);
-      const double rest = fmax(0.0, 1 - p);
-      const double modulation = gamma == 0 ? 1.0 : pow(rest, gamma);
-      loss = tw * modulation * -log_p;
-      const double focal = gamma == 0 || rest == 0 ? 0.0 : gamma * pow(rest, gamma - 1) * p * log_p;
-      a = tw * (focal - modulation);
-      return p;
+    auto term = [&](int k) {
+      const double target = weighted_loss_math::target(k, label, classes, label_smoothing);
+      return weighted_loss_math::class_term(z(k) - log_sum, target * weight(k), gamma);
     };
     double a_sum = 0;
     for (int k = 0; k < classes; ++k) {
-      double loss, a;
-      terms(k, loss, a);
-      total += loss;
-      a_sum += a;
+      const weighted_loss_math::ClassTerm t = term(k);
+      total += t.loss;
+      a_sum += t.a;
     }
     for (int k = 0; k < classes; ++k) {
-      double loss, a;
-      const double p = terms(k, loss, a);
-      const float value = static_cast<float>((a - p * a_sum) * scale);
+      const weighted_loss_math::ClassTerm t = term(k);
+      const float value = static_cast<float>((t.a - t.p * a_sum) * scale);
       g[k] = from_float<T>(loss_scale ? value * *loss_scale : value);
     }
   }

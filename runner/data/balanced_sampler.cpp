@@ -2,7 +2,6 @@
 #include "runner/data/balanced_sampler.h"
 
 #include <algorithm>
-#include <random>
 
 #include "runner/util/random.h"
 
@@ -17,11 +16,11 @@ std::vector<std::uint32_t> balanced_order(const std::vector<std::int32_t>& label
     of_class[static_cast<std::size_t>(labels[i])].push_back(static_cast<std::uint32_t>(i));
   }
   std::erase_if(of_class, [](const auto& images) { return images.empty(); });
-  std::mt19937_64 random(derive_seed(seed, static_cast<std::uint64_t>(epoch)));
+  Random random(derive_seed(seed, static_cast<std::uint64_t>(epoch)));
   std::vector<std::uint32_t> order(labels.size());
   for (std::uint32_t& drawn : order) {
-    const auto& images = of_class[random() % of_class.size()];
-    drawn = images[random() % images.size()];
+    const auto& images = of_class[random.below(of_class.size())];
+    drawn = images[random.below(images.size())];
   }
   return order;
 }

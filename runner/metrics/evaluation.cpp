@@ -11,7 +11,7 @@ Evaluation::Evaluation(int classes)
       class_total(class_correct.size(), 0),
       label_rank_counts(class_correct.size(), 0) {}
 
-void Evaluation::add(const float* z, int label, double& loss_sum) {
+void Evaluation::add(const float* z, int label) {
   const int n = classes();
   const int predicted = static_cast<int>(std::max_element(z, z + n) - z);
   const float max = z[predicted];
@@ -30,6 +30,7 @@ void Evaluation::add(const float* z, int label, double& loss_sum) {
     ++correct;
   }
   ++count;
+  loss = loss_sum / static_cast<double>(count);
 }
 
 std::vector<std::int64_t> Evaluation::predicted_totals() const {

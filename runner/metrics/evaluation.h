@@ -21,13 +21,13 @@ struct Evaluation {
   // [r]: images whose true class had rank r among the logits (0: the prediction). Ties go to
   // the lower class index, as the prediction (the first largest logit) does.
   std::vector<std::int64_t> label_rank_counts;
+  double loss_sum = 0;  // the images' summed cross-entropy
 
   // Sized for `classes`, nothing counted.
   explicit Evaluation(int classes = 0);
-  // Counts one image: its logits (`classes` of them) and true class; `loss_sum` gathers its
-  // cross-entropy (mean taken by finish()).
-  void add(const float* logits, int label, double& loss_sum);
-  void finish(double loss_sum) { loss = count ? loss_sum / static_cast<double>(count) : 0.0; }
+  // Counts one image: its logits (`classes` of them) and true class; `loss` is the mean of the
+  // images counted so far.
+  void add(const float* logits, int label);
 
   int classes() const { return static_cast<int>(class_total.size()); }
   double accuracy() const { return count ? static_cast<double>(correct) / count : 0.0; }

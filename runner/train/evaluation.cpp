@@ -9,16 +9,13 @@ Evaluation evaluate(Program& program, const Dataset& data, int batch) {
   const int classes = data.classes();
   Evaluation result(classes);
   std::vector<float> logits(static_cast<std::size_t>(batch) * classes);
-  double loss_sum = 0;
   for (std::size_t start = 0; start < data.size(); start += batch) {
     int count = static_cast<int>(std::min<std::size_t>(batch, data.size() - start));
     program.predict(data.images.data() + start * data.image_bytes(), count, logits.data());
     for (int n = 0; n < count; ++n) {
-      result.add(logits.data() + static_cast<std::size_t>(n) * classes, data.labels[start + n],
-                 loss_sum);
+      result.add(logits.data() + static_cast<std::size_t>(n) * classes, data.labels[start + n]);
     }
   }
-  result.finish(loss_sum);
   return result;
 }
 

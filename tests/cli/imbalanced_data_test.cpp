@@ -3,7 +3,7 @@
 // hardly ever predicts the rare class. Class weights (balanced) and the balanced sampler must
 // each raise that class's recall, and the worst class's, on the (balanced) test set. Training is
 // seeded on one thread: the figures are the same on every run, and the margins are wide (plain
-// cross-entropy: 0 % recall of the rare class; weighted 79.5 %; sampled 65.5 % when written).
+// cross-entropy: 0 % recall of the rare class; weighted 79.5 %; sampled 73.0 % when written).
 #include <gtest/gtest.h>
 
 #include <algorithm>

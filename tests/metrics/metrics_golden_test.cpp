@@ -25,11 +25,7 @@ std::vector<GoldenCase> golden_cases() {
     const std::vector<float> logits = c["logits"].get<std::vector<float>>();
     const std::vector<int> labels = c["labels"].get<std::vector<int>>();
     Evaluation set(classes);
-    double loss_sum = 0;
-    for (std::size_t n = 0; n < labels.size(); ++n) {
-      set.add(logits.data() + n * classes, labels[n], loss_sum);
-    }
-    set.finish(loss_sum);
+    for (std::size_t n = 0; n < labels.size(); ++n) set.add(logits.data() + n * classes, labels[n]);
     cases.push_back({c, std::move(set)});
   }
   return cases;
@@ -113,11 +109,9 @@ TEST(MetricFigures, NamesMapToTheirMetricAndBack) {
 
 TEST(MetricFigures, SetFiguresFollowTheListAndLeaveOutTables) {
   Evaluation set(3);
-  double loss_sum = 0;
   const float first[] = {3, 2, 1}, second[] = {1, 3, 2};
-  set.add(first, 0, loss_sum);   // right
-  set.add(second, 2, loss_sum);  // predicted 1, the label second
-  set.finish(loss_sum);
+  set.add(first, 0);   // right
+  set.add(second, 2);  // predicted 1, the label second
   const auto figures =
       set_figures({{"macro_f1", 0}, {"per_class_precision_recall", 0}, {"top_k", 2}}, set, "val_");
   ASSERT_EQ(figures.size(), 2u);
@@ -132,13 +126,12 @@ TEST(MetricFigures, SetFiguresFollowTheListAndLeaveOutTables) {
 
 TEST(MetricFigures, EqualLogitsRankTheLowerClassFirstAsThePrediction) {
   Evaluation set(3);
-  double loss_sum = 0;
   const float tied[] = {1, 1, 1};
-  set.add(tied, 1, loss_sum);  // predicted 0 (the first largest): class 1 ranks second
+  set.add(tied, 1);  // predicted 0 (the first largest): class 1 ranks second
   EXPECT_EQ(set.correct, 0);
   EXPECT_EQ(set.top_k_correct(1), 0);
   EXPECT_EQ(set.top_k_correct(2), 1);
-  set.add(tied, 0, loss_sum);
+  set.add(tied, 0);
   EXPECT_EQ(set.top_k_correct(1), 1);
 }
 
