@@ -171,6 +171,9 @@ def augment(batch, steps, generator):
         elif kind == "vertical_flip":
             flip = torch.rand(batch.shape[0], generator=generator) < opts.get("p", 0.5)
             batch = torch.where(flip.view(-1, 1, 1, 1), batch.flip(2), batch)
+        else:
+            raise SystemExit(f"pytorch_peer.py: dataset.augment step {kind} is not implemented "
+                             "here (random_crop, horizontal_flip, vertical_flip are)")
     return batch
 
 

@@ -13,6 +13,7 @@
 #include "runner/config/resolved_json.h"
 #include "runner/config/schema_walk.h"
 #include "runner/config/tag_key.h"
+#include "runner/data/augmentation.h"
 #include "runner/data/dataset_format.h"
 #include "runner/metrics/metric_kind.h"
 
@@ -45,38 +46,6 @@ class Fields : public SettingsReader {
     return Fields(doc_, raw(key)[i], item_path(path(key), i));
   }
 
-  std::string text(const std::string& key, const std::string& fallback) const override {
-    if (!has(key)) return fallback;
-    if (!raw(key).is_string()) wrong(key, "a string");
-    return raw(key).get<std::string>();
-  }
-  bool flag(const std::string& key, bool fallback) const override {
-    if (!has(key)) return fallback;
-    if (!raw(key).is_boolean()) wrong(key, "true or false");
-    return raw(key).get<bool>();
-  }
-  double number(const std::string& key, double fallback) const {
-    if (!has(key)) return fallback;
-    if (!raw(key).is_number()) wrong(key, "a number");
-    return raw(key).get<double>();
-  }
-  std::int64_t wide(const std::string& key, std::int64_t fallback) const override {
-    if (!has(key)) return fallback;
-    const nlohmann::json& value = raw(key);
-    if (!value.is_number_integer() ||
-        (value.is_number_unsigned() &&
-         value.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max()))) {
-      wrong(key, "an integer");
-    }
-    return value.get<std::int64_t>();
-  }
-  int integer(const std::string& key, int fallback) const override {
-    std::int64_t value = wide(key, fallback);
-    if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) {
-      wrong(key, fmt::format("an integer of at most {}", std::numeric_limits<int>::max()));
-    }
-    return static_cast<int>(value);
-  }
   std::vector<float> floats(const std::string& key) const {
     std::vector<float> out;
     for (const auto& value : raw(key)) {
@@ -103,73 +72,32 @@ class Fields : public SettingsReader {
   std::string path_;
 };
 
-// random_crop's size may be given, but must be the image's: a crop to another size would change
-// the graph's input, which is built for the dataset's image.
-AugmentStep read_random_crop(const Fields& crop, const ImageShape& image) {
-  AugmentStep step{AugmentKind::random_crop};
-  step.padding = crop.integer("padding", 0);
-  const int smaller_side = std::min(image.height, image.width);
-  if (step.padding < 0 || step.padding > smaller_side) {
-    crop.wrong("padding",
-               fmt::format("an integer from 0 to {} (the image's smaller side)", smaller_side));
-  }
-  if (!crop.has("size")) return step;
-  const nlohmann::json& size = crop.raw("size");
-  const bool square = size.is_number_integer();
-  const bool pair = size.is_array() && size.size() == 2 && size[0].is_number_integer() &&
-                    size[1].is_number_integer();
-  const std::string expected = fmt::format(
-      "the image size {}x{} ({} or [{}, {}]); a crop to another size would change the model's "
-      "input",
-      image.height, image.width, image.height, image.height, image.width);
-  if (!square && !pair) crop.wrong("size", expected);
-  const std::int64_t h = square ? size.get<std::int64_t>() : size[0].get<std::int64_t>();
-  const std::int64_t w = square ? h : size[1].get<std::int64_t>();
-  if (h != image.height || w != image.width) {
-    throw_user_error(crop.where("size"),
-                     fmt::format("found {}, expected {}", short_json(size), expected),
-                     "leave size out: it defaults to the image size");
-  }
-  return step;
-}
-
-// horizontal_flip or vertical_flip: {p}.
-AugmentStep read_flip(const Fields& flip, AugmentKind kind) {
-  AugmentStep step{kind};
-  step.p = flip.number("p", step.p);
-  if (!(step.p >= 0 && step.p <= 1)) flip.wrong("p", "a probability from 0 to 1");
-  return step;
-}
-
 // dataset.augment: a list of one-key mappings, e.g. [{random_crop: {padding: 4}},
-// {horizontal_flip: {p: 0.5}}], applied in that order.
-std::vector<AugmentStep> read_augment(const Fields& f, const ImageShape& image) {
+// {horizontal_flip: {p: 0.5}}, {color_jitter: {brightness: 0.4}}], applied in that order; each
+// key a kind of the augmentation registry, which reads its own settings.
+std::vector<AugmentStep> read_augment(const Fields& f, const ImageShape& image,
+                                      const Normalization& normalize) {
   std::vector<AugmentStep> steps;
   if (!f.has("augment")) return steps;
   const nlohmann::json& list = f.raw("augment");
-  if (!list.is_array()) {
-    f.wrong("augment", "a list of steps (random_crop, horizontal_flip, vertical_flip)");
-  }
+  const std::string kinds = fmt::format("{}", fmt::join(augmentation_kind_names(), ", "));
+  if (!list.is_array()) f.wrong("augment", "a list of steps (" + kinds + ")");
   if (list.size() > static_cast<std::size_t>(kMaxAugmentSteps)) {
     f.wrong("augment", fmt::format("at most {} steps", kMaxAugmentSteps));
   }
   for (std::size_t i = 0; i < list.size(); ++i) {
     const Fields item = f.item("augment", i);
     if (!list[i].is_object() || list[i].size() != 1) {
-      f.wrong("augment", "steps of one key each: random_crop, horizontal_flip or vertical_flip");
+      f.wrong("augment", "steps of one key each, the step's kind: " + kinds);
     }
-    if (item.has("random_crop")) {
-      steps.push_back(read_random_crop(item.child("random_crop"), image));
-    } else if (item.has("horizontal_flip")) {
-      steps.push_back(read_flip(item.child("horizontal_flip"), AugmentKind::horizontal_flip));
-    } else if (item.has("vertical_flip")) {
-      steps.push_back(read_flip(item.child("vertical_flip"), AugmentKind::vertical_flip));
-    } else {
-      throw_user_error(item.where(list[i].begin().key()),
-                       fmt::format("unknown augmentation '{}', expected random_crop, "
-                                   "horizontal_flip or vertical_flip",
-                                   list[i].begin().key()));
+    const std::string name = list[i].begin().key();
+    const AugmentationKind* kind = find_augmentation_kind(name);
+    if (!kind) {
+      throw_user_error(item.where(name),
+                       fmt::format("unknown augmentation '{}', expected one of {}", name, kinds));
     }
+    const AugmentContext context{image, normalize, item.where(name)};
+    steps.push_back({name, kind->read(item.child(name), context)});
   }
   return steps;
 }
@@ -269,7 +197,7 @@ DatasetSpec read_dataset(const Fields& f) {
     d.normalize.mean.assign(channels, 0.5f);
     d.normalize.std.assign(channels, 0.5f);
   }
-  d.augment = read_augment(f, image);
+  d.augment = read_augment(f, image, d.normalize);
   return d;
 }
 

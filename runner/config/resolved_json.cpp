@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "runner/data/augmentation.h"
 #include "runner/data/dataset_format.h"
 
 namespace runner {
@@ -17,20 +18,11 @@ nlohmann::json floats(const std::vector<float>& values) {
   return out;
 }
 
-// Written only when asked for, so configs without it resolve as before.
+// Written only when asked for, so configs without it resolve as before; each step with every
+// default written out.
 nlohmann::json augment_json(const DatasetSpec& d) {
   nlohmann::json steps = nlohmann::json::array();
-  const ImageShape image = format_of(d).image(d);
-  for (const AugmentStep& step : d.augment) {
-    if (step.kind == AugmentKind::random_crop) {
-      steps.push_back(
-          {{"random_crop", {{"size", {image.height, image.width}}, {"padding", step.padding}}}});
-    } else {
-      const char* name =
-          step.kind == AugmentKind::vertical_flip ? "vertical_flip" : "horizontal_flip";
-      steps.push_back({{name, {{"p", step.p}}}});
-    }
-  }
+  for (const AugmentStep& step : d.augment) steps.push_back({{step.kind, step.op->settings()}});
   return steps;
 }
 

@@ -53,21 +53,26 @@ struct Choices {
   Choice steps[kMaxSteps];
 };
 
+// One step's decision from its 64 random bits.
+RUNNER_HOST_DEVICE inline Choice choose_step(const Step& step, std::uint64_t bits) {
+  Choice out;
+  if (step.kind == StepKind::random_crop) {
+    const int offsets = 2 * step.padding + 1;
+    out.top = below(static_cast<std::uint32_t>(bits >> 32), offsets);
+    out.left = below(static_cast<std::uint32_t>(bits), offsets);
+  } else {
+    // 53 bits as a double in [0, 1), exact on host and device: p = 0 never flips, 1 always.
+    out.flip = static_cast<double>(bits >> 11) * 0x1.0p-53 < step.p;
+  }
+  return out;
+}
+
 RUNNER_HOST_DEVICE inline Choices choose(const Plan& plan, std::int64_t epoch,
                                          std::uint64_t index) {
   Choices out;
   out.count = plan.count;
   for (int k = 0; k < plan.count; ++k) {
-    const std::uint64_t bits = draw(plan.seed, epoch, index, k);
-    const Step& step = plan.steps[k];
-    if (step.kind == StepKind::random_crop) {
-      const int offsets = 2 * step.padding + 1;
-      out.steps[k].top = below(static_cast<std::uint32_t>(bits >> 32), offsets);
-      out.steps[k].left = below(static_cast<std::uint32_t>(bits), offsets);
-    } else {
-      // 53 bits as a double in [0, 1), exact on host and device: p = 0 never flips, 1 always.
-      out.steps[k].flip = static_cast<double>(bits >> 11) * 0x1.0p-53 < step.p;
-    }
+    out.steps[k] = choose_step(plan.steps[k], draw(plan.seed, epoch, index, k));
   }
   return out;
 }

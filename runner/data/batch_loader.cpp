@@ -34,14 +34,14 @@ int size_of_batch(std::size_t n, int batch_size, std::int64_t batch) {
 }
 
 BatchLoader::BatchLoader(const Dataset& data, int batch_size, bool shuffle, std::uint64_t seed,
-                         int workers, const augment_math::Plan& augment, bool balanced)
+                         int workers, ImageAugmenter augment, bool balanced)
     : data_(data),
       batch_size_(batch_size),
       shuffle_(shuffle),
       balanced_(balanced),
       seed_(seed),
       batches_per_epoch_(batch_size > 0 ? runner::batches_per_epoch(data.size(), batch_size) : 0),
-      augment_(augment) {
+      augment_(std::move(augment)) {
   if (batch_size < 1) {
     throw_user_error(at_field("training.batch_size"),
                      fmt::format("found {}, expected at least 1", batch_size));
@@ -166,22 +166,37 @@ void BatchLoader::work() {
   }
 }
 
+double BatchLoader::augment_seconds() const {
+  return augment_nanoseconds_.load() * 1e-9;
+}
+
+std::int64_t BatchLoader::augmented_images() const {
+  return augmented_images_.load();
+}
+
 void BatchLoader::gather(std::int64_t batch, Slot& slot) const {
   const int size = size_of_batch(data_.size(), batch_size_, batch);
+  const auto started = std::chrono::steady_clock::now();
   const std::size_t image_bytes = data_.image_bytes();
   const std::uint32_t* indices = order_.data() + batch * batch_size_;
   for (int i = 0; i < size; ++i) {
     const std::size_t record = indices[i];
     const std::uint8_t* image = data_.images.data() + record * image_bytes;
     std::uint8_t* out = slot.images.data() + i * image_bytes;
-    if (augment_.count > 0) {
+    if (!augment_.empty()) {
       const std::uint64_t key =
           balanced_ ? static_cast<std::uint64_t>(batch) * batch_size_ + i : record;
-      augment_image(augment_, epoch_, key, image, out, data_.channels, data_.height, data_.width);
+      augment_.apply(epoch_, key, image, out, data_.channels, data_.height, data_.width);
     } else {
       std::memcpy(out, image, image_bytes);
     }
     slot.labels[i] = data_.labels[record];
+  }
+  if (!augment_.empty()) {
+    augment_nanoseconds_ += std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                std::chrono::steady_clock::now() - started)
+                                .count();
+    augmented_images_ += size;
   }
 }
 

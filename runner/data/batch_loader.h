@@ -2,13 +2,14 @@
 // threads into a small ring of contiguous buffers.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
 #include <thread>
 #include <vector>
 
-#include "runner/data/augment_math.h"
+#include "runner/data/augment.h"
 #include "runner/data/dataset.h"
 
 namespace runner {
@@ -39,7 +40,7 @@ class BatchLoader {
   // not be cropped twice alike); count 0 copies the images as they are. balanced: the epochs are
   // balanced_order's draws instead of epoch_order's.
   BatchLoader(const Dataset& data, int batch_size, bool shuffle, std::uint64_t seed, int workers,
-              const augment_math::Plan& augment = {}, bool balanced = false);
+              ImageAugmenter augment = {}, bool balanced = false);
   ~BatchLoader();  // stops and joins the workers, also mid-epoch
   BatchLoader(const BatchLoader&) = delete;
   BatchLoader& operator=(const BatchLoader&) = delete;
@@ -51,6 +52,9 @@ class BatchLoader {
   bool next(BatchView& out);
   // Total time next() spent waiting for a batch (with 0 workers: gathering it).
   double waited_seconds() const;
+  // The time the threads spent augmenting, summed over them, and the images augmented.
+  double augment_seconds() const;
+  std::int64_t augmented_images() const;
   int batches_per_epoch() const { return batches_per_epoch_; }
   // Batches gathered ahead and waiting for next() (what prefetching has achieved so far).
   int ready_ahead() const;
@@ -77,7 +81,7 @@ class BatchLoader {
   const bool balanced_;
   const std::uint64_t seed_;
   const int batches_per_epoch_;
-  const augment_math::Plan augment_;
+  const ImageAugmenter augment_;
   std::vector<Slot> ring_;  // batch b lives in ring_[b % ring_.size()]
   std::vector<std::uint32_t> order_;
   int epoch_ = 0;  // the current epoch, which the augmentation draws from
@@ -93,6 +97,7 @@ class BatchLoader {
   bool holding_ = false;                 // the consumer holds batch next_to_deliver_ - 1
   bool stop_ = false;
   double waited_seconds_ = 0;
+  mutable std::atomic<std::int64_t> augment_nanoseconds_{0}, augmented_images_{0};
   std::vector<std::thread> workers_;
 };
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,14 +29,13 @@ struct SyntheticSpec {
   int test_count = 256;
 };
 
-// One step of dataset.augment, applied to each training image in the order given. A crop's
-// output is the image's own size (the graph's input does not change).
-enum class AugmentKind { random_crop, horizontal_flip, vertical_flip };
+// One step of dataset.augment, applied to each training image in the order given (the kinds:
+// augmentation.h). Every step keeps the image's size (the graph's input does not change).
+class Augmentation;
 inline constexpr int kMaxAugmentSteps = 8;
 struct AugmentStep {
-  AugmentKind kind = AugmentKind::random_crop;
-  int padding = 0;  // random_crop: zeros added on each side, as torchvision's RandomCrop(padding)
-  double p = 0.5;   // horizontal_flip, vertical_flip: probability of flipping
+  std::string kind;                        // the registry's name: random_crop, color_jitter, ...
+  std::shared_ptr<const Augmentation> op;  // its settings, read and checked
 };
 
 // dataset.max_image_bytes' default: the most memory decoding one image may hold (see

@@ -2,6 +2,8 @@
 // format's decoder and converting its interleaved gray or RGB to planar `channels` as Pillow.
 #include "runner/data/image_decode.h"
 
+#include "runner/data/image_color.h"
+
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -88,8 +90,7 @@ Image to_planar(DecodedPixels&& decoded, int channels) {
     for (int c = 0; c < 3; ++c) std::memcpy(out + c * plane, in, plane);
   } else if (channels == 1) {
     for (std::size_t i = 0; i < plane; ++i, in += 3) {
-      out[i] =
-          static_cast<std::uint8_t>((in[0] * 19595 + in[1] * 38470 + in[2] * 7471 + 0x8000) >> 16);
+      out[i] = pillow_luma(in[0], in[1], in[2]);
     }
   } else {
     for (std::size_t i = 0; i < plane; ++i, in += 3) {

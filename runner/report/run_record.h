@@ -57,6 +57,8 @@ struct RecordData {
   std::optional<std::vector<std::string>> class_names;
   std::optional<std::vector<RecordDataFile>> files;
   std::optional<nlohmann::json> splits;  // the format's own counts (image folders: per class)
+  // dataset.augment's rate: training images augmented per second of one loader thread's time.
+  std::optional<double> augment_images_per_second;
   Unmodelled unmodelled;
 };
 

@@ -84,6 +84,7 @@ void fields(Io& io, R& r) {
   io("class_names", r.class_names);
   io("files", r.files);
   io("splits", r.splits);
+  io("augment_images_per_second", r.augment_images_per_second);
 }
 
 template <class Io, Like<RecordLayer> R>

@@ -264,6 +264,9 @@ RunReport train_report(RunContext& c) {
   report.throughput =
       throughput_record(outcome, c.session.graph.flops_per_sample(), *report.step_time);
   report.cpu = cpu_record(outcome, c.threads);
+  if (outcome.augment_images_per_second > 0 && report.data) {
+    report.data->augment_images_per_second = outcome.augment_images_per_second;
+  }
   if (resumed) report.resumed_from = resumed_from_record(resumed->info);
   if (tensorboard) {
     report.tensorboard = tensorboard->record();

@@ -237,6 +237,7 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
   outcome.selection = selection ? selection->state() : plan.selection;
   outcome.stop_reason = stop_reason_of(outcome, patience_ran_out);
   outcome.data_wait_seconds = feed.waited_seconds();
+  outcome.augment_images_per_second = feed.augment_images_per_second();
   outcome.step_seconds = loop.clock.seconds();
   outcome.timed_seconds = loop.clock.total();
   outcome.train_images_per_second =

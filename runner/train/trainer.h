@@ -55,8 +55,10 @@ struct TrainingOutcome {
   double train_images_per_second = 0;  // after the warm-up steps, data waits included
   double train_seconds = 0;            // all training steps
   double timed_seconds = 0;  // the steps after the warm-up, device waits included: the whole run's
-  double data_wait_seconds = 0;      // of which the step waited for the loader
-  int loader_workers = 0;            // the host loader's background threads (0: inline or none)
+  double data_wait_seconds = 0;  // of which the step waited for the loader
+  int loader_workers = 0;        // the host loader's background threads (0: inline or none)
+  // Training images augmented per second of one loader thread (0: no host augmentation).
+  double augment_images_per_second = 0;
   std::vector<double> step_seconds;  // each full-batch step after the warm-up, data wait included
   double cpu_seconds = 0;            // process CPU time (all threads) during the training steps
   double cpu_wall_seconds = 0;       // the wall time it was measured over

@@ -13,27 +13,31 @@ TrainingFeed::TrainingFeed(const Dataset& data, Program& program, const Experime
       shuffle_(experiment.dataset.shuffle),
       seed_(derive_seed(experiment.seed, 1)) {
   // Its own stream of the run's seed (1 is the shuffle's).
-  const augment_math::Plan augment =
-      augment_plan(experiment.dataset.augment, derive_seed(experiment.seed, 2));
-  const HostImageSet set{data.images.data(), data.labels.data(),
-                         static_cast<std::int64_t>(data.size()), augment};
+  const std::vector<AugmentStep>& steps = experiment.dataset.augment;
+  const ImageAugmenter augmenter(steps, derive_seed(experiment.seed, 2));
   const bool balanced = experiment.dataset.balanced_sampler;
-  // The balanced sampler's draws are made on the host, by the loader.
-  if (batch_size_ >= 1 && !balanced && program.hold_training_set(set)) {
-    batches_per_epoch_ = runner::batches_per_epoch(data.size(), batch_size_);
-    description_ = "the training set is held on the device; batches are gathered there";
-    return;
+  // The balanced sampler's draws, and steps that change pixel values, are made on the host, by
+  // the loader; crops and flips the device gathers itself.
+  if (batch_size_ >= 1 && !balanced && moves_pixels_only(steps)) {
+    const HostImageSet set{data.images.data(), data.labels.data(),
+                           static_cast<std::int64_t>(data.size()),
+                           augment_plan(steps, derive_seed(experiment.seed, 2))};
+    if (program.hold_training_set(set)) {
+      batches_per_epoch_ = runner::batches_per_epoch(data.size(), batch_size_);
+      description_ = "the training set is held on the device; batches are gathered there";
+      return;
+    }
   }
   // The compute threads as the session resolves them for the backend. A GPU program fed from the
   // host counts them too (its host thread mostly launches): auto stays on the cautious side.
-  const LoaderDemand demand{experiment.dataset.workers, augment.count > 0, available_cores(),
+  const LoaderDemand demand{experiment.dataset.workers, !augmenter.empty(), available_cores(),
                             resolve_threads(experiment.training.threads)};
   workers_ = plan_loader_workers(demand);
   description_ = loader_workers_text(demand, workers_);
   // The loader also checks the batch size and the workers, naming the field.
   if (balanced) description_ += "; balanced sampler: every class drawn equally often";
   loader_ = std::make_unique<BatchLoader>(data, batch_size_, shuffle_, seed_, workers_.count,
-                                          augment, balanced);
+                                          augmenter, balanced);
   batches_per_epoch_ = loader_->batches_per_epoch();
 }
 
@@ -60,6 +64,11 @@ bool TrainingFeed::next(TrainBatch& batch) {
   batch = {nullptr, nullptr, order_.data() + b * batch_size_,
            size_of_batch(order_.size(), batch_size_, b), epoch_};
   return true;
+}
+
+double TrainingFeed::augment_images_per_second() const {
+  if (!loader_ || loader_->augment_seconds() <= 0) return 0.0;
+  return static_cast<double>(loader_->augmented_images()) / loader_->augment_seconds();
 }
 
 double TrainingFeed::waited_seconds() const {

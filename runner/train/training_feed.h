@@ -30,6 +30,8 @@ class TrainingFeed {
   bool next(TrainBatch& batch);
   // Time spent waiting for the host loader (0 on the device: there is nothing to wait for).
   double waited_seconds() const;
+  // The host loader's augmentation rate per thread; 0 without one.
+  double augment_images_per_second() const;
   // The host loader's background threads (0 on the device, or gathering inline).
   int loader_workers() const { return workers_.count; }
   // Where batches come from, for the run's "data:" line: held on the device, or the loader's

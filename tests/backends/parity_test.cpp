@@ -12,6 +12,7 @@
 #include "layer_fixture.h"
 #include "lenet_training.h"
 #include "runner/data/augment.h"
+#include "runner/data/augmentation.h"
 #include "runner/util/errors.h"
 
 namespace runner::testing {
@@ -272,10 +273,11 @@ TEST_P(HeldSetParity, TenLenetStepsOnAugmentedRowsMatchOnednn) {
   CompileOptions options = options_for(graph, kTrainBatch, 16);
   options.optimizer = sgd(0.01, 0.9, 0, 5e-4, true);
   options.cuda_graph = GetParam();
-  AugmentStep crop{AugmentKind::random_crop};
-  crop.padding = 4;
-  AugmentStep flip{AugmentKind::horizontal_flip};
-  const augment_math::Plan augment = augment_plan({crop, flip}, 21);
+  const AugmentContext image{{3, 32, 32}, {}, {}};
+  const augment_math::Plan augment =
+      augment_plan({make_augment_step("random_crop", {{"padding", 4}}, image),
+                    make_augment_step("horizontal_flip", nlohmann::json::object(), image)},
+                   21);
   onednn::OnednnBackend cpu;
   TrainingRun expected = train_on_rows(cpu, graph, set, options, false, augment);
   TrainingRun actual = train_on_rows(*gpu, graph, set, options, true, augment);

@@ -490,5 +490,40 @@ TEST(Run, AugmentedFashionMnistRepeatsForAnyWorkers) {
       << "chance is 0.10";
 }
 
+// The recipes' steps that change pixel values run in the loader's workers: the same training
+// for any number of them, the steps recorded with their defaults, the rate in the report.
+TEST(RunCommand, RecipeAugmentationsTrainAlikeOnAnyWorkersAndReportTheirRate) {
+  if (!std::filesystem::exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz")) {
+    GTEST_SKIP() << "Debian's dataset-fashion-mnist is not installed";
+  }
+  TempDir tmp;
+  const std::string config =
+      (source_dir() / "configs" / "lenet_fashion_mnist.yaml").string() +
+      " --quiet --set training.epochs=2 --set training.batch_size=32 --set device=cpu"
+      " --set training.optimizer.lr=0.02"
+      " --set dataset.train_limit=3000 --set dataset.test_limit=500 --set checkpoint.path=" +
+      kPinnedThreads + " --output " + tmp.path().string() +
+      " --set 'dataset.augment=[{random_resized_crop: {scale: [0.8, 1]}}, {random_affine: "
+      "{degrees: 5, translate: [0.05, 0.05]}}, {trivial_augment_wide: {}}, {random_erasing: "
+      "{p: 0.25}}]'";
+  RunOutput inline_loader = run_and_read(config + " --set dataset.workers=0");
+  RunOutput two_workers = run_and_read(config + " --set dataset.workers=2");
+  ASSERT_EQ(inline_loader.result.exit_code, 0) << inline_loader.result.output;
+  ASSERT_EQ(two_workers.result.exit_code, 0) << two_workers.result.output;
+  const nlohmann::json& steps = inline_loader.report["config"]["dataset"]["augment"];
+  ASSERT_EQ(steps.size(), 4u);
+  EXPECT_EQ(steps[2], nlohmann::json::parse(R"({"trivial_augment_wide": {"num_magnitude_bins": 31,
+                                                                         "fill": 0}})"));
+  EXPECT_EQ(steps[3]["random_erasing"]["value"], 0);
+  EXPECT_EQ(inline_loader.report["epochs"][1]["train_loss"],
+            two_workers.report["epochs"][1]["train_loss"]);
+  EXPECT_EQ(inline_loader.report["metrics"]["test_accuracy"],
+            two_workers.report["metrics"]["test_accuracy"]);
+  EXPECT_GT(inline_loader.report["metrics"]["test_accuracy"].get<double>(), 0.3)
+      << "chance is 0.10";
+  EXPECT_GT(two_workers.report["data"]["augment_images_per_second"].get<double>(), 1000)
+      << "28x28 images through four steps";
+}
+
 }  // namespace
 }  // namespace runner::testing

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "runner/config/load_config.h"
+#include "runner/data/augmentation.h"
 #include "test_support.h"
 
 namespace runner {
@@ -40,12 +41,12 @@ TEST(AugmentConfig, StepsResolveInOrderWithDefaults) {
       "{name: cifar10, augment: [{random_crop: {size: 32, padding: 4}}, {horizontal_flip: {}}, "
       "{random_crop: {size: [32, 32]}}, {horizontal_flip: {p: 0.25}}]}");
   ASSERT_EQ(e.dataset.augment.size(), 4u);
-  EXPECT_EQ(e.dataset.augment[0].kind, AugmentKind::random_crop);
-  EXPECT_EQ(e.dataset.augment[0].padding, 4);
-  EXPECT_EQ(e.dataset.augment[1].kind, AugmentKind::horizontal_flip);
-  EXPECT_EQ(e.dataset.augment[1].p, 0.5);
-  EXPECT_EQ(e.dataset.augment[2].padding, 0);
-  EXPECT_EQ(e.dataset.augment[3].p, 0.25);
+  EXPECT_EQ(e.dataset.augment[0].kind, "random_crop");
+  EXPECT_EQ(e.dataset.augment[0].op->pixel_move()->padding, 4);
+  EXPECT_EQ(e.dataset.augment[1].kind, "horizontal_flip");
+  EXPECT_EQ(e.dataset.augment[1].op->pixel_move()->p, 0.5);
+  EXPECT_EQ(e.dataset.augment[2].op->pixel_move()->padding, 0);
+  EXPECT_EQ(e.dataset.augment[3].op->pixel_move()->p, 0.25);
   const nlohmann::json expected = nlohmann::json::parse(R"([
       {"random_crop": {"size": [32, 32], "padding": 4}}, {"horizontal_flip": {"p": 0.5}},
       {"random_crop": {"size": [32, 32], "padding": 0}}, {"horizontal_flip": {"p": 0.25}}])");
@@ -60,7 +61,24 @@ TEST(AugmentConfig, CropSizeDefaultsToTheImageOfEachDataset) {
       "{name: synthetic, synthetic: {height: 12, width: 9}, augment: [{random_crop: {size: [12, "
       "9], "
       "padding: 3}}]}");
-  EXPECT_EQ(synthetic.dataset.augment[0].padding, 3);
+  EXPECT_EQ(synthetic.dataset.augment[0].op->pixel_move()->padding, 3);
+}
+
+TEST(AugmentConfig, TheRecipesKindsResolveWithEveryDefaultWritten) {
+  Experiment e = load(
+      "{name: cifar10, augment: [{random_resized_crop: {}}, {color_jitter: {brightness: 0.4}}, "
+      "{trivial_augment_wide: {}}, {random_erasing: {value: random}}]}");
+  ASSERT_EQ(e.dataset.augment.size(), 4u);
+  EXPECT_FALSE(e.dataset.augment[0].op->pixel_move().has_value());
+  const nlohmann::json expected = nlohmann::json::parse(R"([
+      {"random_resized_crop": {"size": [32, 32], "scale": [0.08, 1.0],
+                               "ratio": [0.75, 1.3333333333333333]}},
+      {"color_jitter": {"brightness": [0.6, 1.4], "contrast": 0, "saturation": 0, "hue": 0,
+                        "p": 1.0}},
+      {"trivial_augment_wide": {"num_magnitude_bins": 31, "fill": 0}},
+      {"random_erasing": {"p": 0.5, "scale": [0.02, 0.33], "ratio": [0.3, 3.3],
+                          "value": "random"}}])");
+  EXPECT_EQ(e.resolved["dataset"]["augment"], expected);
 }
 
 TEST(AugmentConfig, NoAugmentIsNotRecorded) {
@@ -93,6 +111,33 @@ TEST(AugmentConfig, BadStepsNameTheField) {
       {"{name: cifar10, augment: [{random_crop: {padding: 4}, horizontal_flip: {}}]}",
        {"dataset.augment[0]"}},
       {"{name: cifar10, augment: {random_crop: {padding: 4}}}", {"dataset.augment"}},
+      // The recipes' kinds read their own settings, naming the field.
+      {"{name: cifar10, augment: [{color_jitter: {hue: 0.7}}]}",
+       {"dataset.augment[0].color_jitter.hue", "found 0.7"}},
+      {"{name: cifar10, augment: [{color_jitter: {brightness: [1.5, 0.5]}}]}",
+       {"dataset.augment[0].color_jitter.brightness", "low <= high"}},
+      {"{name: cifar10, augment: [{gaussian_blur: {kernel_size: 4}}]}",
+       {"dataset.augment[0].gaussian_blur.kernel_size", "found 4", "odd"}},
+      {"{name: cifar10, augment: [{gaussian_blur: {kernel_size: 65}}]}",
+       {"dataset.augment[0].gaussian_blur.kernel_size", "from 1 to 63"}},
+      {"{name: cifar10, augment: [{gaussian_blur: {}}]}",
+       {"dataset.augment[0].gaussian_blur.kernel_size"}},
+      {"{name: cifar10, augment: [{random_rotation: {}}]}",
+       {"dataset.augment[0].random_rotation.degrees"}},
+      {"{name: cifar10, augment: [{random_rotation: {degrees: 10, fill: [1, 2]}}]}",
+       {"dataset.augment[0].random_rotation.fill", "a list of 3"}},
+      {"{name: cifar10, augment: [{random_resized_crop: {size: 24}}]}",
+       {"dataset.augment[0].random_resized_crop.size", "[32, 32]"}},
+      {"{name: cifar10, augment: [{random_resized_crop: {scale: [0.5, 0.2]}}]}",
+       {"dataset.augment[0].random_resized_crop.scale", "low <= high"}},
+      {"{name: cifar10, augment: [{random_erasing: {value: [0, 1]}}]}",
+       {"dataset.augment[0].random_erasing.value", "a list of 3"}},
+      {"{name: cifar10, augment: [{random_affine: {shear: [1, 2, 3]}}]}",
+       {"dataset.augment[0].random_affine.shear"}},
+      {"{name: cifar10, augment: [{rand_augment: {magnitude: 31}}]}",
+       {"dataset.augment[0].rand_augment.magnitude", "from 0 to 30"}},
+      {"{name: synthetic, synthetic: {channels: 4}, augment: [{color_jitter: {}}]}",
+       {"dataset.augment[0].color_jitter", "1 or 3 channels", "these have 4"}},
   };
   for (const BadCase& c : cases) {
     const std::string message = error_of(c.dataset);

@@ -116,6 +116,11 @@ std::vector<DefaultCase> cases() {
   const std::string augmented = config(
       "{name: synthetic, augment: [{random_crop: {}}, {horizontal_flip: {}}, "
       "{vertical_flip: {}}]}");
+  const std::string recipe = config(
+      "{name: synthetic, augment: [{random_resized_crop: {}}, {color_jitter: {}}, "
+      "{random_grayscale: {}}, {random_rotation: {degrees: 5}}, {random_affine: {}}, "
+      "{gaussian_blur: {kernel_size: 3}}, {random_erasing: {}}, {rand_augment: {}}]}");
+  const std::string trivial = config("{name: synthetic, augment: [{trivial_augment_wide: {}}]}");
   const std::string d = "/definitions/";
   auto attr = [](auto field) { return [field](const Resolved& r) { return json(field(r.x())); }; };
   const std::string early_stopping =
@@ -178,6 +183,52 @@ std::vector<DefaultCase> cases() {
        resolved("/dataset/augment/1/horizontal_flip/p")},
       {d + "augment_step/properties/vertical_flip/properties/p", augmented,
        resolved("/dataset/augment/2/vertical_flip/p")},
+      {d + "augment_step/properties/random_resized_crop/properties/scale", recipe,
+       resolved("/dataset/augment/0/random_resized_crop/scale")},
+      {d + "augment_step/properties/random_resized_crop/properties/ratio", recipe,
+       resolved("/dataset/augment/0/random_resized_crop/ratio")},
+      {d + "augment_step/properties/color_jitter/properties/brightness", recipe,
+       resolved("/dataset/augment/1/color_jitter/brightness")},
+      {d + "augment_step/properties/color_jitter/properties/contrast", recipe,
+       resolved("/dataset/augment/1/color_jitter/contrast")},
+      {d + "augment_step/properties/color_jitter/properties/saturation", recipe,
+       resolved("/dataset/augment/1/color_jitter/saturation")},
+      {d + "augment_step/properties/color_jitter/properties/hue", recipe,
+       resolved("/dataset/augment/1/color_jitter/hue")},
+      {d + "augment_step/properties/color_jitter/properties/p", recipe,
+       resolved("/dataset/augment/1/color_jitter/p")},
+      {d + "augment_step/properties/random_grayscale/properties/p", recipe,
+       resolved("/dataset/augment/2/random_grayscale/p")},
+      {d + "augment_step/properties/random_rotation/properties/fill", recipe,
+       resolved("/dataset/augment/3/random_rotation/fill")},
+      {d + "augment_step/properties/random_affine/properties/degrees", recipe,
+       resolved("/dataset/augment/4/random_affine/degrees")},
+      {d + "augment_step/properties/random_affine/properties/fill", recipe,
+       resolved("/dataset/augment/4/random_affine/fill")},
+      {d + "augment_step/properties/gaussian_blur/properties/sigma", recipe,
+       resolved("/dataset/augment/5/gaussian_blur/sigma")},
+      {d + "augment_step/properties/gaussian_blur/properties/p", recipe,
+       resolved("/dataset/augment/5/gaussian_blur/p")},
+      {d + "augment_step/properties/random_erasing/properties/p", recipe,
+       resolved("/dataset/augment/6/random_erasing/p")},
+      {d + "augment_step/properties/random_erasing/properties/scale", recipe,
+       resolved("/dataset/augment/6/random_erasing/scale")},
+      {d + "augment_step/properties/random_erasing/properties/ratio", recipe,
+       resolved("/dataset/augment/6/random_erasing/ratio")},
+      {d + "augment_step/properties/random_erasing/properties/value", recipe,
+       resolved("/dataset/augment/6/random_erasing/value")},
+      {d + "augment_step/properties/rand_augment/properties/num_ops", recipe,
+       resolved("/dataset/augment/7/rand_augment/num_ops")},
+      {d + "augment_step/properties/rand_augment/properties/magnitude", recipe,
+       resolved("/dataset/augment/7/rand_augment/magnitude")},
+      {d + "augment_step/properties/rand_augment/properties/num_magnitude_bins", recipe,
+       resolved("/dataset/augment/7/rand_augment/num_magnitude_bins")},
+      {d + "augment_step/properties/rand_augment/properties/fill", recipe,
+       resolved("/dataset/augment/7/rand_augment/fill")},
+      {d + "augment_step/properties/trivial_augment_wide/properties/num_magnitude_bins", trivial,
+       resolved("/dataset/augment/0/trivial_augment_wide/num_magnitude_bins")},
+      {d + "augment_step/properties/trivial_augment_wide/properties/fill", trivial,
+       resolved("/dataset/augment/0/trivial_augment_wide/fill")},
       {d + "model/properties/width", plain, resolved("/model/width")},
       {d + "model/properties/init", plain, resolved("/model/init")},
       {d + "conv2d/properties/stride", conv,

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "runner/config/load_config.h"
+#include "runner/data/augmentation.h"
 #include "runner/graph/dataset_geometry.h"
 #include "runner/graph/graph.h"
 #include "test_support.h"
@@ -127,10 +128,10 @@ void expect_resnet8_recipe(const Experiment& e) {
   EXPECT_DOUBLE_EQ(t.schedule.warmup_epochs, 1);
   EXPECT_DOUBLE_EQ(t.schedule.warmup_start_factor, 0);
   ASSERT_EQ(e.dataset.augment.size(), 2u);
-  EXPECT_EQ(e.dataset.augment[0].kind, AugmentKind::random_crop);
-  EXPECT_EQ(e.dataset.augment[0].padding, 4);
-  EXPECT_EQ(e.dataset.augment[1].kind, AugmentKind::horizontal_flip);
-  EXPECT_DOUBLE_EQ(e.dataset.augment[1].p, 0.5);
+  EXPECT_EQ(e.dataset.augment[0].kind, "random_crop");
+  EXPECT_EQ(e.dataset.augment[0].op->pixel_move()->padding, 4);
+  EXPECT_EQ(e.dataset.augment[1].kind, "horizontal_flip");
+  EXPECT_DOUBLE_EQ(e.dataset.augment[1].op->pixel_move()->p, 0.5);
 }
 
 TEST(ShippedConfigs, Resnet8CifarIsTheCifarResNetWithTheRecipe) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <set>
 
+#include "runner/data/augmentation.h"
 #include "runner/data/batch_loader.h"
 #include "runner/util/random.h"
 
@@ -69,20 +70,20 @@ Image reference_augment(const augment_math::Plan& plan, std::int64_t epoch, std:
   return image;
 }
 
+// Steps as the config makes them, for images of any size up to 4096 (only padding is checked
+// against the image's side).
+const AugmentContext kAnyImage{{3, 4096, 4096}, {}, {}};
+
 AugmentStep crop(int padding) {
-  AugmentStep step{AugmentKind::random_crop};
-  step.padding = padding;
-  return step;
+  return make_augment_step("random_crop", {{"padding", padding}}, kAnyImage);
 }
 
-AugmentStep flip(double p, AugmentKind kind = AugmentKind::horizontal_flip) {
-  AugmentStep step{kind};
-  step.p = p;
-  return step;
+AugmentStep flip(double p) {
+  return make_augment_step("horizontal_flip", {{"p", p}}, kAnyImage);
 }
 
 AugmentStep vflip(double p) {
-  return flip(p, AugmentKind::vertical_flip);
+  return make_augment_step("vertical_flip", {{"p", p}}, kAnyImage);
 }
 
 std::vector<std::uint8_t> random_bytes(std::size_t n, std::uint64_t seed) {

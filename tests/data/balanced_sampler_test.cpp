@@ -9,6 +9,7 @@
 #include <set>
 
 #include "runner/data/augment.h"
+#include "runner/data/augmentation.h"
 #include "runner/data/batch_loader.h"
 
 namespace runner {
@@ -57,9 +58,8 @@ TEST(BalancedSampler, TheLoaderAugmentsEachDrawOfAnImageAfresh) {
     for (int p = 0; p < 64; ++p) data.images.push_back(static_cast<std::uint8_t>(p * 3 + i));
     data.labels.push_back(i == 0 ? 1 : 0);  // image 0 alone in class 1: drawn half the time
   }
-  std::vector<AugmentStep> steps(1);
-  steps[0].kind = AugmentKind::random_crop;
-  steps[0].padding = 3;
+  const std::vector<AugmentStep> steps = {
+      make_augment_step("random_crop", {{"padding", 3}}, {{3, 32, 32}, {}, {}})};
   const augment_math::Plan plan = augment_plan(steps, 11);
   BatchLoader loader(data, 64, true, 5, 0, plan, true);
   loader.start_epoch(0);

@@ -1,0 +1,99 @@
+// random_crop, horizontal_flip, vertical_flip: the steps that only move pixels. They are
+// augment_math steps, so the GPU's gather kernel runs them too; beside a step that changes
+// pixel values they run here, with the same draw as the plan's.
+#include <fmt/format.h>
+
+#include "runner/data/augment.h"
+#include "runner/data/augmentation.h"
+
+namespace runner {
+namespace {
+
+class PixelMove : public Augmentation {
+ public:
+  PixelMove(augment_math::Step step, nlohmann::json settings)
+      : step_(step), settings_(std::move(settings)) {}
+  nlohmann::json settings() const override { return settings_; }
+  std::optional<augment_math::Step> pixel_move() const override { return step_; }
+  void apply(Image& image, DrawStream& draws) const override {
+    augment_math::Plan plan;
+    plan.count = 1;
+    plan.steps[0] = step_;
+    augment_math::Choices choices;
+    choices.count = 1;
+    choices.steps[0] = augment_math::choose_step(step_, draws.bits());
+    const std::vector<std::uint8_t> in = image.pixels;
+    move_pixels(plan, choices, in.data(), image.pixels.data(), image.channels, image.height,
+                image.width);
+  }
+
+ private:
+  augment_math::Step step_;
+  nlohmann::json settings_;
+};
+
+std::shared_ptr<const Augmentation> read_flip(const SettingsReader& settings,
+                                              augment_math::StepKind kind) {
+  augment_math::Step step{kind};
+  step.p = read_probability(settings, "p", 0.5);
+  return std::make_shared<PixelMove>(step, nlohmann::json{{"p", step.p}});
+}
+
+}  // namespace
+
+// torchvision's RandomCrop(size, padding) with size the image's own: a crop to another size
+// would change the graph's input, which is built for the dataset's image.
+RUNNER_AUGMENTATION(random_crop) {
+  AugmentationKind kind;
+  kind.read = [](const SettingsReader& crop, const AugmentContext& context) {
+    const ImageShape& image = context.image;
+    augment_math::Step step{augment_math::StepKind::random_crop};
+    step.padding = crop.integer("padding", 0);
+    const int smaller_side = std::min(image.height, image.width);
+    if (step.padding < 0 || step.padding > smaller_side) {
+      crop.wrong("padding",
+                 fmt::format("an integer from 0 to {} (the image's smaller side)", smaller_side));
+    }
+    if (crop.has("size")) {
+      const nlohmann::json& size = crop.raw("size");
+      const bool square = size.is_number_integer();
+      const bool pair = size.is_array() && size.size() == 2 && size[0].is_number_integer() &&
+                        size[1].is_number_integer();
+      const std::string expected = fmt::format(
+          "the image size {}x{} ({} or [{}, {}]); a crop to another size would change the "
+          "model's input",
+          image.height, image.width, image.height, image.height, image.width);
+      if (!square && !pair) crop.wrong("size", expected);
+      const std::int64_t h = square ? size.get<std::int64_t>() : size[0].get<std::int64_t>();
+      const std::int64_t w = square ? h : size[1].get<std::int64_t>();
+      if (h != image.height || w != image.width) {
+        throw_user_error(crop.where("size"),
+                         fmt::format("found {}, expected {}", size.dump(), expected),
+                         "leave size out: it defaults to the image size");
+      }
+    }
+    return std::shared_ptr<const Augmentation>(std::make_shared<PixelMove>(
+        step, nlohmann::json{{"size", {image.height, image.width}}, {"padding", step.padding}}));
+  };
+  return kind;
+}
+
+// torchvision's RandomHorizontalFlip(p).
+RUNNER_AUGMENTATION(horizontal_flip) {
+  AugmentationKind kind;
+  kind.read = [](const SettingsReader& settings, const AugmentContext&) {
+    return read_flip(settings, augment_math::StepKind::horizontal_flip);
+  };
+  return kind;
+}
+
+// torchvision's RandomVerticalFlip(p).
+RUNNER_AUGMENTATION(vertical_flip) {
+  AugmentationKind kind;
+  kind.read = [](const SettingsReader& settings, const AugmentContext&) {
+    return read_flip(settings, augment_math::StepKind::vertical_flip);
+  };
+  return kind;
+}
+
+}  // namespace runner
