@@ -2,8 +2,6 @@
 // format's decoder and converting its interleaved gray or RGB to planar `channels` as Pillow.
 #include "runner/data/image_decode.h"
 
-#include "runner/data/image_color.h"
-
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -12,6 +10,7 @@
 #include <cstring>
 #include <system_error>
 
+#include "runner/data/image_color.h"
 #include "runner/data/image_decoders.h"
 #include "runner/util/errors.h"
 
