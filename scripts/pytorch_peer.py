@@ -152,9 +152,49 @@ def normalise(images, dataset):
     return (images.float() / 255.0 - mean) / std
 
 
+def recipe_transform(kind, opts):
+    """torchvision's transform for one of the runner's value-changing steps (the resolved
+    config writes every setting out), on PIL images as its reference recipes apply them."""
+    from torchvision import transforms as T  # only these steps need torchvision
+    setting = lambda v: None if v == 0 else (tuple(v) if isinstance(v, list) else v)
+    fill = opts.get("fill", 0)
+    fill = fill if isinstance(fill, int) else tuple(fill)
+    if kind == "random_resized_crop":
+        return T.RandomResizedCrop(tuple(opts["size"]), scale=tuple(opts["scale"]),
+                                   ratio=tuple(opts["ratio"]))
+    if kind == "color_jitter":
+        jitter = T.ColorJitter(*(setting(opts.get(k, 0)) or 0 for k in
+                                 ("brightness", "contrast", "saturation")),
+                               hue=setting(opts.get("hue", 0)) or 0)
+        return T.RandomApply([jitter], p=opts.get("p", 1.0))
+    if kind == "random_grayscale":
+        return T.RandomGrayscale(opts.get("p", 0.1))
+    if kind == "random_rotation":
+        return T.RandomRotation(setting(opts["degrees"]) or 0, fill=fill)
+    if kind == "random_affine":
+        shear = opts.get("shear")
+        return T.RandomAffine(setting(opts.get("degrees", 0)) or 0,
+                              translate=tuple(opts["translate"]) if "translate" in opts else None,
+                              scale=tuple(opts["scale"]) if "scale" in opts else None,
+                              shear=tuple(shear) if isinstance(shear, list) else shear, fill=fill)
+    if kind == "gaussian_blur":
+        blur = T.GaussianBlur(opts["kernel_size"], tuple(opts.get("sigma", [0.1, 2.0])))
+        return T.RandomApply([blur], p=opts.get("p", 1.0))
+    if kind == "trivial_augment_wide":
+        return T.TrivialAugmentWide(opts.get("num_magnitude_bins", 31), fill=[fill] if
+                                    isinstance(fill, int) else list(fill))
+    if kind == "rand_augment":
+        return T.RandAugment(opts.get("num_ops", 2), opts.get("magnitude", 9),
+                             opts.get("num_magnitude_bins", 31),
+                             fill=[fill] if isinstance(fill, int) else list(fill))
+    raise SystemExit(f"pytorch_peer.py: dataset.augment step {kind} is not implemented here")
+
+
 def augment(batch, steps, generator):
     """torchvision's RandomCrop(size, padding), RandomHorizontalFlip(p) and RandomVerticalFlip(p)
-    on uint8 images."""
+    on uint8 batches (drawn from `generator`); the recipe steps image by image on PIL images, as
+    torchvision's reference recipes apply them (drawn from torch's global generator).
+    random_erasing is left to erase(), after normalisation."""
     for step in steps:
         (kind, opts), = step.items()
         opts = opts or {}
@@ -171,10 +211,30 @@ def augment(batch, steps, generator):
         elif kind == "vertical_flip":
             flip = torch.rand(batch.shape[0], generator=generator) < opts.get("p", 0.5)
             batch = torch.where(flip.view(-1, 1, 1, 1), batch.flip(2), batch)
+        elif kind == "random_erasing":
+            if step is not steps[-1]:
+                raise SystemExit("pytorch_peer.py: random_erasing must be the last step (it "
+                                 "erases the normalised batch)")
         else:
-            raise SystemExit(f"pytorch_peer.py: dataset.augment step {kind} is not implemented "
-                             "here (random_crop, horizontal_flip, vertical_flip are)")
+            import torchvision.transforms.functional as TF
+            transform = recipe_transform(kind, opts)
+            batch = torch.stack([TF.pil_to_tensor(transform(TF.to_pil_image(image)))
+                                 for image in batch])
     return batch
+
+
+def erase(x, steps):
+    """torchvision's RandomErasing(p, scale, ratio, value) on each normalised image."""
+    for step in steps:
+        (kind, opts), = step.items()
+        if kind != "random_erasing":
+            continue
+        from torchvision import transforms
+        value = opts.get("value", 0)
+        eraser = transforms.RandomErasing(opts.get("p", 0.5), tuple(opts.get("scale", [0.02, 0.33])),
+                                          tuple(opts.get("ratio", [0.3, 3.3])), value=value)
+        x = torch.stack([eraser(image) for image in x])
+    return x
 
 
 # ---- model ------------------------------------------------------------------------------------
@@ -519,8 +579,8 @@ class Recipe:
         return torch.arange(len(self.labels))
 
     def step(self, rows, step):
-        x = normalise(augment(self.images[rows], self.dataset.get("augment", []), self.generator),
-                      self.dataset)
+        steps = self.dataset.get("augment", [])
+        x = erase(normalise(augment(self.images[rows], steps, self.generator), self.dataset), steps)
         x = peer_settings.prepare_input(x, self.settings)
         factor = lr_factor(self.training.get("schedule"), step, self.steps_per_epoch,
                            self.total_steps, self.base_lrs[0])
