@@ -458,17 +458,22 @@ TEST(Run, LearnsRealFashionMnist) {
 
 // Real Fashion-MNIST with the usual crop and flip: the report records the steps, and the run gives
 // the same numbers again with another number of loader workers.
+// Two epochs of LeNet on 3,000 real Fashion-MNIST images at learning rate `lr`, writing under
+// `output`: the augmentation tests' command.
+std::string short_fashion_run(const std::string& lr, const TempDir& output) {
+  return (source_dir() / "configs" / "lenet_fashion_mnist.yaml").string() +
+         " --quiet --set training.epochs=2 --set training.batch_size=32 --set device=cpu"
+         " --set training.optimizer.lr=" +
+         lr + " --set dataset.train_limit=3000 --set dataset.test_limit=500" +
+         " --set checkpoint.path=" + kPinnedThreads + " --output " + output.path().string();
+}
+
 TEST(Run, AugmentedFashionMnistRepeatsForAnyWorkers) {
   if (!std::filesystem::exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz")) {
     GTEST_SKIP() << "Debian's dataset-fashion-mnist is not installed";
   }
   TempDir tmp;
-  const std::string config =
-      (source_dir() / "configs" / "lenet_fashion_mnist.yaml").string() +
-      " --quiet --set training.epochs=2 --set training.batch_size=32 --set device=cpu"
-      " --set training.optimizer.lr=0.01"
-      " --set dataset.train_limit=3000 --set dataset.test_limit=500 --set checkpoint.path=" +
-      kPinnedThreads + " --output " + tmp.path().string();
+  const std::string config = short_fashion_run("0.01", tmp);
   const std::string augment =
       " --set 'dataset.augment=[{random_crop: {padding: 4}}, {horizontal_flip: {}}]'";
   RunOutput inline_loader = run_and_read(config + augment + " --set dataset.workers=0");
@@ -498,11 +503,7 @@ TEST(RunCommand, RecipeAugmentationsTrainAlikeOnAnyWorkersAndReportTheirRate) {
   }
   TempDir tmp;
   const std::string config =
-      (source_dir() / "configs" / "lenet_fashion_mnist.yaml").string() +
-      " --quiet --set training.epochs=2 --set training.batch_size=32 --set device=cpu"
-      " --set training.optimizer.lr=0.02"
-      " --set dataset.train_limit=3000 --set dataset.test_limit=500 --set checkpoint.path=" +
-      kPinnedThreads + " --output " + tmp.path().string() +
+      short_fashion_run("0.02", tmp) +
       " --set 'dataset.augment=[{random_resized_crop: {scale: [0.8, 1]}}, {random_affine: "
       "{degrees: 5, translate: [0.05, 0.05]}}, {trivial_augment_wide: {}}, {random_erasing: "
       "{p: 0.25}}]'";

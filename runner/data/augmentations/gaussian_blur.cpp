@@ -31,15 +31,17 @@ class GaussianBlur : public Augmentation {
 RUNNER_AUGMENTATION(gaussian_blur) {
   AugmentationKind kind;
   kind.read = [](const SettingsReader& settings, const AugmentContext& context) {
+    // The kernel is applied as torchvision applies it, in two dimensions (its cost grows with
+    // the square of the size): 99 covers a tenth of a 990-pixel image, SimCLR's choice.
     const int smaller_side = std::min(context.image.height, context.image.width);
+    const int largest = std::min(2 * smaller_side - 1, 99);
     const std::string expected = fmt::format(
-        "an odd integer from 1 to {} (the borders are reflected, so half the kernel must be "
-        "smaller than the image's smaller side, {})",
-        2 * smaller_side - 1, smaller_side);
+        "an odd integer from 1 to {} (at most 99; the borders are reflected, so half the kernel "
+        "must be smaller than the image's smaller side, {})",
+        largest, smaller_side);
     if (!settings.has("kernel_size")) settings.wrong("kernel_size", expected);
     const int size = settings.integer("kernel_size", 0);
-    if (size < 1 || size % 2 == 0 || size / 2 >= smaller_side)
-      settings.wrong("kernel_size", expected);
+    if (size < 1 || size % 2 == 0 || size > largest) settings.wrong("kernel_size", expected);
     std::pair<double, double> sigma{0.1, 2.0};
     if (settings.has("sigma")) {
       const nlohmann::json& value = settings.raw("sigma");

@@ -95,7 +95,7 @@ std::vector<double> read_value(const SettingsReader& settings, int channels) {
   }
   std::vector<double> out;
   for (const auto& v : value) {
-    if (!v.is_number()) settings.wrong("value", expected);
+    if (!v.is_number() || !std::isfinite(v.get<double>())) settings.wrong("value", expected);
     out.push_back(v.get<double>());
   }
   return out;
