@@ -100,9 +100,10 @@ TEST(Precision, ABf16CheckpointHoldsFp32WeightsThatAnFp32EvaluationReads) {
 TEST(Precision, Bf16ResumesToTheUninterruptedNumbers) {
   SKIP_WITHOUT_NATIVE_BF16();
   TempDir tmp;
-  // A constant learning rate: the cosine schedule's steps depend on the epochs set.
+  // A constant learning rate: the cosine schedule's steps depend on the epochs set. Threads
+  // pinned: fitted to a busy machine, the runs could sum in other orders.
   const std::string bf16 = tiny_resnet() +
-                           " --quiet --set training.precision=bf16"
+                           " --quiet --set training.precision=bf16 --set training.threads=2"
                            " --set 'training.schedule={type: constant}'";
   auto first = run_runner(bf16 + " --set training.epochs=1 --set checkpoint.path=c.safetensors" +
                           " --output " + (tmp / "a").string());
