@@ -204,9 +204,13 @@ void add_config_commands(CLI::App& app, Commands& c) {
                            "print the resolved config and its plain layers (blocks expanded) as "
                            "JSON");
 
-  c.eval_cmd = app.add_subcommand("eval", "evaluate a checkpoint on the test set");
+  c.eval_cmd = app.add_subcommand(
+      "eval",
+      "evaluate a checkpoint on the test set: CONFIG --checkpoint FILE, or a run folder "
+      "(or its checkpoint with report.json beside it), which brings its own config");
   add_config_options(*c.eval_cmd, c.eval);
-  c.eval_cmd->add_option("--checkpoint", c.checkpoint, "safetensors checkpoint")->required();
+  c.eval_cmd->add_option("--checkpoint", c.checkpoint,
+                         "safetensors checkpoint (with a config; a run folder needs none)");
 }
 
 // predict: label image files with a trained run's model.

@@ -1,9 +1,14 @@
-// `runner eval --checkpoint FILE CONFIG`: test a saved model and write an evaluation report.
+// `runner eval CONFIG --checkpoint FILE` or `runner eval RUN_DIR|CHECKPOINT`: test a saved
+// model and write an evaluation report. A run folder (or a checkpoint with its report.json
+// beside it) brings its own config: the resolved config its report holds.
 #include <fmt/format.h>
 
 #include <cmath>
+#include <optional>
 
 #include "runner/cli/commands.h"
+#include "runner/cli/temporary_config.h"
+#include "runner/cli/trained_run.h"
 #include "runner/report/environment.h"
 #include "runner/report/report.h"
 #include "runner/run/run_output.h"
@@ -14,8 +19,44 @@
 
 namespace runner {
 
-int eval_command(const SessionOptions& options, const std::filesystem::path& checkpoint) {
+namespace {
+
+// A YAML config with --checkpoint is evaluated as given; a run folder or a checkpoint file
+// without --checkpoint takes the run's config and kept weights.
+bool names_a_trained_run(const SessionOptions& options, const std::filesystem::path& checkpoint) {
+  if (!checkpoint.empty()) return false;
+  const std::filesystem::path& model = options.config;
+  if (std::filesystem::is_directory(model) || model.extension() == ".safetensors") return true;
+  throw UserError(fmt::format(
+      "{}: a config needs --checkpoint FILE (the weights to evaluate); or pass a run folder "
+      "(results/<name>/<run>) or a checkpoint with its report.json beside it, which bring "
+      "their own config",
+      model.string()));
+}
+
+}  // namespace
+
+int eval_command(const SessionOptions& given, const std::filesystem::path& given_checkpoint) {
+  SessionOptions options = given;
+  std::filesystem::path checkpoint = given_checkpoint;
+  std::optional<TrainedRun> run;
+  std::optional<TemporaryConfig> run_config;
+  if (names_a_trained_run(given, given_checkpoint)) {
+    run = find_trained_run(given.config);
+    const nlohmann::json& config = *run->report.config;
+    const std::string configured = config.contains("checkpoint")
+                                       ? config["checkpoint"].value("path", std::string())
+                                       : std::string();
+    checkpoint = run->checkpoint.empty() ? checkpoint_of(run->report, given.config, configured)
+                                         : run->checkpoint;
+    run_config.emplace(config, "eval");
+    options.config = run_config->path();
+  }
   Console console(options.quiet);
+  if (run) {
+    console.line(fmt::format("config: the one {} resolved; weights: {}", run->report_path.string(),
+                             checkpoint.string()));
+  }
   Session session = Session::prepare(options, console);
   session.open(console);
   if (session.data.test.size() == 0) {
@@ -32,6 +73,8 @@ int eval_command(const SessionOptions& options, const std::filesystem::path& che
   std::string config_sha = sha256_hex(session.experiment.resolved.dump());
   auto run_dir = new_run_directory(options.output, session.experiment.name, config_sha);
   RunRecord report = report_head(session, RunMode::eval, run_dir, config_sha, started_at);
+  // Not the temporary file the run's config was read from: the run's own config file.
+  if (run) report.config_file = run->report.config_file;
   // Weights that give an infinite or undefined loss (a checkpoint holding inf) diverged.
   const RunStatus status = std::isfinite(result.loss) ? RunStatus::completed : RunStatus::diverged;
   report.status = status;

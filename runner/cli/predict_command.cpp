@@ -9,6 +9,7 @@
 
 #include "backends/layer_support.h"
 #include "runner/cli/commands.h"
+#include "runner/cli/trained_run.h"
 #include "runner/config/load_config.h"
 #include "runner/data/dataset_format.h"
 #include "runner/data/image_decode.h"
@@ -29,40 +30,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The run's report and the checkpoint to load: a run folder's report and its checkpoint.path,
-// or a checkpoint file and the report.json beside it.
-struct TrainedRun {
-  fs::path report_path, checkpoint;
-  RunRecord report;
-};
-
-// The weights of a run folder: the folder's own file first (the config's checkpoint.path inside
-// it, else the report's file name there), so a copied or moved folder predicts with what it
-// holds; the report's path as written only when the folder has neither.
-fs::path checkpoint_of(const RunRecord& report, const fs::path& run_dir,
-                       const Experiment& experiment) {
-  const std::string path = field_of(report.checkpoint, &RecordCheckpoint::path).value_or("");
-  if (path.empty()) {
-    throw UserError(fmt::format(
-        "{}: the run kept no checkpoint (its config has no checkpoint.path), so there are no "
-        "weights to predict with",
-        (run_dir / "report.json").string()));
-  }
-  std::vector<fs::path> candidates;
-  const fs::path configured = experiment.checkpoint.path;
-  if (!configured.empty() && configured.is_relative()) candidates.push_back(run_dir / configured);
-  if (fs::path(path).has_filename()) candidates.push_back(run_dir / fs::path(path).filename());
-  candidates.push_back(path);
-  for (const fs::path& file : candidates) {
-    if (fs::is_regular_file(file)) return file;
-  }
-  throw UserError(
-      fmt::format("{}: checkpoint.path: found '{}', which is not a file (moved or "
-                  "deleted?), and the folder holds none; pass the checkpoint file "
-                  "itself instead",
-                  (run_dir / "report.json").string(), path));
-}
-
 // Weights that are not finite answer every image with NaN: refused, naming the tensor.
 void check_finite_weights(const Program& program, const fs::path& file) {
   for (const HostTensor& tensor : program.parameters()) {
@@ -74,34 +41,6 @@ void check_finite_weights(const Program& program, const fs::path& file) {
       }
     }
   }
-}
-
-TrainedRun find_trained_run(const fs::path& model) {
-  TrainedRun run;
-  if (fs::is_directory(model)) {
-    run.report_path = model / "report.json";
-  } else if (fs::is_regular_file(model)) {
-    run.checkpoint = model;
-    run.report_path = model.parent_path() / "report.json";
-  } else {
-    throw UserError(fmt::format(
-        "{}: no such run folder or checkpoint (expected a run's folder, e.g. results/<run>, or "
-        "its .safetensors checkpoint)",
-        model.string()));
-  }
-  if (!fs::is_regular_file(run.report_path)) {
-    throw UserError(fmt::format(
-        "{}: no report.json there; predict reads the run's preprocessing (image size, channels, "
-        "normalisation, class names) from the report of the run that trained the model: pass "
-        "the run's folder, or keep its report.json beside the checkpoint",
-        model.string()));
-  }
-  run.report = read_run_record(run.report_path);
-  if (!run.report.config) {
-    throw UserError(fmt::format("{}: the report holds no config (the run never started)",
-                                run.report_path.string()));
-  }
-  return run;
 }
 
 // The experiment the run resolved, from its report, checked as `run` checks a config: an edited
@@ -290,7 +229,7 @@ int predict_command(const PredictOptions& options) {
   Session session;
   session.experiment = experiment_of(run);
   if (run.checkpoint.empty()) {
-    run.checkpoint = checkpoint_of(run.report, options.model, session.experiment);
+    run.checkpoint = checkpoint_of(run.report, options.model, session.experiment.checkpoint.path);
   }
   if (!options.device.empty()) {
     auto device = Device::parse(options.device);

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "runner/cli/commands.h"
+#include "runner/cli/temporary_config.h"
 #include "runner/html/run_page.h"
 #include "runner/report/read_report.h"
 #include "runner/report/rerun_comparison.h"
@@ -59,24 +60,6 @@ RunRecord read_report(const std::filesystem::path& path) {
   return report;
 }
 
-// The config as a file: the resolved config is JSON, and JSON is valid YAML.
-class TemporaryConfig {
- public:
-  explicit TemporaryConfig(const nlohmann::json& config)
-      : path_(std::filesystem::temp_directory_path() /
-              fmt::format("runner-reproduce-{}.yaml", ::getpid())) {
-    write_json_atomically(path_, config);
-  }
-  ~TemporaryConfig() {
-    std::error_code ignored;
-    std::filesystem::remove(path_, ignored);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
 // A config whose checkpoint.path is absolute (allowed outside the run folder) would make the
 // rerun overwrite the original's checkpoint: the rerun keeps the file name inside its own run
 // folder unless its command line allows the path. Returns whether the path was moved.
@@ -119,7 +102,7 @@ int reproduce_command(const ReproduceOptions& options) {
   nlohmann::json rerun_config = *original.config;
   const bool moved_checkpoint = keep_checkpoint_inside(rerun_config, options, console);
   const bool kernels_turned_off = keep_own_kernels_off(original, rerun_config);
-  TemporaryConfig config(rerun_config);
+  TemporaryConfig config(rerun_config, "reproduce");
 
   ExperimentRequest request;
   request.config = config.path();

@@ -162,6 +162,20 @@ TEST(Run, CheckpointReloadsAndEvalReproducesTheAccuracy) {
   ASSERT_EQ(eval.result.exit_code, 0) << eval.result.output;
   EXPECT_EQ(eval.report["mode"], "eval");
   EXPECT_EQ(eval.report["metrics"]["test_accuracy"], run.report["metrics"]["test_accuracy"]);
+  // The run folder, or its checkpoint with the report beside it, brings its own config.
+  const std::filesystem::path run_dir = std::filesystem::path(checkpoint).parent_path();
+  for (const std::string& model : {run_dir.string(), checkpoint}) {
+    RunOutput again = run_and_read("eval --quiet " + model + out);
+    ASSERT_EQ(again.result.exit_code, 0) << again.result.output;
+    EXPECT_EQ(again.report["metrics"]["test_accuracy"], run.report["metrics"]["test_accuracy"]);
+    EXPECT_EQ(again.report["config_sha256"], run.report["config_sha256"]);
+    EXPECT_EQ(again.report["config_file"], run.report["config_file"]);
+  }
+  // A config alone has no weights: said, naming it.
+  RunOutput bare = run_and_read("eval --quiet " + tiny_config() + out);
+  EXPECT_EQ(bare.result.exit_code, 2) << bare.result.output;
+  EXPECT_NE(bare.result.output.find("a config needs --checkpoint FILE"), std::string::npos)
+      << bare.result.output;
 }
 
 // Resumes a run of `config` (with extra options) after its first epoch and compares the second

@@ -225,3 +225,39 @@ TEST(AugmentationKinds, TheLoaderGivesTheSameBatchesForAnyNumberOfWorkers) {
 
 }  // namespace
 }  // namespace runner
+
+namespace runner {
+namespace {
+
+// Every kind on tiny and odd images, grey to four channels, with many draws: the size is kept
+// and nothing reads or writes outside the image (the sanitizers watch this test too).
+TEST(AugmentationKinds, TinyAndOddImagesKeepTheirSize) {
+  for (const auto& [channels, height, width] :
+       {std::tuple{1, 1, 1}, {3, 1, 1}, {1, 2, 3}, {3, 3, 1}, {2, 5, 4}, {4, 7, 2}, {3, 64, 5}}) {
+    const AugmentContext context{
+        {channels, height, width},
+        {std::vector<float>(channels, 0.5f), std::vector<float>(channels, 0.25f)},
+        {}};
+    for (const auto& [kind, settings] : every_kind()) {
+      nlohmann::json fitted = settings;
+      if (kind == "random_crop") fitted["padding"] = std::min(height, width);
+      if (kind == "gaussian_blur") fitted["kernel_size"] = 1;
+      if (fitted.contains("fill") && fitted["fill"].is_array()) fitted["fill"] = 9;
+      const bool colour = kind == "color_jitter" || kind == "random_grayscale" ||
+                          kind == "trivial_augment_wide" || kind == "rand_augment";
+      if (colour && channels != 1 && channels != 3) continue;
+      const AugmentStep step = make_augment_step(kind, fitted, context);
+      const Image image = noise_image(channels, height, width, 11);
+      for (std::uint64_t bits = 0; bits < 200; ++bits) {
+        const Image out = augmented(step, image, augment_math::draw(5, 0, bits, 0));
+        ASSERT_EQ(out.pixels.size(), image.pixels.size()) << kind;
+        ASSERT_EQ(out.channels, channels) << kind;
+        ASSERT_EQ(out.height, height) << kind;
+        ASSERT_EQ(out.width, width) << kind;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace runner
