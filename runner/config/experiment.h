@@ -33,6 +33,15 @@ struct LossSpec {
   bool plain() const { return class_weights.empty() && !balanced && focal_gamma == 0; }
 };
 
+// training.ema: an exponential moving average of the weights (and of batch norm's running
+// statistics), evaluated beside them after every epoch and kept as a checkpoint of its own, as
+// torchvision's reference recipes (--model-ema) and timm's ModelEmaV2.
+struct EmaSpec {
+  bool enabled = false;
+  double decay = 0.9998;  // average = decay x average + (1 - decay) x weights, per update
+  int every = 1;          // training steps between updates
+};
+
 struct TrainingSpec {
   int epochs = 1;
   int batch_size = 4;
@@ -57,6 +66,7 @@ struct TrainingSpec {
   // divergence_threshold); none: 1,000 times a uniform guess's loss (divergence_threshold()).
   std::optional<double> divergence_threshold;
   EarlyStoppingSpec early_stopping;  // enabled: stop when the validation figure stalls
+  EmaSpec ema;
 };
 
 struct BackendSpec {

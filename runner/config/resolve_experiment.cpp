@@ -412,6 +412,17 @@ EarlyStoppingSpec read_early_stopping(const Fields& f) {
   return e;
 }
 
+// training.ema, when given (an empty mapping takes the defaults).
+EmaSpec read_ema(const Fields& f) {
+  EmaSpec e;
+  e.enabled = true;
+  e.decay = f.number("decay", e.decay);
+  if (!(e.decay > 0 && e.decay < 1)) f.wrong("decay", "a number between 0 and 1 (exclusive)");
+  e.every = f.integer("every", e.every);
+  if (e.every < 1) f.wrong("every", "at least 1 (training steps between updates)");
+  return e;
+}
+
 TrainingSpec read_training(const Fields& f) {
   TrainingSpec t;
   t.epochs = f.integer("epochs", t.epochs);
@@ -437,6 +448,7 @@ TrainingSpec read_training(const Fields& f) {
   t.allow_emulation = f.flag("allow_emulation", t.allow_emulation);
   if (f.has("divergence_threshold")) t.divergence_threshold = f.number("divergence_threshold", 0);
   t.early_stopping = read_early_stopping(f.child("early_stopping"));
+  if (f.has("ema")) t.ema = read_ema(f.child("ema"));
   return t;
 }
 

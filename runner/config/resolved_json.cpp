@@ -180,6 +180,10 @@ nlohmann::json experiment_to_json(const Experiment& e) {
                                                           : nlohmann::json(m.kind));
     }
   }
+  // Only when given, so configs without it keep their hash.
+  if (e.training.ema.enabled) {
+    out["training"]["ema"] = {{"decay", e.training.ema.decay}, {"every", e.training.ema.every}};
+  }
   // Only when off, so configs keep the hash they had before the switch was an option.
   if (!e.backend.own_kernels) out["backend"]["own_kernels"] = false;
   if (!e.backend.winograd) out["backend"]["winograd"] = false;

@@ -94,7 +94,11 @@ bool lower_is_better(std::string_view figure) {
 
 bool is_set_figure_key(std::string_view key) {
   for (const std::string_view prefix : {"val_", "test_"}) {
-    if (starts_with(key, prefix) && metric_of_figure(key.substr(prefix.size()))) return true;
+    if (!starts_with(key, prefix)) continue;
+    const std::string_view figure = key.substr(prefix.size());
+    if (metric_of_figure(figure)) return true;
+    // training.ema's figures of the average: val_ema_accuracy, test_ema_loss.
+    if (starts_with(figure, "ema_") && is_known_figure(figure.substr(4))) return true;
   }
   return false;
 }

@@ -209,6 +209,28 @@ std::optional<TrainingOutcome> nothing_left_to_train(RunContext& c, const Traini
   return outcome;
 }
 
+// training.ema's checkpoint: beside the weights' file, `net.safetensors` -> `net.ema.safetensors`.
+std::filesystem::path average_path(std::filesystem::path checkpoint) {
+  return checkpoint.replace_extension(".ema.safetensors");
+}
+
+// A resumed run continues the average its checkpoint's run saved beside it; without that file
+// the average starts again from the resumed weights (said).
+void restore_average(RunContext& c, const std::filesystem::path& resumed_from,
+                     WeightAverage& average) {
+  const std::filesystem::path file = average_path(resumed_from);
+  if (!std::filesystem::is_regular_file(file)) {
+    c.console.warning(fmt::format(
+        "training.ema: no {} beside the checkpoint: the average starts again from its weights",
+        file.string()));
+    return;
+  }
+  const std::vector<HostTensor> own = c.program.parameters();
+  load_checkpoint(file, c.program, CheckpointUse::weights);
+  average.restore(c.program.parameters());
+  c.program.load_parameters(own);
+}
+
 RunReport train_report(RunContext& c) {
   const Experiment& experiment = c.session.experiment;
   TrainingPlan plan;
@@ -220,6 +242,12 @@ RunReport train_report(RunContext& c) {
     resumed = resume_from(c);
     plan.first_epoch = resumed->info.epochs_done;
     plan.selection = resumed->selection;
+  }
+  std::optional<WeightAverage> average;
+  if (experiment.training.ema.enabled) {
+    average.emplace(experiment.training.ema);
+    if (resumed) restore_average(c, resumed->info.path, *average);
+    plan.ema = &*average;
   }
   if (std::filesystem::path(experiment.checkpoint.path).is_absolute()) {
     checkpoint_path(experiment, {});  // its checks, before a run folder is made
@@ -242,6 +270,12 @@ RunReport train_report(RunContext& c) {
     }
     plan.after_epoch = [&](int epochs_done, const SelectionState& selection, bool new_best) {
       checkpoints->epoch_done(c.program, epochs_done, selection, new_best);
+      if (average && !average->empty()) {
+        average->with_average(c.program, [&] {
+          save_checkpoint(average_path(checkpoints->path()), c.program, experiment, epochs_done,
+                          c.config_sha);
+        });
+      }
     };
   }
   const double startup_seconds = seconds_since(c.started);
@@ -284,6 +318,11 @@ RunReport train_report(RunContext& c) {
     c.program.release_memory();  // the kept model is measured by a program of its own
     report.metrics = measure_kept_model(c.session, c.console, outcome,
                                         checkpoints ? &*checkpoints : nullptr, checkpoint);
+    // training.ema: the average's figures after the last epoch, beside the kept model's.
+    if (report.metrics) {
+      for (const auto& [name, value] : outcome.average_figures)
+        report.metrics->figures[name] = value;
+    }
     evaluation_seconds += seconds_since(finishing);
   } else if (outcome.status == RunStatus::stopped_early) {
     // Its validation figures at the rung it stopped at; the test set stays unseen.

@@ -43,6 +43,7 @@ struct Loop {
   StepClock clock;            // steps after the warm-up
   std::int64_t images_after_warmup = 0;
   double divergence_threshold = 0;  // a mean loss above it: diverged
+  WeightAverage* ema = nullptr;     // training.ema (none: off)
 };
 
 // Reading the loss is where the host waits for an asynchronous device: the wait is the steps'.
@@ -63,6 +64,8 @@ bool train_one_step(Loop& loop, EpochTotals& totals) {
   totals.learning_rate = scheduled.learning_rate;
   totals.momentum = scheduled.momentum;
   loop.program.train_step(batch);
+  // Inside the step's time: folding the weights in is part of what training with EMA costs.
+  if (loop.ema) loop.ema->after_step(loop.run_step, loop.program);
   double step_seconds = seconds_since(step_start);
   ++loop.outcome.steps;
   totals.images += batch.count;
@@ -131,8 +134,25 @@ void add_evaluation(Loop& loop, const Dataset& set, const char* name, int epoch,
   }
 }
 
-// After a completed epoch: evaluates the validation set and, when `test`, the test set; records
-// and prints it.
+// training.ema: the average's loss and accuracy on `set` (val_ema_loss, val_ema_accuracy, ...),
+// with the average loaded for the evaluation and the weights put back after it.
+void add_average_evaluation(Loop& loop, const Dataset& set, const std::string& name,
+                            EpochRecord& record, std::string& line) {
+  if (set.size() == 0 || !loop.ema || loop.ema->empty()) return;
+  const auto start = SteadyClock::now();
+  Evaluation evaluation;
+  loop.ema->with_average(
+      loop.program, [&] { evaluation = evaluate(loop.program, set, loop.spec.eval_batch_size); });
+  loop.outcome.evaluation_seconds += seconds_since(start);
+  record.figures[name + "_ema_loss"] = evaluation.loss;
+  record.figures[name + "_ema_accuracy"] = evaluation.accuracy();
+  loop.outcome.average_figures[name + "_ema_loss"] = evaluation.loss;
+  loop.outcome.average_figures[name + "_ema_accuracy"] = evaluation.accuracy();
+  line += fmt::format(", {} EMA accuracy {:.2f} %", name, 100 * evaluation.accuracy());
+}
+
+// After a completed epoch: evaluates the validation set and, when `test`, the test set (the
+// weights, and their average with training.ema); records and prints it.
 void record_epoch(Loop& loop, const DatasetSplits& data, int epoch, const EpochTotals& totals,
                   bool test) {
   EpochRecord record;
@@ -146,6 +166,8 @@ void record_epoch(Loop& loop, const DatasetSplits& data, int epoch, const EpochT
     add_evaluation(loop, data.test, "test", record.epoch, loop.outcome.final_evaluation,
                    record.test_loss, record.test_accuracy, record, line);
   }
+  add_average_evaluation(loop, data.validation, "val", record, line);
+  if (test) add_average_evaluation(loop, data.test, "test", record, line);
   record.seconds = totals.seconds;
   record.images_per_second = totals.seconds > 0 ? totals.images / totals.seconds : 0.0;
   record.grad_norm_mean = totals.loss.grad_norm_count > 0 ? totals.loss.grad_norm_mean() : -1.0;
@@ -189,7 +211,8 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
             plan.threads,
             {},
             0,
-            divergence_threshold(spec, data.train.classes())};
+            divergence_threshold(spec, data.train.classes()),
+            plan.ema};
   // Without a validation set there is nothing to select by: the state stays as it came.
   std::optional<ModelSelection> selection;
   if (data.validation.size() > 0) selection.emplace(experiment, plan.selection);

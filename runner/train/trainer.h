@@ -17,6 +17,7 @@
 #include "runner/train/model_selection.h"
 #include "runner/train/run_status.h"
 #include "runner/train/step_threads.h"
+#include "runner/train/weight_average.h"
 #include "runner/util/console.h"
 
 namespace runner {
@@ -56,7 +57,10 @@ struct TrainingOutcome {
   double train_seconds = 0;            // all training steps
   double timed_seconds = 0;  // the steps after the warm-up, device waits included: the whole run's
   double data_wait_seconds = 0;  // of which the step waited for the loader
-  int loader_workers = 0;        // the host loader's background threads (0: inline or none)
+  // training.ema: the average's figures after the last evaluated epoch (val_ema_accuracy,
+  // test_ema_loss, ...); empty without.
+  std::map<std::string, double> average_figures;
+  int loader_workers = 0;  // the host loader's background threads (0: inline or none)
   // Training images augmented per second of one loader thread (0: no host augmentation).
   double augment_images_per_second = 0;
   std::vector<double> step_seconds;  // each full-batch step after the warm-up, data wait included
@@ -91,6 +95,9 @@ struct TrainingPlan {
   bool test_each_epoch = true;
   // The steps' compute threads (none: the program's, unchanged).
   StepThreads* threads = nullptr;
+  // training.ema: the weights' average, folded in after the steps and evaluated after each
+  // epoch beside the weights (none: off). Its owner saves and restores it with the checkpoints.
+  WeightAverage* ema = nullptr;
 };
 
 TrainingOutcome train(const Experiment& experiment, Program& program, const DatasetSplits& data,

@@ -216,6 +216,43 @@ TEST(Run, ResumingAnAugmentedRunContinuesExactly) {
   expect_resume_continues_exactly(tiny_config() + kAugment);
 }
 
+// training.ema: the average continues from the file saved beside the checkpoint, so a resumed
+// run's average (and its figures in metrics) is the uninterrupted run's.
+TEST(Run, ResumingARunWithAWeightAverageContinuesItExactly) {
+  expect_resume_continues_exactly(tiny_config() + " --set 'training.ema={decay: 0.999}'");
+}
+
+// The average is evaluated after every epoch beside the weights, reported as val_ema_* and
+// test_ema_* figures, and kept as NAME.ema.safetensors, which eval reads like any checkpoint.
+TEST(Run, AWeightAverageIsEvaluatedReportedAndKept) {
+  TempDir tmp;
+  const std::string out = kPinnedThreads + " --quiet --output " + tmp.path().string();
+  RunOutput run = run_and_read(tiny_config() +
+                               " --set 'training.ema={decay: 0.8, every: 2}'"
+                               " --set dataset.validation_split=0.25"
+                               " --set checkpoint.path=net.safetensors" +
+                               out);
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  EXPECT_TRUE(schema_violations(load_schema("report.schema.json"), run.report).empty());
+  for (const nlohmann::json& epoch : run.report["epochs"]) {
+    for (const char* key :
+         {"val_ema_loss", "val_ema_accuracy", "test_ema_loss", "test_ema_accuracy"}) {
+      EXPECT_TRUE(epoch.contains(key)) << key << " in " << epoch.dump();
+    }
+  }
+  const nlohmann::json& metrics = run.report["metrics"];
+  EXPECT_EQ(metrics["test_ema_accuracy"], run.report["epochs"].back()["test_ema_accuracy"]);
+  const std::filesystem::path kept = run.report["checkpoint"]["path"].get<std::string>();
+  const std::filesystem::path average = kept.parent_path() / "net.ema.safetensors";
+  ASSERT_TRUE(std::filesystem::exists(average));
+  RunOutput eval = run_and_read("eval --checkpoint " + average.string() + " " + tiny_config() +
+                                " --set dataset.validation_split=0.25" + out);
+  ASSERT_EQ(eval.result.exit_code, 0) << eval.result.output;
+  EXPECT_EQ(eval.report["metrics"]["test_accuracy"], metrics["test_ema_accuracy"]);
+  EXPECT_NE(run.report["metrics"]["test_loss"], metrics["test_ema_loss"]) << "an average, not the "
+                                                                             "weights";
+}
+
 // Batch norm (short last batches), dropout and a residual join.
 std::string tiny_resnet_config() {
   return (source_dir() / "configs" / "tiny_resnet_synthetic.yaml").string();

@@ -127,6 +127,9 @@ std::vector<DefaultCase> cases() {
       config("{name: synthetic, validation_split: 0.1}",
              "[{name: flat, type: flatten}, {name: fc, type: linear, out_features: 10}]",
              "{early_stopping: {monitor: val_accuracy}}");
+  const std::string ema = config(
+      "{name: synthetic}",
+      "[{name: flat, type: flatten}, {name: fc, type: linear, out_features: 10}]", "{ema: {}}");
   auto schedule = [](auto field) {
     return [field](const Resolved& r) { return json(field(r.experiment.training.schedule)); };
   };
@@ -144,6 +147,8 @@ std::vector<DefaultCase> cases() {
       {d + "dataset/properties/test_limit", plain, resolved("/dataset/test_limit")},
       {d + "dataset/properties/validation_split", plain,
        [](const Resolved& r) { return json(r.experiment.dataset.validation_split); }},
+      {d + "training/properties/ema/properties/decay", ema, resolved("/training/ema/decay")},
+      {d + "training/properties/ema/properties/every", ema, resolved("/training/ema/every")},
       {d + "early_stopping/properties/patience", early_stopping,
        resolved("/training/early_stopping/patience")},
       {d + "early_stopping/properties/min_delta", early_stopping,
