@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "runner/config/monitor_spec.h"
 #include "runner/html/html_table.h"
 #include "runner/html/html_text.h"
 #include "runner/html/record_text.h"
@@ -151,7 +152,7 @@ std::string figures_table(const std::map<std::string, double>& figures) {
   HtmlTable table{"figures-table", {"figure", "value"}, {}, false};
   for (const auto& [key, value] : figures) {
     table.rows.push_back(
-        {text_cell(key), number_cell(value, figure_of(std::optional(value), "share"))});
+        {text_cell(key), number_cell(value, figure_of(std::optional(value), figure_unit(key)))});
   }
   return "<h3>Metrics</h3>\n" + render_table(table);
 }

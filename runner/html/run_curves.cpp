@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "runner/config/monitor_spec.h"
 #include "runner/html/html_table.h"
 #include "runner/html/html_text.h"
 #include "runner/html/line_chart.h"
@@ -114,7 +115,7 @@ HtmlTable epochs_table(const std::vector<RecordEpoch>& epochs) {
       const auto found = e.figures.find(key);
       const std::optional<double> value =
           found == e.figures.end() ? std::nullopt : std::optional(found->second);
-      row.push_back(number_cell(value_or_nan(value), figure_of(value, "share")));
+      row.push_back(number_cell(value_or_nan(value), figure_of(value, figure_unit(key))));
     }
     table.rows.push_back(std::move(row));
   }
