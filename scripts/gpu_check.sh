@@ -31,6 +31,8 @@
 #                     batch 16, 256 and 4096, strict FP32 and PyTorch's defaults (tf32)
 #       architectures runner bench of the block-written ResNet-18 and MobileNetV2 (configs/bench/,
 #                     synthetic CIFAR-shaped images) on cuda, 30 steps each
+#       recipe        configs/variants/lenet_fashion_mnist_trivialaugment.yaml for one epoch on
+#                     cuda: the host loader's augmentation feeding the GPU, and the weights EMA
 #       lenet-PREC    LeNet in the other --precisions (default tf32 bf16 fp16)
 #     --epochs sets LeNet's epochs (default: the config's 2); --skip leaves steps out. The steps
 #     write into WORK (--work, default a new folder under $TMPDIR or /tmp): logs/STEP.log,
@@ -216,7 +218,7 @@ run() {
 
   local gpu_steps=(tests)
   for p in $precisions; do gpu_steps+=("lenet-$p"); done
-  gpu_steps+=(eval-cpu eval-pytorch resnet8 sweep bench architectures)
+  gpu_steps+=(eval-cpu eval-pytorch resnet8 sweep bench architectures recipe)
   if [ -n "$no_gpu" ]; then
     for s in "${gpu_steps[@]}"; do wanted "$s" && skip "$s" "$no_gpu"; done
   else
@@ -298,6 +300,12 @@ run() {
         done' architectures "$runner" "$work/runs/architectures" \
         "$root/configs/bench/resnet18_cifar_synthetic.yaml" \
         "$root/configs/bench/mobilenetv2_cifar_synthetic.yaml" || true
+    fi
+
+    if wanted recipe; then
+      step recipe 60 "$runner" run "$root/configs/variants/lenet_fashion_mnist_trivialaugment.yaml" \
+        --output "$work/runs/recipe" --set device=cuda --set training.epochs=1 \
+        --set 'training.ema={decay: 0.999, every: 8}' "${data_set[@]}" || true
     fi
 
     for p in ${precisions#"$first"}; do

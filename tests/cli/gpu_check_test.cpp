@@ -59,7 +59,7 @@ TEST(GpuCheck, WithoutAGpuSkipsTheGpuStepsSaysWhyAndWritesTheSummary) {
   }
   EXPECT_EQ(skipped, (std::set<std::string>{"tests", "lenet-fp32", "lenet-tf32", "lenet-bf16",
                                             "lenet-fp16", "eval-cpu", "eval-pytorch", "resnet8",
-                                            "sweep", "bench", "architectures"}));
+                                            "sweep", "bench", "architectures", "recipe"}));
 
   // Three files: what the device call brings back is at most 8, two folders down.
   std::set<std::string> files;
