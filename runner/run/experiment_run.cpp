@@ -152,7 +152,8 @@ std::optional<RecordCheckpoint> finish_checkpoints(RunContext& c, EpochCheckpoin
     // The command that continues it keeps every option of this one: without the --set
     // overrides the resumed config would differ (other epochs, other data), without --output
     // the resumed run would land in another folder.
-    std::string command = "runner run " + shell_quote(c.session.experiment.source_file);
+    std::string command =
+        runner_program() + " run " + shell_quote(c.session.experiment.source_file);
     for (const std::string& set : c.request.overrides) command += " --set " + shell_quote(set);
     command += " --output " + shell_quote(c.request.output.string());
     for (const std::string& tag : c.request.tags) command += " --tag " + shell_quote(tag);

@@ -7,6 +7,7 @@
 #include "runner/sweep/launcher.h"
 #include "runner/sweep/slurm_commands.h"
 #include "runner/sweep/slurm_script.h"
+#include "runner/util/command_line.h"
 #include "runner/util/files.h"
 
 namespace runner {
@@ -73,12 +74,13 @@ class SlurmArrayLauncher : public Launcher {
     const std::string job_id = submit(r.dir, script, record_, r.plan, points);
     console.result(
         fmt::format("sweep {}: submitted Slurm job {}, {} array tasks (points {}); script {}\n"
-                    "  follow it:     runner sweep status {}   (or squeue --jobs={})\n"
+                    "  follow it:     {} sweep status {}   (or squeue --jobs={})\n"
                     "  task logs:     {}/{}_<point>.log\n"
-                    "  when it ends:  runner report {}",
+                    "  when it ends:  {} report {}",
                     r.spec.name, job_id, points.size(), array_spec(points, 0),
-                    (slurm_folder(r.dir) / ("job-" + job_id + ".sh")).string(), r.dir.string(),
-                    job_id, slurm_folder(r.dir).string(), job_id, r.dir.string()));
+                    (slurm_folder(r.dir) / ("job-" + job_id + ".sh")).string(), runner_program(),
+                    r.dir.string(), job_id, slurm_folder(r.dir).string(), job_id, runner_program(),
+                    r.dir.string()));
   }
 
  private:

@@ -6,6 +6,7 @@
 #include "runner/report/read_report.h"
 #include "runner/sweep/rung_records.h"
 #include "runner/sweep/summary_cells.h"
+#include "runner/util/command_line.h"
 
 namespace runner {
 
@@ -129,7 +130,9 @@ json best_point(const json& search, const json& rows) {
           {"mode", maximize ? "max" : "min"},
           {"value", (*best)[field]},
           {"report", report},
-          {"command", report.is_string() ? "runner reproduce " + report.get<std::string>() : ""}};
+          {"command", report.is_string() ? runner_program() + " reproduce " +
+                                               shell_quote(report.get<std::string>())
+                                         : ""}};
 }
 
 std::string best_section(const json& summary) {

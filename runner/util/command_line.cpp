@@ -19,6 +19,10 @@ const std::vector<std::string>& command_line() {
   return stored();
 }
 
+std::string runner_program() {
+  return stored().empty() || stored()[0].empty() ? "runner" : shell_quote(stored()[0]);
+}
+
 std::string shell_quote(const std::string& text) {
   bool safe = !text.empty() && text.find_first_not_of(
                                    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
