@@ -140,25 +140,35 @@ class Predictor {
   void predict_batch(const std::vector<fs::path>& files, Program& program) {
     const std::size_t image_bytes = std::size_t(channels_) * height_ * width_;
     std::vector<std::uint8_t> images(files.size() * image_bytes);  // (N, C, H, W)
-    std::vector<fs::path> decoded;
-    for (const fs::path& file : files) {
+    std::vector<std::string> errors(files.size());                 // "" for a file that was decoded
+    std::size_t decoded = 0;
+    for (std::size_t f = 0; f < files.size(); ++f) {
       try {
-        Image image = read_image(file, channels_, max_image_bytes_);
-        std::span<std::uint8_t> slot(images.data() + decoded.size() * image_bytes, image_bytes);
+        Image image = read_image(files[f], channels_, max_image_bytes_);
+        std::span<std::uint8_t> slot(images.data() + decoded * image_bytes, image_bytes);
         resize_image_into(image, height_, width_, slot);
-        decoded.push_back(file);
+        ++decoded;
       } catch (const std::exception& e) {
         ++failures_;
+        errors[f] = e.what();
         // One line per file, as the predictions are: a line break in its name is shown as \n.
         std::cerr << "error: " << terminal_safe(e.what()) << "\n";
       }
     }
-    if (decoded.empty()) return;
     const int classes = static_cast<int>(class_names_.size());
-    std::vector<float> logits(decoded.size() * classes);  // (N, classes)
-    program.predict(images.data(), static_cast<int>(decoded.size()), logits.data());
-    for (std::size_t i = 0; i < decoded.size(); ++i) {
-      print(decoded[i], top_k(logits.data() + i * classes, classes, options_.top_k));
+    std::vector<float> logits(decoded * classes);  // (N, classes)
+    if (decoded > 0) program.predict(images.data(), static_cast<int>(decoded), logits.data());
+    // In the files' order, failures among them (in the JSON; the text lists them on stderr).
+    std::size_t next = 0;
+    for (std::size_t f = 0; f < files.size(); ++f) {
+      if (!errors[f].empty()) {
+        if (options_.json) {
+          json_.push_back({{"path", escaped_invalid_utf8(files[f].string())},
+                           {"error", escaped_invalid_utf8(errors[f])}});
+        }
+        continue;
+      }
+      print(files[f], top_k(logits.data() + next++ * classes, classes, options_.top_k));
     }
   }
 

@@ -205,6 +205,21 @@ TEST_F(Predict, AnUndecodableFileIsReportedTheOthersStillPredictedExitOne) {
   EXPECT_NE(out.find("00001.png: class"), std::string::npos) << out;
   EXPECT_NE(out.find("00002.png: class"), std::string::npos) << out;
   EXPECT_EQ(out.find("bad.png"), std::string::npos) << out;
+  // --json lists it too, in the files' order, with why (stdout holds the whole answer).
+  std::string json_text;
+  CommandResult json =
+      predict(run_dir_->string() + " " + (images() / "00001.png").string() + " " + bad.string() +
+                  " " + (images() / "00002.png").string() + " --json",
+              json_text);
+  EXPECT_EQ(json.exit_code, 1) << json.output;
+  const nlohmann::json answer = nlohmann::json::parse(json_text);
+  ASSERT_EQ(answer.size(), 3u) << json_text;
+  EXPECT_TRUE(answer[0].contains("predictions")) << json_text;
+  EXPECT_EQ(answer[1]["path"], bad.string());
+  EXPECT_NE(answer[1]["error"].get<std::string>().find("not an image"), std::string::npos)
+      << json_text;
+  EXPECT_FALSE(answer[1].contains("predictions"));
+  EXPECT_TRUE(answer[2].contains("predictions")) << json_text;
 }
 
 // A copied run folder predicts with the weights it holds, not with the file its report names
