@@ -54,6 +54,9 @@ int sweep_command(const SweepOptions& options) {
   }
   console.line(fmt::format("sweep {}: {} points of {}, mode {}; results in {}", spec.name,
                            plan.size(), base.string(), mode_line(spec), dir.string()));
+  if (std::string unused = unused_training_settings_warning(spec, options); !unused.empty()) {
+    console.warning(unused);
+  }
   if (spec.random) console.line(trials_table(*spec.random));
   if (spec.asha) console.line(asha_plan_line(*spec.asha, plan));
   console.line(plan_table(plan, notes));

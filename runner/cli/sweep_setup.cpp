@@ -2,6 +2,7 @@
 #include "runner/cli/sweep_setup.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <thread>
@@ -127,6 +128,44 @@ std::vector<PointState> point_states(const std::vector<PlannedPoint>& plan,
     states[i] = point_state(dir / plan[i].point.id / "report.json", plan[i]);
   });
   return states;
+}
+
+std::string unused_training_settings_warning(const SweepSpec& spec, const SweepOptions& options) {
+  if (!options.mode.empty() || spec.mode != RunMode::benchmark || is_sweep_file(options.file)) {
+    return "";
+  }
+  // What a benchmark point never reads: it times steps, without epochs, evaluation or files.
+  static const char* const kTrainingOnly[] = {"training.epochs",
+                                              "training.early_stopping",
+                                              "training.log_every",
+                                              "training.ema",
+                                              "checkpoint",
+                                              "report",
+                                              "logging",
+                                              "metrics"};
+  const auto training_only = [](std::string path) {
+    if (!path.empty() && path[0] == '~') path.erase(0, 1);
+    path = path.substr(0, path.find('='));
+    for (const char* key : kTrainingOnly) {
+      const std::string prefix = key;
+      if (path == prefix || path.rfind(prefix + ".", 0) == 0) return true;
+    }
+    return false;
+  };
+  std::vector<std::string> unused;
+  for (const std::string& set : options.overrides) {
+    if (training_only(set)) unused.push_back("--set " + set);
+  }
+  for (const auto* axes : {&spec.grid, &spec.zip}) {
+    for (const SweepAxis& axis : *axes) {
+      if (training_only(axis.path)) unused.push_back(axis.path);
+    }
+  }
+  if (unused.empty()) return "";
+  return fmt::format(
+      "mode benchmark: a sweep of a config without --mode times {} steps per point and does not "
+      "train, so {} {} no effect; add --mode train to train and evaluate every point",
+      spec.benchmark.steps, fmt::join(unused, ", "), unused.size() == 1 ? "has" : "have");
 }
 
 std::string mode_line(const SweepSpec& spec) {

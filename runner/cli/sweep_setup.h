@@ -36,4 +36,9 @@ std::vector<PointState> point_states(const std::vector<PlannedPoint>& plan,
 // "train (the config's epochs, with evaluation)" or "benchmark (5 warm-up and 30 timed ...)".
 std::string mode_line(const SweepSpec& spec);
 
+// A sweep of a config (not a sweep file) benchmarks unless --mode says otherwise: when no --mode
+// is given and a --set, --grid or --zip sets what only training uses (training.epochs, early
+// stopping, checkpoints, ...), the warning that says which mode runs and why; "" otherwise.
+std::string unused_training_settings_warning(const SweepSpec& spec, const SweepOptions& options);
+
 }  // namespace runner

@@ -16,6 +16,28 @@ std::string sweep_args(const TempDir& tmp, const std::string& rest) {
          " --warmup-steps 2 --steps 8 " + rest;
 }
 
+// A command-line grid benchmarks unless --mode says otherwise: training settings that would do
+// nothing are named, with the way to train instead (issue 39: they were silently ignored).
+TEST(Sweep, ACommandLineGridSaysTrainingSettingsDoNothingInBenchmarkMode) {
+  TempDir tmp;
+  const std::string grid = "--grid training.batch_size=8,16 --dry-run";
+  auto benchmark = run_runner(sweep_args(tmp, grid + " --set training.epochs=3"));
+  ASSERT_EQ(benchmark.exit_code, 0) << benchmark.output;
+  EXPECT_NE(benchmark.output.find("--set training.epochs=3 has no effect; add --mode train"),
+            std::string::npos)
+      << benchmark.output;
+  auto axis = run_runner(sweep_args(tmp, grid + " --grid training.early_stopping.patience=2,3"));
+  EXPECT_NE(axis.output.find("training.early_stopping.patience has no effect"), std::string::npos)
+      << axis.output;
+  for (const std::string& quiet : {grid + " --set training.epochs=3 --mode train",
+                                   grid + " --set training.epochs=3 --mode benchmark",
+                                   grid + " --set training.optimizer.lr=0.1"}) {
+    auto chosen = run_runner(sweep_args(tmp, quiet));
+    EXPECT_EQ(chosen.exit_code, 0) << quiet << chosen.output;
+    EXPECT_EQ(chosen.output.find("has no effect"), std::string::npos) << quiet << chosen.output;
+  }
+}
+
 TEST(Sweep, SixPointSyntheticSweepWritesSummariesAndPlotsThatValidate) {
   TempDir tmp;
   auto result =
