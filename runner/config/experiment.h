@@ -2,6 +2,7 @@
 // Its model and optimizer are headers of their own, which the graph and the backends include.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -54,8 +55,9 @@ struct TrainingSpec {
   // (0: no clipping).
   double clip_grad_norm = 0;
   ScheduleSpec schedule;  // the learning rate per step; constant: the optimizer's lr throughout
-  int log_every = 2000;   // mini-batches between loss lines
-  int threads = 0;        // 0: OMP_NUM_THREADS, else the machine's cores
+  // Mini-batches between loss lines; 0: auto, about 20 lines per epoch (log_every_for).
+  int log_every = 0;
+  int threads = 0;  // 0: OMP_NUM_THREADS, else the machine's cores
   Precision precision = Precision::fp32;
   // `precision: fastest`: the run times a few steps in each precision the device runs natively
   // and trains in the fastest (precision holds the choice once made; fp32 until then).
@@ -68,6 +70,13 @@ struct TrainingSpec {
   EarlyStoppingSpec early_stopping;  // enabled: stop when the validation figure stalls
   EmaSpec ema;
 };
+
+// training.log_every as the loop uses it: the config's, or with auto about 20 loss lines per
+// epoch of `steps_per_epoch` steps (at least one, at the epoch's last full step or before).
+inline int log_every_for(const TrainingSpec& spec, std::int64_t steps_per_epoch) {
+  if (spec.log_every > 0) return spec.log_every;
+  return static_cast<int>(std::max<std::int64_t>(1, steps_per_epoch / 20));
+}
 
 struct BackendSpec {
   bool deterministic = false;     // GPU: deterministic algorithms only

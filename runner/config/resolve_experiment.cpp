@@ -439,7 +439,11 @@ TrainingSpec read_training(const Fields& f) {
                      "expected training.optimizer.momentum above 0 (the schedule then replaces "
                      "it), or adam or adamw (whose beta1 it cycles)");
   }
-  t.log_every = f.integer("log_every", t.log_every);
+  // An integer, or auto (the default): about 20 loss lines per epoch.
+  if (f.has("log_every") && f.raw("log_every") != "auto") {
+    t.log_every = f.integer("log_every", t.log_every);
+    if (t.log_every < 1) f.wrong("log_every", "auto or an integer of at least 1");
+  }
   t.threads = f.integer("threads", t.threads);
   // The schema's enum admits only known names.
   const std::string precision = f.text("precision", "fp32");

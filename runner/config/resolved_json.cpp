@@ -157,7 +157,7 @@ nlohmann::json experiment_to_json(const Experiment& e) {
         {"optimizer", optimizer_json(t.optimizer)},
         {"clip_grad_norm", t.clip_grad_norm},
         {"schedule", schedule_json(t.schedule)},
-        {"log_every", t.log_every},
+        {"log_every", t.log_every > 0 ? nlohmann::json(t.log_every) : nlohmann::json("auto")},
         {"threads", t.threads}}},
       {"checkpoint",
        {{"path", e.checkpoint.path},

@@ -44,6 +44,7 @@ struct Loop {
   std::int64_t images_after_warmup = 0;
   double divergence_threshold = 0;  // a mean loss above it: diverged
   WeightAverage* ema = nullptr;     // training.ema (none: off)
+  int log_every = 1;                // steps between loss lines (log_every_for)
 };
 
 // Reading the loss is where the host waits for an asynchronous device: the wait is the steps'.
@@ -101,7 +102,7 @@ EpochTotals train_epoch(Loop& loop, int epoch) {
       break;
     if (!train_one_step(loop, totals)) break;
     loop.progress.step(step, totals.images);
-    if (step % loop.spec.log_every == 0 && !log_running_loss(loop, epoch, step, totals)) break;
+    if (step % loop.log_every == 0 && !log_running_loss(loop, epoch, step, totals)) break;
   }
   totals.loss += read_loss(loop);
   totals.seconds = seconds_since(epoch_start);
@@ -212,7 +213,8 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
             {},
             0,
             divergence_threshold(spec, data.train.classes()),
-            plan.ema};
+            plan.ema,
+            log_every_for(spec, steps_per_epoch)};
   // Without a validation set there is nothing to select by: the state stays as it came.
   std::optional<ModelSelection> selection;
   if (data.validation.size() > 0) selection.emplace(experiment, plan.selection);

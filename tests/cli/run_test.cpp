@@ -147,6 +147,23 @@ TEST(Run, ReportValidatesAgainstItsSchemaAndRecordsTheEnvironment) {
   EXPECT_FALSE(schema_violations(load_schema("report.schema.json"), run.report).empty());
 }
 
+// training.log_every: auto (the default) logs about 20 running losses per epoch whatever its
+// length, at least one (issue 39: 2,000 steps left short epochs with no loss curve at all).
+TEST(Run, LogEveryAutoGivesAboutTwentyLossPointsPerEpoch) {
+  TempDir tmp;
+  const std::string out = " --quiet --output " + tmp.path().string();
+  // 1,024 images at batch 16: 64 steps per epoch, a line every 3 steps, 21 per epoch.
+  RunOutput run = run_and_read(tiny_config() + " --set '~training.log_every'" + out);
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  EXPECT_EQ(run.report["config"]["training"]["log_every"], "auto");
+  EXPECT_EQ(run.report["curves"]["train"].size(), 2u * 21u) << run.report["curves"].dump();
+  // Epochs shorter than 20 steps still log each step's loss: never none.
+  RunOutput short_epochs = run_and_read(
+      tiny_config() + " --set '~training.log_every' --set training.batch_size=512" + out);
+  ASSERT_EQ(short_epochs.result.exit_code, 0) << short_epochs.result.output;
+  EXPECT_EQ(short_epochs.report["curves"]["train"].size(), 2u * 2u);
+}
+
 TEST(Run, CheckpointReloadsAndEvalReproducesTheAccuracy) {
   TempDir tmp;
   std::string out = " --output " + tmp.path().string();
