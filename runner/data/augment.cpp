@@ -13,10 +13,15 @@ namespace runner {
 
 static_assert(kMaxAugmentSteps == augment_math::kMaxSteps, "the config and the plan must agree");
 
+namespace {
+
+// Whether every step only moves pixels, so one augment_math plan is the whole augmentation.
 bool moves_pixels_only(const std::vector<AugmentStep>& steps) {
   return std::all_of(steps.begin(), steps.end(),
                      [](const AugmentStep& step) { return step.op->pixel_move().has_value(); });
 }
+
+}  // namespace
 
 augment_math::Plan augment_plan(const std::vector<AugmentStep>& steps, std::uint64_t seed) {
   if (steps.size() > static_cast<std::size_t>(augment_math::kMaxSteps)) {
@@ -54,7 +59,7 @@ void augment_image(const augment_math::Plan& plan, std::int64_t epoch, std::uint
 
 ImageAugmenter::ImageAugmenter(const std::vector<AugmentStep>& steps, std::uint64_t seed)
     : seed_(seed) {
-  if (moves_pixels_only(steps)) {
+  if (runner::moves_pixels_only(steps)) {
     plan_ = augment_plan(steps, seed);
   } else {
     steps_ = steps;

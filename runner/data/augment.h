@@ -12,9 +12,6 @@
 
 namespace runner {
 
-// Whether every step only moves pixels, so the plan below is the whole augmentation.
-bool moves_pixels_only(const std::vector<AugmentStep>& steps);
-
 // The steps (at most kMaxAugmentSteps, every one a pixel move) with the run's augmentation
 // seed; count 0 when empty.
 augment_math::Plan augment_plan(const std::vector<AugmentStep>& steps, std::uint64_t seed);
@@ -35,6 +32,9 @@ class ImageAugmenter {
   ImageAugmenter(const std::vector<AugmentStep>& steps, std::uint64_t seed);
 
   bool empty() const { return plan_.count == 0 && steps_.empty(); }
+  // Every step only moves pixels: plan() is the whole augmentation, which a device can gather.
+  bool moves_pixels_only() const { return steps_.empty(); }
+  const augment_math::Plan& plan() const { return plan_; }
   // out = image `key` (its index, or its draw's place for a sampler with replacement) of
   // `epoch`, augmented; in and out do not overlap.
   void apply(std::int64_t epoch, std::uint64_t key, const std::uint8_t* in, std::uint8_t* out,

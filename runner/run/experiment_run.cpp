@@ -232,6 +232,17 @@ void restore_average(RunContext& c, const std::filesystem::path& resumed_from,
   c.program.load_parameters(own);
 }
 
+// training.ema's figures of the last epoch (val_ema_accuracy, test_ema_loss, ...): the
+// average's after training, for the report's metrics.
+std::map<std::string, double> last_average_figures(const TrainingOutcome& outcome) {
+  std::map<std::string, double> figures;
+  if (outcome.epochs.empty()) return figures;
+  for (const auto& [name, value] : outcome.epochs.back().figures) {
+    if (name.find("_ema_") != std::string::npos) figures[name] = value;
+  }
+  return figures;
+}
+
 RunReport train_report(RunContext& c) {
   const Experiment& experiment = c.session.experiment;
   TrainingPlan plan;
@@ -321,7 +332,7 @@ RunReport train_report(RunContext& c) {
                                         checkpoints ? &*checkpoints : nullptr, checkpoint);
     // training.ema: the average's figures after the last epoch, beside the kept model's.
     if (report.metrics) {
-      for (const auto& [name, value] : outcome.average_figures)
+      for (const auto& [name, value] : last_average_figures(outcome))
         report.metrics->figures[name] = value;
     }
     evaluation_seconds += seconds_since(finishing);

@@ -147,8 +147,6 @@ void add_average_evaluation(Loop& loop, const Dataset& set, const std::string& n
   loop.outcome.evaluation_seconds += seconds_since(start);
   record.figures[name + "_ema_loss"] = evaluation.loss;
   record.figures[name + "_ema_accuracy"] = evaluation.accuracy();
-  loop.outcome.average_figures[name + "_ema_loss"] = evaluation.loss;
-  loop.outcome.average_figures[name + "_ema_accuracy"] = evaluation.accuracy();
   line += fmt::format(", {} EMA accuracy {:.2f} %", name, 100 * evaluation.accuracy());
 }
 

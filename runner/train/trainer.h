@@ -57,10 +57,7 @@ struct TrainingOutcome {
   double train_seconds = 0;            // all training steps
   double timed_seconds = 0;  // the steps after the warm-up, device waits included: the whole run's
   double data_wait_seconds = 0;  // of which the step waited for the loader
-  // training.ema: the average's figures after the last evaluated epoch (val_ema_accuracy,
-  // test_ema_loss, ...); empty without.
-  std::map<std::string, double> average_figures;
-  int loader_workers = 0;  // the host loader's background threads (0: inline or none)
+  int loader_workers = 0;        // the host loader's background threads (0: inline or none)
   // Training images augmented per second of one loader thread (0: no host augmentation).
   double augment_images_per_second = 0;
   std::vector<double> step_seconds;  // each full-batch step after the warm-up, data wait included

@@ -13,15 +13,13 @@ TrainingFeed::TrainingFeed(const Dataset& data, Program& program, const Experime
       shuffle_(experiment.dataset.shuffle),
       seed_(derive_seed(experiment.seed, 1)) {
   // Its own stream of the run's seed (1 is the shuffle's).
-  const std::vector<AugmentStep>& steps = experiment.dataset.augment;
-  const ImageAugmenter augmenter(steps, derive_seed(experiment.seed, 2));
+  const ImageAugmenter augmenter(experiment.dataset.augment, derive_seed(experiment.seed, 2));
   const bool balanced = experiment.dataset.balanced_sampler;
   // The balanced sampler's draws, and steps that change pixel values, are made on the host, by
   // the loader; crops and flips the device gathers itself.
-  if (batch_size_ >= 1 && !balanced && moves_pixels_only(steps)) {
+  if (batch_size_ >= 1 && !balanced && augmenter.moves_pixels_only()) {
     const HostImageSet set{data.images.data(), data.labels.data(),
-                           static_cast<std::int64_t>(data.size()),
-                           augment_plan(steps, derive_seed(experiment.seed, 2))};
+                           static_cast<std::int64_t>(data.size()), augmenter.plan()};
     if (program.hold_training_set(set)) {
       batches_per_epoch_ = runner::batches_per_epoch(data.size(), batch_size_);
       description_ = "the training set is held on the device; batches are gathered there";
