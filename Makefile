@@ -18,7 +18,7 @@ VALIJSON_DIR = .deps/valijson
 BUILD_TEST_PACKAGES = libgtest-dev libgmock-dev python3-matplotlib
 # OpenBLAS: Debian's torch runs its CPU matrix products on whichever libblas.so.3 is installed,
 # and the reference BLAS alone made the PyTorch peer up to 2x slower (LeNet) to 40x (ViT).
-BENCH_PACKAGES = python3-torch python3-numpy libopenblas0-pthread
+BENCH_PACKAGES = python3-torch python3-torchvision python3-numpy libopenblas0-pthread
 # Only for the tests: the single-node Slurm cluster of tests/sweep/slurm_cluster_test.cpp
 # (scripts/slurm_local_cluster.sh; users of a real cluster need none of it), and the headless
 # browser that opens the HTML pages (tests/html/browser_test.cpp).

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "backends/common/batch_mix.h"
 #include "backends/common/weighted_cross_entropy.h"
 #include "runner/config/device.h"
 #include "runner/config/optimizer_spec.h"
@@ -80,6 +81,9 @@ struct TrainBatch {
   const std::uint32_t* indices = nullptr;  // (count) rows of the held set, instead of both
   int count = 0;
   int epoch = 0;  // with indices: the epoch the held set's augmentation draws from
+  // training.mixup / training.cutmix: how this batch's images and targets are mixed after
+  // normalisation (the default mixes nothing). Chosen by the trainer for the step.
+  batch_mix::BatchMix mix = {};
 };
 
 // A labelled image set in host memory: (count, C, H, W) bytes and (count) labels, and the

@@ -45,13 +45,17 @@ done
 "$python" - "$out" "$name" "$seeds" <<'EOF'
 import json, os, statistics, sys
 out, name, seeds = sys.argv[1], sys.argv[2], sys.argv[3].split()
-runner = [json.load(open(os.path.join(out, f"{name}_seed{s}.report.json")))["metrics"]["test_accuracy"]
-          for s in seeds]
-peer = [json.loads(line)["test_accuracy"] for line in open(os.path.join(out, "pytorch.jsonl"))]
-peer = peer[-len(seeds):]
+reports = [json.load(open(os.path.join(out, f"{name}_seed{s}.report.json")))["metrics"]
+           for s in seeds]
+peer = [json.loads(line) for line in open(os.path.join(out, "pytorch.jsonl"))][-len(seeds):]
+rows = [("runner", [r["test_accuracy"] for r in reports]),
+        ("PyTorch (`pytorch_peer.py`)", [p["test_accuracy"] for p in peer])]
+if all("test_ema_accuracy" in r for r in reports):  # training.ema: the average's too
+    rows += [("runner, weights EMA", [r["test_ema_accuracy"] for r in reports]),
+             ("PyTorch, weights EMA", [p["test_ema_accuracy"] for p in peer])]
 print("| | " + " | ".join(f"seed {s}" for s in seeds) + " | mean |")
 print("|---" * (len(seeds) + 2) + "|")
-for label, values in (("runner", runner), ("PyTorch (`pytorch_peer.py`)", peer)):
+for label, values in rows:
     cells = " | ".join(f"{100 * v:.2f} %" for v in values)
     print(f"| {label} | {cells} | **{100 * statistics.mean(values):.2f} %** |")
 EOF

@@ -237,6 +237,73 @@ def erase(x, steps):
     return x
 
 
+def mix_batch(x, labels, training, rng, classes):
+    """timm's Mixup (mode 'batch', correct_lam) with SoftTargetCrossEntropy's targets: mixup or
+    cutmix of the batch with itself reversed, each label smoothed by training.label_smoothing.
+    Returns the (maybe mixed) batch and its soft targets, or the labels when nothing is set."""
+    mixup = training.get("mixup", {}).get("alpha", 0)
+    cutmix = training.get("cutmix", {}).get("alpha", 0)
+    if not mixup and not cutmix:
+        return x, labels
+    mix = training.get("mix", {})
+    lam, use_cutmix = 1.0, False
+    if rng.random() < mix.get("prob", 1.0):
+        if mixup and cutmix:
+            use_cutmix = rng.random() < mix.get("switch_prob", 0.5)
+            lam = rng.beta(cutmix, cutmix) if use_cutmix else rng.beta(mixup, mixup)
+        elif mixup:
+            lam = rng.beta(mixup, mixup)
+        else:
+            use_cutmix, lam = True, rng.beta(cutmix, cutmix)
+    if lam != 1.0:
+        if use_cutmix:
+            h, w = x.shape[2], x.shape[3]
+            ratio = np.sqrt(1 - lam)
+            cut_h, cut_w = int(h * ratio), int(w * ratio)
+            cy, cx = rng.integers(0, h), rng.integers(0, w)
+            yl, yh = np.clip(cy - cut_h // 2, 0, h), np.clip(cy + cut_h // 2, 0, h)
+            xl, xh = np.clip(cx - cut_w // 2, 0, w), np.clip(cx + cut_w // 2, 0, w)
+            x = x.clone()
+            x[:, :, yl:yh, xl:xh] = x.flip(0)[:, :, yl:yh, xl:xh]
+            lam = 1 - (yh - yl) * (xh - xl) / float(h * w)
+        else:
+            x = x * lam + x.flip(0) * (1 - lam)
+    smoothing = training.get("label_smoothing", 0.0)
+    off = smoothing / classes
+    one_hot = F.one_hot(labels.long(), classes).float() * (1 - smoothing) + off
+    return x, one_hot * lam + one_hot.flip(0) * (1 - lam)
+
+
+class WeightAverage:
+    """training.ema as timm's ModelEmaV2 with the runner's cadence: every `every` steps the
+    parameters and buffers move (1 - decay) of the way to the weights; the first update copies."""
+
+    def __init__(self, net, spec):
+        self.decay, self.every = spec.get("decay", 0.9998), spec.get("every", 1)
+        self.average = None
+
+    def after_step(self, net, step):
+        if step % self.every:
+            return
+        state = {k: v.detach().clone().float() for k, v in net.state_dict().items()}
+        if self.average is None:
+            self.average = state
+            return
+        for k, v in state.items():
+            if v.is_floating_point():
+                self.average[k].mul_(self.decay).add_(v, alpha=1 - self.decay)
+            else:
+                self.average[k] = v
+
+    def evaluated(self, net, evaluate):
+        saved = {k: v.detach().clone() for k, v in net.state_dict().items()}
+        net.load_state_dict(self.average)
+        try:
+            return evaluate()
+        finally:
+            net.load_state_dict(saved)
+
+
 # ---- model ------------------------------------------------------------------------------------
 
 def pair(value, default):
@@ -572,6 +639,9 @@ class Recipe:
         self.steps_per_epoch = math.ceil(len(labels) / self.batch)
         self.total_steps = self.steps_per_epoch * self.epochs
         self.generator = torch.Generator().manual_seed(seed)
+        self.mix_rng = np.random.default_rng(seed)  # timm draws its mixing from numpy
+        self.classes = int(labels.max()) + 1 if len(labels) else 1
+        self.ema = WeightAverage(net, self.training["ema"]) if "ema" in self.training else None
 
     def epoch_order(self):
         if self.dataset.get("shuffle", True):
@@ -581,6 +651,7 @@ class Recipe:
     def step(self, rows, step):
         steps = self.dataset.get("augment", [])
         x = erase(normalise(augment(self.images[rows], steps, self.generator), self.dataset), steps)
+        x, targets = mix_batch(x, self.labels[rows], self.training, self.mix_rng, self.classes)
         x = peer_settings.prepare_input(x, self.settings)
         factor = lr_factor(self.training.get("schedule"), step, self.steps_per_epoch,
                            self.total_steps, self.base_lrs[0])
@@ -595,13 +666,19 @@ class Recipe:
                     g["momentum"] = momentum
         self.optimizer.zero_grad()
         with peer_settings.autocast(self.settings, x.device):
-            loss = F.cross_entropy(self.net(x), self.labels[rows],
-                                   label_smoothing=self.training.get("label_smoothing", 0.0))
+            logits = self.net(x)
+            if targets.dim() == 2:  # mixed: timm's SoftTargetCrossEntropy
+                loss = torch.sum(-targets * F.log_softmax(logits.float(), dim=-1), dim=-1).mean()
+            else:
+                loss = F.cross_entropy(logits, targets,
+                                       label_smoothing=self.training.get("label_smoothing", 0.0))
         loss.backward()
         clip = self.training.get("clip_grad_norm", 0)
         if clip:
             nn.utils.clip_grad_norm_(self.net.parameters(), clip)
         self.optimizer.step()
+        if self.ema:
+            self.ema.after_step(self.net, step + 1)
         return loss.detach()
 
 
@@ -623,9 +700,10 @@ def train(config, seed, settings):
             step += 1
         epoch_losses.append(total.item() / len(labels))
     seconds = time.perf_counter() - start
+    test = lambda: accuracy(net, test_images, test_labels, config["dataset"], eval_batch(config))
+    ema = {"test_ema_accuracy": recipe.ema.evaluated(net, test)} if recipe.ema else {}
     return {"seed": seed, "epochs": recipe.epochs, "epoch_losses": epoch_losses,
-            "test_accuracy": accuracy(net, test_images, test_labels, config["dataset"],
-                                      eval_batch(config)),
+            "test_accuracy": test(), **ema,
             "train_seconds": seconds, "images_per_second": recipe.epochs * len(labels) / seconds,
             "threads": torch.get_num_threads()}
 

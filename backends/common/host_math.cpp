@@ -33,12 +33,14 @@ void ByteNormalizer::apply(const std::uint8_t* images, int count, int pixels_per
 }
 
 double softmax_cross_entropy(const float* logits, const std::int32_t* labels, int count, int rows,
-                             int classes, float* grad, int mean_over, double label_smoothing) {
+                             int classes, float* grad, int mean_over, double label_smoothing,
+                             const MixedLabels& mixed) {
   double total = 0;
   const float inverse_count = mean_over > 0 ? 1.f / static_cast<float>(mean_over) : 0.f;
   // d(loss)/d(z_k) = p_k - target_k, target = (1 - e) on the label + e / classes everywhere.
   const float spread = static_cast<float>(label_smoothing / classes) * inverse_count;
   const float on_label = static_cast<float>(1 - label_smoothing) * inverse_count;
+  const double lam = mixed.lam;
   for (int r = 0; r < count; ++r) {
     const float* z = logits + static_cast<std::size_t>(r) * classes;
     float* g = grad + static_cast<std::size_t>(r) * classes;
@@ -46,17 +48,25 @@ double softmax_cross_entropy(const float* logits, const std::int32_t* labels, in
     double sum = 0;
     for (int k = 0; k < classes; ++k) sum += std::exp(static_cast<double>(z[k] - max));
     double log_sum = std::log(sum) + max;
-    total += log_sum - z[labels[r]];
-    if (label_smoothing != 0) {  // (1 - e) (-log p_label) + e * mean over k of (-log p_k)
+    // The target's logit: z_label, or lam z_label + (1 - lam) z_partner when mixed.
+    const double z_target =
+        mixed.partners ? lam * z[labels[r]] + (1 - lam) * z[mixed.partners[r]] : z[labels[r]];
+    total += log_sum - z_target;
+    if (label_smoothing != 0) {  // (1 - e) (-log p_target) + e * mean over k of (-log p_k)
       double mean_z = 0;
       for (int k = 0; k < classes; ++k) mean_z += z[k];
       mean_z /= classes;
-      total += label_smoothing * (z[labels[r]] - mean_z);
+      total += label_smoothing * (z_target - mean_z);
     }
     for (int k = 0; k < classes; ++k) {
       g[k] = static_cast<float>(std::exp(z[k] - log_sum)) * inverse_count - spread;
     }
-    g[labels[r]] -= on_label;
+    if (mixed.partners) {
+      g[labels[r]] -= static_cast<float>(lam) * on_label;
+      g[mixed.partners[r]] -= static_cast<float>(1 - lam) * on_label;
+    } else {
+      g[labels[r]] -= on_label;
+    }
   }
   std::fill(grad + static_cast<std::size_t>(count) * classes,
             grad + static_cast<std::size_t>(rows) * classes, 0.f);

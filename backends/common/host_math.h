@@ -28,8 +28,16 @@ struct ByteNormalizer {
 // mean_over is the whole batch's size (count unless the batch runs in chunks). With
 // label_smoothing e, PyTorch's CrossEntropyLoss(label_smoothing=e): the target is 1 - e on the
 // label plus e / classes on every class.
+//
+// With `mixed` (mixup or cutmix, batch_mix.h), row r's target is lam x its label's target +
+// (1 - lam) x that of partners[r]: timm's SoftTargetCrossEntropy of its mixup_target.
+struct MixedLabels {
+  const std::int32_t* partners = nullptr;  // (count) the partner's label of each row; null: none
+  float lam = 1;
+};
 double softmax_cross_entropy(const float* logits, const std::int32_t* labels, int count, int rows,
-                             int classes, float* grad, int mean_over, double label_smoothing = 0);
+                             int classes, float* grad, int mean_over, double label_smoothing = 0,
+                             const MixedLabels& mixed = {});
 
 // The weight decay of one parameter: the optimizer's, or 0 where weight_decay_exclude names its
 // kind (bias: named *.bias; norm: ParamSpec::normalization).

@@ -21,14 +21,16 @@ BatchSlot::BatchSlot(DeviceMemory& memory, PinnedMemory& pinned, int batch, std:
     images_ = memory.array<std::uint8_t>(batch * image_bytes, "batch images");
     labels_ = memory.array<std::int32_t>(counted, "batch labels");
   }
+  host_mix_ = pinned.array<batch_mix::BatchMix>(1, "batch mix");
+  mix_ = memory.array<batch_mix::BatchMix>(1, "batch mix");
 }
 
 kernels::BatchSource BatchSlot::source() const {
   if (held_) {
-    return {held_->images,  held_->labels,  rows_,
-            rows_ + batch_, held_->augment, rows_ + batch_ + 1};
+    return {held_->images,  held_->labels,      rows_, rows_ + batch_,
+            held_->augment, rows_ + batch_ + 1, mix_};
   }
-  return {images_, labels_, nullptr, labels_ + batch_};
+  return {images_, labels_, nullptr, labels_ + batch_, {}, nullptr, mix_};
 }
 
 void BatchSlot::upload(const TrainBatch& batch, cudaStream_t copy, cudaStream_t compute,
@@ -46,9 +48,12 @@ void BatchSlot::upload(const TrainBatch& batch, cudaStream_t copy, cudaStream_t 
     if (batch.labels) std::memcpy(host_labels_, batch.labels, count * sizeof(std::int32_t));
     host_labels_[batch_] = count;
   }
+  *host_mix_ = batch.mix;
   // The device buffers may still be read by the step before last.
   CUDA_CHECK(cudaStreamWaitEvent(copy, consumed_.get(), 0));
   auto enqueue = [&](cudaStream_t stream) {
+    CUDA_CHECK(cudaMemcpyAsync(mix_, host_mix_, sizeof(batch_mix::BatchMix), cudaMemcpyHostToDevice,
+                               stream));
     if (held_) {
       CUDA_CHECK(cudaMemcpyAsync(rows_, host_rows_, counted_bytes + sizeof(std::int32_t),
                                  cudaMemcpyHostToDevice, stream));

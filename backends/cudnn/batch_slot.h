@@ -57,10 +57,12 @@ class BatchSlot {
   std::uint8_t* host_images_ = nullptr;
   std::int32_t* host_labels_ = nullptr;
   std::int32_t* host_rows_ = nullptr;
+  batch_mix::BatchMix* host_mix_ = nullptr;  // the batch's mixup or cutmix
   // Device copies of the same.
   std::uint8_t* images_ = nullptr;
   std::int32_t* labels_ = nullptr;
   std::int32_t* rows_ = nullptr;
+  batch_mix::BatchMix* mix_ = nullptr;
   CudaEvent uploaded_;  // recorded on the copy stream after the copy
   CudaEvent consumed_;  // recorded on the compute stream after the step that read the slot
 };

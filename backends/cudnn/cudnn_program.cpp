@@ -198,6 +198,7 @@ void CudnnProgram::build_train_steps(const Net& net, StepList& steps) {
     const void* logits = net.logits.data;
     const std::int32_t* labels = net.labels;
     const int* count = net.labels + net.batch;
+    const batch_mix::BatchMix* mix = net.mix;
     void* grad = net.logits_grad.data;
     const DataType type = net.logits.type;
     const float* loss_scale = loss_scaling() ? &scalars_->loss.scale : nullptr;
@@ -214,8 +215,8 @@ void CudnnProgram::build_train_steps(const Net& net, StepList& steps) {
       });
     } else {
       steps.add("loss", [=](cudaStream_t stream) {
-        kernels::softmax_cross_entropy(logits, labels, count, rows, classes, smoothing, grad, type,
-                                       loss_scale, loss_sum, stream);
+        kernels::softmax_cross_entropy(logits, labels, count, rows, classes, smoothing, mix, grad,
+                                       type, loss_scale, loss_sum, stream);
       });
     }
   }
@@ -297,6 +298,9 @@ void CudnnProgram::check_batch(const Net& net, const TrainBatch& batch) const {
   if (count < 1 || count > net.batch) {
     throw std::logic_error(
         fmt::format("batch of {} for a program compiled for {}", count, net.batch));
+  }
+  if (net.training) {
+    check_batch_mix(batch.mix, graph_.input.h, graph_.input.w, options_.loss_weighting.active());
   }
   if (batch.indices) {
     if (!held_) throw std::logic_error("a batch given by rows to a program holding no set");

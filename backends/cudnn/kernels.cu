@@ -28,13 +28,26 @@ __device__ std::uint8_t augmented_byte(const BatchSource& source, std::size_t ro
   return source.images[row * per_image + c * pixels + static_cast<std::size_t>(y) * width + x];
 }
 
+// The normalised FP32 value at `within` (c, y, x) of batch image n (n < count).
+__device__ float normalized_value(const BatchSource& source, std::size_t n, std::size_t within,
+                                  bool augment, std::size_t per_image, int height, int width,
+                                  const float* scale, const float* shift) {
+  const std::size_t row = source.rows ? static_cast<std::size_t>(source.rows[n]) : n;
+  const int c = static_cast<int>(within / (static_cast<std::size_t>(height) * width));
+  const std::uint8_t byte = augment ? augmented_byte(source, row, per_image, within, height, width)
+                                    : source.images[row * per_image + within];
+  return static_cast<float>(byte) * scale[c] + shift[c];
+}
+
 template <typename T>
 __global__ void load_batch_kernel(BatchSource source, int batch, int channels, int height,
                                   int width, const float* scale, const float* shift, T* out,
-                                  std::int32_t* labels_out) {
+                                  std::int32_t* labels_out, batch_mix::BatchMix* mix_out) {
   const int count = *source.count;
   const int pixels = height * width;
   const bool augment = source.rows && source.epoch && source.augment.count > 0;
+  const batch_mix::BatchMix mix = source.mix ? *source.mix : batch_mix::BatchMix{};
+  const bool mixed = batch_mix::active(mix);
   const std::size_t per_image = static_cast<std::size_t>(channels) * pixels;
   const std::size_t total = static_cast<std::size_t>(batch) * per_image;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
@@ -45,13 +58,18 @@ __global__ void load_batch_kernel(BatchSource source, int batch, int channels, i
       out[i] = from_float<T>(0.f);
       continue;
     }
-    const std::size_t row = source.rows ? static_cast<std::size_t>(source.rows[n]) : n;
-    const int c = static_cast<int>(within / pixels);
-    const std::uint8_t byte = augment
-                                  ? augmented_byte(source, row, per_image, within, height, width)
-                                  : source.images[row * per_image + within];
-    out[i] = from_float<T>(static_cast<float>(byte) * scale[c] + shift[c]);
+    float value =
+        normalized_value(source, n, within, augment, per_image, height, width, scale, shift);
+    if (mixed) {
+      const std::size_t other = batch_mix::partner(static_cast<int>(n), count);
+      const float partner =
+          normalized_value(source, other, within, augment, per_image, height, width, scale, shift);
+      const int pixel = static_cast<int>(within % pixels);
+      value = batch_mix::mixed_value(mix, pixel / width, pixel % width, value, partner);
+    }
+    out[i] = from_float<T>(value);
   }
+  if (mix_out && first == 0) *mix_out = mix;
   if (!labels_out) return;
   for (std::size_t n = first; n <= static_cast<std::size_t>(batch); n += stride) {
     if (n == static_cast<std::size_t>(batch)) {
@@ -69,13 +87,16 @@ constexpr int kLossThreads = 256;
 template <typename T>
 __global__ void softmax_cross_entropy_kernel(const T* logits, const std::int32_t* labels,
                                              const int* count_ptr, int rows, int classes,
-                                             double label_smoothing, T* grad,
+                                             double label_smoothing,
+                                             const batch_mix::BatchMix* mix_ptr, T* grad,
                                              const float* loss_scale, double* loss_sum) {
   __shared__ double partial[kLossThreads];
   const int count = *count_ptr;
   const float inverse_count = count > 0 ? 1.f / static_cast<float>(count) : 0.f;
   const float spread = static_cast<float>(label_smoothing / classes) * inverse_count;
   const float on_label = static_cast<float>(1 - label_smoothing) * inverse_count;
+  const bool mixed = mix_ptr && batch_mix::active(*mix_ptr);
+  const double lam = mixed ? mix_ptr->lam : 1.0;
   double total = 0;
   for (int r = threadIdx.x; r < rows; r += blockDim.x) {
     const T* row = logits + static_cast<std::size_t>(r) * classes;
@@ -91,21 +112,27 @@ __global__ void softmax_cross_entropy_kernel(const T* logits, const std::int32_t
     for (int k = 0; k < classes; ++k) sum += exp(static_cast<double>(z(k) - max));
     const double log_sum = log(sum) + max;
     const int label = labels[r];
-    total += log_sum - z(label);
+    // Mixed: the partner's label shares the target (host_math's MixedLabels).
+    const int other = mixed ? labels[batch_mix::partner(r, count)] : label;
+    const double z_target = mixed ? lam * z(label) + (1 - lam) * z(other) : z(label);
+    total += log_sum - z_target;
     if (label_smoothing != 0) {
       double mean_z = 0;
       for (int k = 0; k < classes; ++k) mean_z += z(k);
-      total += label_smoothing * (z(label) - mean_z / classes);
+      total += label_smoothing * (z_target - mean_z / classes);
     }
     // In FP32, then scaled (fp16) and rounded once to T.
     auto store = [&](int k, float value) {
       g[k] = from_float<T>(loss_scale ? value * *loss_scale : value);
     };
+    const float on_own = mixed ? static_cast<float>(lam) * on_label : on_label;
+    const float on_other = mixed ? static_cast<float>(1 - lam) * on_label : 0.f;
     for (int k = 0; k < classes; ++k) {
-      if (k == label) continue;
-      store(k, static_cast<float>(exp(z(k) - log_sum)) * inverse_count - spread);
+      float value = static_cast<float>(exp(z(k) - log_sum)) * inverse_count - spread;
+      if (k == label) value -= on_own;
+      if (k == other) value -= on_other;
+      store(k, value);
     }
-    store(label, static_cast<float>(exp(z(label) - log_sum)) * inverse_count - spread - on_label);
   }
   partial[threadIdx.x] = total;
   __syncthreads();
@@ -206,24 +233,26 @@ __global__ void sum_kernel(T* out, SumInputs inputs, std::size_t n, bool accumul
 
 void load_batch(BatchSource source, int batch, int channels, int height, int width,
                 const float* scale, const float* shift, void* out, DataType out_type,
-                std::int32_t* labels_out, cudaStream_t stream) {
+                std::int32_t* labels_out, batch_mix::BatchMix* mix_out, cudaStream_t stream) {
   const std::size_t total = static_cast<std::size_t>(batch) * channels * height * width;
   if (total == 0) return;
   with_element(out_type, [&](auto element) {
     using T = typename decltype(element)::type;
     load_batch_kernel<<<blocks_for(total), kThreads, 0, stream>>>(
-        source, batch, channels, height, width, scale, shift, static_cast<T*>(out), labels_out);
+        source, batch, channels, height, width, scale, shift, static_cast<T*>(out), labels_out,
+        mix_out);
   });
   CUDA_CHECK(cudaGetLastError());
 }
 
 void softmax_cross_entropy(const void* logits, const std::int32_t* labels, const int* count,
-                           int rows, int classes, double label_smoothing, void* grad, DataType type,
+                           int rows, int classes, double label_smoothing,
+                           const batch_mix::BatchMix* mix, void* grad, DataType type,
                            const float* loss_scale, double* loss_sum, cudaStream_t stream) {
   with_element(type, [&](auto element) {
     using T = typename decltype(element)::type;
     softmax_cross_entropy_kernel<<<1, kLossThreads, 0, stream>>>(
-        static_cast<const T*>(logits), labels, count, rows, classes, label_smoothing,
+        static_cast<const T*>(logits), labels, count, rows, classes, label_smoothing, mix,
         static_cast<T*>(grad), loss_scale, loss_sum);
   });
   CUDA_CHECK(cudaGetLastError());

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "backends/common/batch_mix.h"
 #include "backends/common/loss_scale_math.h"
 #include "backends/common/optimizer_math.h"
 #include "backends/cudnn/data_type.h"
@@ -28,15 +29,19 @@ struct BatchSource {
   // augment_math draws it for epoch *epoch (read per step, so a captured graph replays it).
   augment_math::Plan augment = {};      // count 0: none
   const std::int32_t* epoch = nullptr;  // read only with rows and augmentation
+  // Training batches: this step's mixup or cutmix (batch_mix.h), read per step; null: none.
+  const batch_mix::BatchMix* mix = nullptr;
 };
 
 // out (batch, C, H, W) = byte * scale[c] + shift[c] for the batch's images n < *count, zeros
 // after them (a short last batch); the bytes of held rows augmented as `source` says. With
 // labels_out (batch + 1), also labels_out[n] = image n's label and labels_out[batch] = *count,
 // which the loss reads. `out` holds `out_type` elements (computed in FP32, rounded once).
+// With source.mix, each image is mixed with its partner as batch_mix::mixed_value says, and
+// the step's mix is copied to *mix_out for the loss.
 void load_batch(BatchSource source, int batch, int channels, int height, int width,
                 const float* scale, const float* shift, void* out, DataType out_type,
-                std::int32_t* labels_out, cudaStream_t stream);
+                std::int32_t* labels_out, batch_mix::BatchMix* mix_out, cudaStream_t stream);
 
 // Softmax cross-entropy over rows < *count of logits (rows, classes): adds the summed loss to
 // *loss_sum and writes d(mean loss)/d(logits) into grad, zero for rows >= *count. One block, a
@@ -44,8 +49,11 @@ void load_batch(BatchSource source, int batch, int channels, int height, int wid
 // label_smoothing as in host_math.h. Logits and grad hold `type` elements; the loss is computed
 // in FP32 whatever they hold. With loss_scale (device memory: fp16's dynamic loss scale), the
 // gradient is multiplied by *loss_scale before it is rounded to `type`; the loss is not.
+// With mix (device memory, read per step), each row's target is mixed with its partner's label
+// as host_math's MixedLabels says.
 void softmax_cross_entropy(const void* logits, const std::int32_t* labels, const int* count,
-                           int rows, int classes, double label_smoothing, void* grad, DataType type,
+                           int rows, int classes, double label_smoothing,
+                           const batch_mix::BatchMix* mix, void* grad, DataType type,
                            const float* loss_scale, double* loss_sum, cudaStream_t stream);
 
 // The optimizer's per-step scalars, computed on the device by begin_step.

@@ -65,6 +65,7 @@ std::unique_ptr<Net> build_net(const Graph& graph, BuildContext ctx) {
   ctx.forward = &net->forward;
   ctx.backward = &net->backward;
   net->labels = ctx.memory->array<std::int32_t>(ctx.batch + 1, "labels");
+  if (ctx.training) net->mix = ctx.memory->array<batch_mix::BatchMix>(1, "batch mix");
   net->input = ctx.allocate(graph.input, "normalised input");
 
   std::vector<DeviceTensor> outputs;
@@ -84,11 +85,12 @@ StepList load_steps(const Net& net, kernels::BatchSource source, DeviceNormalize
   void* input = net.input.data;
   const DataType type = net.input.type;
   std::int32_t* labels = net.training ? net.labels : nullptr;
+  batch_mix::BatchMix* mix = net.training ? net.mix : nullptr;
   const int batch = net.batch, channels = net.image.c, height = net.image.h, width = net.image.w;
   StepList steps;
   steps.add(label, [=](cudaStream_t stream) {
     kernels::load_batch(source, batch, channels, height, width, normalizer.scale, normalizer.shift,
-                        input, type, labels, stream);
+                        input, type, labels, mix, stream);
   });
   return steps;
 }

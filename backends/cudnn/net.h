@@ -15,12 +15,13 @@ namespace runner::cudnn {
 struct Net {
   int batch = 0;
   bool training = false;
-  Shape image;                     // (C, H, W) of one input image
-  std::int32_t* labels = nullptr;  // (N) labels, then the batch's count at [N]
-  DeviceTensor input;              // (N, C, H, W) normalised images, written by load_steps
-  DeviceTensor logits;             // (N, classes)
-  DeviceTensor logits_grad;        // (N, classes), training only: written by the loss
-  StepList forward, backward;      // forward starts at the first layer
+  Shape image;                         // (C, H, W) of one input image
+  std::int32_t* labels = nullptr;      // (N) labels, then the batch's count at [N]
+  batch_mix::BatchMix* mix = nullptr;  // training: the step's mixup or cutmix, for the loss
+  DeviceTensor input;                  // (N, C, H, W) normalised images, written by load_steps
+  DeviceTensor logits;                 // (N, classes)
+  DeviceTensor logits_grad;            // (N, classes), training only: written by the loss
+  StepList forward, backward;          // forward starts at the first layer
   std::vector<std::unique_ptr<CudnnLayer>> layers;  // keep what the steps refer to
 };
 

@@ -77,27 +77,53 @@ void OnednnProgram::release_memory() {
   params_.drop_mirrors();
 }
 
-void OnednnProgram::load_batch(const Net& net, const std::uint8_t* images, int count) {
+void OnednnProgram::load_batch(const Net& net, const std::uint8_t* images, const float* mixed,
+                               int count) {
   if (count < 1 || count > net.batch) {
     throw std::logic_error(
         fmt::format("batch of {} for a program compiled for {}", count, net.batch));
   }
   const int pixels = graph_.input.h * graph_.input.w;
   float* input = data_of(net.input);
-  normalizer_.apply(images, count, pixels, input);
-  // A short last batch: zero images whose loss gradient is zero, so they change nothing.
   std::size_t filled = static_cast<std::size_t>(count) * graph_.input.elements();
+  if (mixed) {
+    std::copy(mixed, mixed + filled, input);
+  } else {
+    normalizer_.apply(images, count, pixels, input);
+  }
+  // A short last batch: zero images whose loss gradient is zero, so they change nothing.
   std::fill(input + filled, input + static_cast<std::size_t>(net.batch) * graph_.input.elements(),
             0.f);
 }
 
+void OnednnProgram::mix_batch(const TrainBatch& batch) {
+  const int count = batch.count;
+  const int height = graph_.input.h, width = graph_.input.w;
+  const std::size_t per_image = graph_.input.elements();
+  std::vector<float> normalized(static_cast<std::size_t>(count) * per_image);
+  normalizer_.apply(batch.images, count, height * width, normalized.data());
+  mixed_input_.resize(normalized.size());
+  partner_labels_.resize(static_cast<std::size_t>(count));
+  for (int n = 0; n < count; ++n) {
+    const int other = batch_mix::partner(n, count);
+    partner_labels_[n] = batch.labels[other];
+    const float* own = normalized.data() + n * per_image;
+    const float* partner = normalized.data() + other * per_image;
+    float* out = mixed_input_.data() + n * per_image;
+    for (std::size_t i = 0; i < per_image; ++i) {
+      const int pixel = static_cast<int>(i % (static_cast<std::size_t>(height) * width));
+      out[i] = batch_mix::mixed_value(batch.mix, pixel / width, pixel % width, own[i], partner[i]);
+    }
+  }
+}
+
 void OnednnProgram::compute_loss(const Net& net, const std::int32_t* labels, int count,
-                                 int batch_count, double weight) {
+                                 int batch_count, double weight, const MixedLabels& mixed) {
   const LossWeighting& weighting = options_.loss_weighting;
   if (!weighting.active()) {
-    loss_.sum +=
-        softmax_cross_entropy(data_of(net.logits), labels, count, net.batch, graph_.classes,
-                              data_of(net.logits_grad), batch_count, options_.label_smoothing);
+    loss_.sum += softmax_cross_entropy(data_of(net.logits), labels, count, net.batch,
+                                       graph_.classes, data_of(net.logits_grad), batch_count,
+                                       options_.label_smoothing, mixed);
   } else {
     // Each batch adds its (weighted mean) loss once per image, as the plain loss does: the
     // running loss is then the mean of the batches' losses, as PyTorch's loop prints it.
@@ -186,15 +212,21 @@ void OnednnProgram::step(const TrainBatch& batch, RunList run_list, RunHost run_
   check_labels(labels, count, graph_.classes, "image {} of a batch");
   mask_step_ = optimizer_.step();  // the steps done before this one
   const double weight = batch_weight(labels, count, options_.loss_weighting);
+  check_batch_mix(batch.mix, graph_.input.h, graph_.input.w, options_.loss_weighting.active());
+  const bool mixed = batch_mix::active(batch.mix);
+  if (mixed) run_host("mix batch", [&] { mix_batch(batch); });
   for (int start = 0; start < count; start += chunk) {
     const int n = std::min(chunk, count - start);
     Net& net = training_net(n);
     mask_first_image_ = start;
     const std::size_t offset = static_cast<std::size_t>(start) * graph_.input.elements();
-    run_host("normalize input", [&] { load_batch(net, images + offset, n); });
+    const float* mixed_rows = mixed ? mixed_input_.data() + offset : nullptr;
+    run_host("normalize input", [&] { load_batch(net, images + offset, mixed_rows, n); });
     if (start == 0) run_list(net.refresh);  // weights change only in the update
     run_list(net.forward);
-    run_host("loss", [&] { compute_loss(net, labels + start, n, count, weight); });
+    const MixedLabels partners =
+        mixed ? MixedLabels{partner_labels_.data() + start, batch.mix.lam} : MixedLabels{};
+    run_host("loss", [&] { compute_loss(net, labels + start, n, count, weight, partners); });
     run_list(net.backward);
     if (!summed_gradients_.empty()) run_host("gradient sum", [&] { sum_gradients(start == 0); });
   }
@@ -225,7 +257,7 @@ LossSum OnednnProgram::take_loss() {
 
 void OnednnProgram::predict(const std::uint8_t* images, int count, float* logits) {
   ensure_nets();
-  load_batch(*eval_net_, images, count);
+  load_batch(*eval_net_, images, nullptr, count);
   if (eval_weights_stale_) {
     eval_net_->refresh.run(stream_);
     eval_weights_stale_ = false;

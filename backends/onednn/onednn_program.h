@@ -35,12 +35,17 @@ class OnednnProgram : public Program {
   // list, run_host a labelled host function (timed or not).
   template <typename RunList, typename RunHost>
   void step(const TrainBatch& batch, RunList run_list, RunHost run_host);
-  void load_batch(const Net& net, const std::uint8_t* images, int count);
+  // Normalises `count` images into the net's input, or copies them from `mixed` (mix_batch's
+  // rows) when the batch is mixed.
+  void load_batch(const Net& net, const std::uint8_t* images, const float* mixed, int count);
+  // Mixup or cutmix (batch.mix): the whole batch normalised and mixed into mixed_input_ (its
+  // partners may be in another chunk), their labels into partner_labels_.
+  void mix_batch(const TrainBatch& batch);
   // The loss of `count` rows of `net`; gradients are of the mean over the whole batch of
   // `batch_count` images, whose true classes weigh `weight` in all (options_.loss_weighting;
-  // batch_count without class weights).
+  // batch_count without class weights). `mixed`: the rows' partners and lam, when mixed.
   void compute_loss(const Net& net, const std::int32_t* labels, int count, int batch_count,
-                    double weight);
+                    double weight, const MixedLabels& mixed);
   // The training net that takes `count` images: train_net_, or for a short batch of a graph
   // with batch statistics (which must not see padding), one compiled for exactly `count`.
   Net& training_net(int count);
@@ -74,6 +79,8 @@ class OnednnProgram : public Program {
   Optimizer optimizer_;
   std::vector<float*> state_pointers_;                // scratch for the optimizer, sized once
   std::vector<std::vector<float>> summed_gradients_;  // per parameter, when the batch is chunked
+  std::vector<float> mixed_input_;                    // a mixed batch, normalised (mix_batch)
+  std::vector<std::int32_t> partner_labels_;          // its partners' labels
   LossSum loss_;
   bool eval_weights_stale_ = true;
 };

@@ -14,7 +14,7 @@
 #include "runner/data/dataset_format.h"
 #include "runner/data/image_decode.h"
 #include "runner/data/image_files.h"
-#include "runner/data/image_resize.h"
+#include "runner/data/image_fit.h"
 #include "runner/graph/dataset_geometry.h"
 #include "runner/graph/memory_estimate.h"
 #include "runner/report/read_report.h"
@@ -117,13 +117,14 @@ std::vector<Prediction> top_k(const float* logits, int classes, int k) {
 class Predictor {
  public:
   Predictor(const PredictOptions& options, Shape input, std::vector<std::string> class_names,
-            std::int64_t max_image_bytes)
+            std::int64_t max_image_bytes, ImageFit fit)
       : options_(options),
         class_names_(std::move(class_names)),
         channels_(input.c),
         height_(input.h),
         width_(input.w),
-        max_image_bytes_(max_image_bytes) {}
+        max_image_bytes_(max_image_bytes),
+        fit_(fit) {}
 
   void run(const std::vector<fs::path>& files, Program& program, int batch_size) {
     const std::size_t batch = static_cast<std::size_t>(batch_size);
@@ -146,7 +147,7 @@ class Predictor {
       try {
         Image image = read_image(files[f], channels_, max_image_bytes_);
         std::span<std::uint8_t> slot(images.data() + decoded * image_bytes, image_bytes);
-        resize_image_into(image, height_, width_, slot);
+        fit_image_into(image, fit_, height_, width_, slot);
         ++decoded;
       } catch (const std::exception& e) {
         ++failures_;
@@ -199,6 +200,7 @@ class Predictor {
   std::vector<std::string> class_names_;
   int channels_, height_, width_;  // of the model's input
   std::int64_t max_image_bytes_;   // the run's dataset.max_image_bytes
+  ImageFit fit_;                   // its dataset.eval_transform, as its test images had
   nlohmann::json json_ = nlohmann::json::array();
   int failures_ = 0;
 };
@@ -272,7 +274,7 @@ int predict_command(const PredictOptions& options) {
   std::cerr << fmt::format("weights: {}\n", terminal_safe(run.checkpoint.string()));
 
   Predictor predictor(options, session.graph.input, std::move(classes.names),
-                      experiment.dataset.files.max_image_bytes);
+                      experiment.dataset.files.max_image_bytes, experiment.dataset.files.eval_fit);
   predictor.run(files, *program, batch_size);
   if (predictor.failures() > 0) {
     std::cerr << fmt::format("error: {} of {} files could not be read\n", predictor.failures(),

@@ -43,6 +43,16 @@ struct EmaSpec {
   int every = 1;          // training steps between updates
 };
 
+// training.mixup / training.cutmix / training.mix: timm's Mixup(mixup_alpha, cutmix_alpha, prob,
+// switch_prob) in its 'batch' mode (runner/train/batch_mixing.h).
+struct MixingSpec {
+  double mixup_alpha = 0;    // > 0: mixup with lam ~ Beta(alpha, alpha)
+  double cutmix_alpha = 0;   // > 0: cutmix with lam ~ Beta(alpha, alpha)
+  double prob = 1;           // the share of batches mixed at all
+  double switch_prob = 0.5;  // with both: the share of mixed batches cut instead of blended
+  bool enabled() const { return mixup_alpha > 0 || cutmix_alpha > 0; }
+};
+
 struct TrainingSpec {
   int epochs = 1;
   int batch_size = 4;
@@ -50,6 +60,7 @@ struct TrainingSpec {
   std::string loss = "cross_entropy";
   LossSpec loss_options;
   double label_smoothing = 0;  // PyTorch's CrossEntropyLoss(label_smoothing)
+  MixingSpec mixing;           // training.mixup, training.cutmix (off: neither given)
   OptimizerSpec optimizer;
   // > 0: the gradients scaled to this global L2 norm at most, as torch.nn.utils.clip_grad_norm_
   // (0: no clipping).

@@ -423,6 +423,30 @@ EmaSpec read_ema(const Fields& f) {
   return e;
 }
 
+// training.mixup, training.cutmix and training.mix (the schema checked the ranges).
+MixingSpec read_mixing(const Fields& f, const LossSpec& loss) {
+  MixingSpec m;
+  if (f.has("mixup")) m.mixup_alpha = f.child("mixup").number("alpha", 0);
+  if (f.has("cutmix")) m.cutmix_alpha = f.child("cutmix").number("alpha", 0);
+  if (f.has("mix")) {
+    if (!m.enabled()) {
+      throw_user_error(f.where("mix"), "training.mix without training.mixup or training.cutmix",
+                       "expected training.mixup: {alpha: ...} or training.cutmix: {alpha: ...} "
+                       "beside it");
+    }
+    const Fields mix = f.child("mix");
+    m.prob = mix.number("prob", m.prob);
+    m.switch_prob = mix.number("switch_prob", m.switch_prob);
+  }
+  if (m.enabled() && (loss.focal_gamma != 0 || loss.balanced || !loss.class_weights.empty())) {
+    throw_user_error(f.where(f.has("mixup") ? "mixup" : "cutmix"),
+                     "mixing with a weighted or focal loss",
+                     "expected training.loss: cross_entropy (mixed targets take the plain "
+                     "cross-entropy, as timm's SoftTargetCrossEntropy)");
+  }
+  return m;
+}
+
 TrainingSpec read_training(const Fields& f) {
   TrainingSpec t;
   t.epochs = f.integer("epochs", t.epochs);
@@ -430,6 +454,7 @@ TrainingSpec read_training(const Fields& f) {
   t.eval_batch_size = f.integer("eval_batch_size", t.eval_batch_size);
   t.loss_options = read_loss(f);
   t.label_smoothing = f.number("label_smoothing", t.label_smoothing);
+  t.mixing = read_mixing(f, t.loss_options);
   t.optimizer = read_optimizer(f.child("optimizer"));
   t.clip_grad_norm = f.number("clip_grad_norm", t.clip_grad_norm);
   t.schedule = read_schedule(f.child("schedule"));

@@ -184,6 +184,12 @@ nlohmann::json experiment_to_json(const Experiment& e) {
   if (e.training.ema.enabled) {
     out["training"]["ema"] = {{"decay", e.training.ema.decay}, {"every", e.training.ema.every}};
   }
+  // Only when given, as the EMA.
+  if (t.mixing.mixup_alpha > 0) out["training"]["mixup"] = {{"alpha", t.mixing.mixup_alpha}};
+  if (t.mixing.cutmix_alpha > 0) out["training"]["cutmix"] = {{"alpha", t.mixing.cutmix_alpha}};
+  if (t.mixing.enabled()) {
+    out["training"]["mix"] = {{"prob", t.mixing.prob}, {"switch_prob", t.mixing.switch_prob}};
+  }
   // Only when off, so configs keep the hash they had before the switch was an option.
   if (!e.backend.own_kernels) out["backend"]["own_kernels"] = false;
   if (!e.backend.winograd) out["backend"]["winograd"] = false;

@@ -49,6 +49,15 @@ enum class OnBadFile { error, skip };
 
 // The formats that read image files (image_folder, csv): where the splits are and what the
 // decoded images become.
+// How a decoded image of any size becomes the model's input size (dataset.eval_transform; the
+// pixels: image_fit.h): by default resized to it.
+struct ImageFit {
+  int shorter_side = 0;                     // > 0: Resize(shorter_side), the aspect ratio kept
+  int resize_height = 0, resize_width = 0;  // > 0: Resize((h, w))
+  bool center_crop = false;                 // then CenterCrop to the input size
+  bool is_default() const { return shorter_side == 0 && resize_height == 0 && !center_crop; }
+};
+
 struct ImageFilesSpec {
   ImageShape image{3, 0, 0};  // channels and image_size: every image is converted and resized
   std::string train;          // the training split under the root: a folder or a CSV file
@@ -60,6 +69,9 @@ struct ImageFilesSpec {
   // The most bytes decoding one image may hold (dataset.max_image_bytes): a larger image is a
   // bad file, refused before its pixels are allocated.
   std::int64_t max_image_bytes = kDefaultMaxImageBytes;
+  // dataset.eval_transform: how the test and validation images are fitted (the training images
+  // are resized to the input size).
+  ImageFit eval_fit;
   // csv: rows may name files outside the dataset root and the CSV's folder (absolute paths,
   // "..", symlinks leading out); by default such a row is an error, as a CSV from elsewhere
   // could name any file the user may read.

@@ -6,6 +6,7 @@
 
 #include <cstring>
 
+#include "runner/data/image_fit.h"
 #include "runner/util/cache_file.h"
 #include "runner/util/digest.h"
 
@@ -92,16 +93,18 @@ Header make_header(const std::string& fingerprint, int channels, int height, int
 }  // namespace
 
 DecodedCacheKey decoded_cache_key(const ImageSetRequest& request, const std::string& fingerprint) {
-  return {fingerprint,   request.channels,        request.height,
-          request.width, request.max_image_bytes, request.files.size()};
+  return {fingerprint,         request.channels,        request.height,
+          request.width,       request.max_image_bytes, request.files.size(),
+          fit_key(request.fit)};
 }
 
 fs::path decoded_cache_file(const fs::path& folder, const DecodedCacheKey& key) {
   const std::string limit = key.max_image_bytes == kDefaultMaxImageBytes
                                 ? ""
                                 : fmt::format("-max{}", key.max_image_bytes);
-  return folder / fmt::format("{}-{}x{}x{}{}.images", key.fingerprint, key.channels, key.height,
-                              key.width, limit);
+  const std::string fit = key.fit.empty() ? "" : "-" + key.fit;
+  return folder / fmt::format("{}-{}x{}x{}{}{}.images", key.fingerprint, key.channels, key.height,
+                              key.width, fit, limit);
 }
 
 std::optional<ImageSet> read_decoded_cache(const fs::path& file, const DecodedCacheKey& key,

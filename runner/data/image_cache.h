@@ -20,13 +20,14 @@ struct DecodedCacheKey {
   int channels = 0, height = 0, width = 0;
   std::int64_t max_image_bytes = kDefaultMaxImageBytes;
   std::size_t files = 0;  // decoded or skipped
+  std::string fit;        // ImageFit::key() of the decode ("": resized to the size)
 };
 
 // The key of `request`'s decode, its files fingerprinted as `fingerprint`.
 DecodedCacheKey decoded_cache_key(const ImageSetRequest& request, const std::string& fingerprint);
 
-// The cache file of `key` in `folder`: <fingerprint>-CxHxW.images (-max<N> before the extension
-// for a limit other than the default).
+// The cache file of `key` in `folder`: <fingerprint>-CxHxW.images (-<fit> and -max<N> before the
+// extension for a fit and a limit other than the defaults).
 std::filesystem::path decoded_cache_file(const std::filesystem::path& folder,
                                          const DecodedCacheKey& key);
 

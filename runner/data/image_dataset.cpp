@@ -34,6 +34,62 @@ void read_image_size(const SettingsReader& settings, ImageShape& image) {
   }
 }
 
+// dataset.eval_transform: [{resize: {size: S | [h, w]}}, {center_crop: {}}], either or both in
+// that order (the schema checked each step's shape).
+ImageFit read_eval_transform(const SettingsReader& settings, const ImageShape& image) {
+  ImageFit fit;
+  if (!settings.has("eval_transform")) return fit;
+  const nlohmann::json& steps = settings.raw("eval_transform");
+  auto refuse = [&](std::size_t i, const std::string& problem) {
+    SourceLocation where = settings.where("eval_transform");
+    where.path += fmt::format("[{}]", i);
+    throw_user_error(where, problem,
+                     "expected [{resize: {size: S}}, {center_crop: {}}], either step or both in "
+                     "that order");
+  };
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const auto& [kind, options] = *steps[i].items().begin();
+    if (kind == "resize") {
+      if (i > 0) refuse(i, "a resize after another step");
+      const nlohmann::json& size = options.at("size");
+      if (size.is_number_integer()) {
+        fit.shorter_side = size.get<int>();
+      } else {
+        fit.resize_height = size[0].get<int>();
+        fit.resize_width = size[1].get<int>();
+      }
+    } else {  // center_crop: to the model's input size, the only size it may give
+      if (fit.center_crop) refuse(i, "a second center_crop");
+      if (options.contains("size")) {
+        const nlohmann::json& size = options["size"];
+        const bool same =
+            size.is_number_integer()
+                ? image.height == size.get<int>() && image.width == size.get<int>()
+                : image.height == size[0].get<int>() && image.width == size[1].get<int>();
+        if (!same) {
+          refuse(i, fmt::format("center_crop of {}, but dataset.image_size is [{}, {}] (the "
+                                "model's input: a crop of another size cannot feed it)",
+                                size.dump(), image.height, image.width));
+        }
+      }
+      fit.center_crop = true;
+    }
+  }
+  return fit;
+}
+
+nlohmann::json eval_transform_json(const ImageFit& fit, const ImageShape& image) {
+  nlohmann::json steps = nlohmann::json::array();
+  if (fit.shorter_side > 0) steps.push_back({{"resize", {{"size", fit.shorter_side}}}});
+  if (fit.resize_height > 0) {
+    steps.push_back({{"resize", {{"size", {fit.resize_height, fit.resize_width}}}}});
+  }
+  if (fit.center_crop) {
+    steps.push_back({{"center_crop", {{"size", {image.height, image.width}}}}});
+  }
+  return steps;
+}
+
 }  // namespace
 
 void read_image_files_settings(const SettingsReader& settings, DatasetSpec& spec,
@@ -54,6 +110,7 @@ void read_image_files_settings(const SettingsReader& settings, DatasetSpec& spec
   f.on_bad_file = on_bad_file == "skip" ? OnBadFile::skip : OnBadFile::error;
   f.cache = settings.text("cache", "");
   f.max_image_bytes = settings.wide("max_image_bytes", kDefaultMaxImageBytes);
+  f.eval_fit = read_eval_transform(settings, f.image);
 }
 
 void write_image_files_settings(const DatasetSpec& spec, nlohmann::json& out) {
@@ -66,12 +123,14 @@ void write_image_files_settings(const DatasetSpec& spec, nlohmann::json& out) {
   out["on_bad_file"] = f.on_bad_file == OnBadFile::skip ? "skip" : "error";
   if (!f.cache.empty()) out["cache"] = f.cache;
   out["max_image_bytes"] = f.max_image_bytes;
+  // Only when given, so configs without it keep their hash.
+  if (!f.eval_fit.is_default()) out["eval_transform"] = eval_transform_json(f.eval_fit, f.image);
 }
 
 DatasetFormat image_files_format_base() {
   DatasetFormat format;
-  format.keys = {"image_size", "channels",    "train", "test",
-                 "validation", "on_bad_file", "cache", "max_image_bytes"};
+  format.keys = {"image_size",  "channels", "train",           "test",          "validation",
+                 "on_bad_file", "cache",    "max_image_bytes", "eval_transform"};
   format.write = write_image_files_settings;
   format.image = [](const DatasetSpec& spec) { return spec.files.image; };
   return format;
@@ -112,8 +171,9 @@ std::size_t files_to_list(std::int64_t limit) {
 namespace {
 
 ImageSetRequest image_set_request(const DatasetSpec& spec, const std::filesystem::path& root,
-                                  std::vector<LabelledFile> files) {
+                                  std::vector<LabelledFile> files, const ImageFit& fit) {
   ImageSetRequest request;
+  request.fit = fit;
   request.root = root;
   request.files = std::move(files);
   request.channels = spec.files.image.channels;
@@ -154,11 +214,11 @@ void append_images(ImageSet& set, ImageSet&& more, const std::vector<LabelledFil
 // (each one decoded set, cached, whose fingerprints the split's fingerprint covers).
 ImageSet read_split_images(const DatasetSpec& spec,
                            const std::function<LabelledFiles(std::size_t)>& list, std::size_t limit,
-                           std::filesystem::path& root) {
+                           const ImageFit& fit, std::filesystem::path& root) {
   std::size_t requested = files_to_list(static_cast<std::int64_t>(limit));
   LabelledFiles listed = list(requested);
   root = listed.root;
-  ImageSet set = read_image_set(image_set_request(spec, root, listed.files));
+  ImageSet set = read_image_set(image_set_request(spec, root, listed.files, fit));
   std::string fingerprints = set.fingerprint;
   int rounds = 1;
   while (limit > 0 && set.size() < limit && listed.files.size() == requested) {
@@ -168,7 +228,7 @@ ImageSet read_split_images(const DatasetSpec& spec,
     if (listed.files.size() <= tried) break;
     std::vector<LabelledFile> more(listed.files.begin() + static_cast<std::ptrdiff_t>(tried),
                                    listed.files.end());
-    ImageSet next = read_image_set(image_set_request(spec, root, more));
+    ImageSet next = read_image_set(image_set_request(spec, root, more, fit));
     fingerprints += "\n" + next.fingerprint;
     ++rounds;
     append_images(set, std::move(next), more, limit);
@@ -184,7 +244,9 @@ Dataset decode_split(const DatasetSpec& spec, const std::filesystem::path& liste
                      const std::vector<std::string>& class_names, const std::string& which,
                      DatasetSplits& splits) {
   std::filesystem::path root;
-  ImageSet set = read_split_images(spec, list, limit, root);
+  // The held-out splits are fitted as dataset.eval_transform says, the training split resized.
+  const ImageFit fit = which == std::string("train") ? ImageFit{} : spec.files.eval_fit;
+  ImageSet set = read_split_images(spec, list, limit, fit, root);
 
   Dataset split;
   split.name = spec.name;

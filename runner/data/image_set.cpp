@@ -16,7 +16,7 @@
 #include "runner/data/image_cache.h"
 #include "runner/data/image_decode.h"
 #include "runner/data/image_fingerprint.h"
-#include "runner/data/image_resize.h"
+#include "runner/data/image_fit.h"
 #include "runner/util/cache_file.h"
 #include "runner/util/digest.h"
 #include "runner/util/errors.h"
@@ -112,8 +112,8 @@ Decoded decode_all(const ImageSetRequest& request, std::vector<FileStamp>& stamp
                 sha256_hex({reinterpret_cast<const char*>(bytes.data()), bytes.size()});
           }
           const Image image = decode_image(bytes, request.channels, file, request.max_image_bytes);
-          resize_image_into(image, request.height, request.width,
-                            {out.set.images.data() + i * plane, plane});
+          fit_image_into(image, request.fit, request.height, request.width,
+                         {out.set.images.data() + i * plane, plane});
           release_if_large(bytes);
           return true;
         } catch (const ImageOutOfMemory&) {

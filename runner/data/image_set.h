@@ -21,7 +21,8 @@ struct ImageSetRequest {
   std::filesystem::path root;
   std::vector<LabelledFile> files;  // in the order the images come out
   int channels = 3;                 // 1 or 3, as Pillow's convert('L') or convert('RGB')
-  int height = 0, width = 0;        // every image resized to this, as torchvision's Resize
+  int height = 0, width = 0;        // every image fitted to this (by default resized to it)
+  ImageFit fit;                     // how: dataset.eval_transform for held-out splits
   int workers = 0;                  // decoding threads; 0 or 1: the calling thread
   OnBadFile on_bad_file = OnBadFile::error;
   bool use_cache = true;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "runner/train/apply_schedule.h"
+#include "runner/train/batch_mixing.h"
 #include "runner/train/epoch_progress.h"
 #include "runner/train/lr_schedule.h"
 #include "runner/train/step_times.h"
@@ -42,9 +43,10 @@ struct Loop {
   StepThreads* threads;       // may change the program's threads before a step
   StepClock clock;            // steps after the warm-up
   std::int64_t images_after_warmup = 0;
-  double divergence_threshold = 0;  // a mean loss above it: diverged
-  WeightAverage* ema = nullptr;     // training.ema (none: off)
-  int log_every = 1;                // steps between loss lines (log_every_for)
+  double divergence_threshold = 0;    // a mean loss above it: diverged
+  WeightAverage* ema = nullptr;       // training.ema (none: off)
+  int log_every = 1;                  // steps between loss lines (log_every_for)
+  const BatchMixer* mixer = nullptr;  // training.mixup / cutmix (none: off)
 };
 
 // Reading the loss is where the host waits for an asynchronous device: the wait is the steps'.
@@ -61,6 +63,7 @@ bool train_one_step(Loop& loop, EpochTotals& totals) {
   auto step_start = SteadyClock::now();
   if (!loop.feed.next(batch)) return false;
   if (loop.threads) loop.threads->before_step(loop.run_step, loop.program);
+  if (loop.mixer) batch.mix = loop.mixer->choose(loop.run_step);
   const StepSchedule scheduled = apply_schedule(loop.schedule, loop.run_step++, loop.program);
   totals.learning_rate = scheduled.learning_rate;
   totals.momentum = scheduled.momentum;
@@ -213,6 +216,11 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
             divergence_threshold(spec, data.train.classes()),
             plan.ema,
             log_every_for(spec, steps_per_epoch)};
+  std::optional<BatchMixer> mixer;
+  if (spec.mixing.enabled()) {
+    mixer.emplace(spec.mixing, experiment.seed, data.train.height, data.train.width);
+    loop.mixer = &*mixer;
+  }
   // Without a validation set there is nothing to select by: the state stays as it came.
   std::optional<ModelSelection> selection;
   if (data.validation.size() > 0) selection.emplace(experiment, plan.selection);

@@ -130,6 +130,10 @@ std::vector<DefaultCase> cases() {
   const std::string ema = config(
       "{name: synthetic}",
       "[{name: flat, type: flatten}, {name: fc, type: linear, out_features: 10}]", "{ema: {}}");
+  const std::string mixed =
+      config("{name: synthetic}",
+             "[{name: flat, type: flatten}, {name: fc, type: linear, out_features: 10}]",
+             "{mixup: {alpha: 0.2}}");
   auto schedule = [](auto field) {
     return [field](const Resolved& r) { return json(field(r.experiment.training.schedule)); };
   };
@@ -149,6 +153,9 @@ std::vector<DefaultCase> cases() {
        [](const Resolved& r) { return json(r.experiment.dataset.validation_split); }},
       {d + "training/properties/ema/properties/decay", ema, resolved("/training/ema/decay")},
       {d + "training/properties/ema/properties/every", ema, resolved("/training/ema/every")},
+      {d + "training/properties/mix/properties/prob", mixed, resolved("/training/mix/prob")},
+      {d + "training/properties/mix/properties/switch_prob", mixed,
+       resolved("/training/mix/switch_prob")},
       {d + "early_stopping/properties/patience", early_stopping,
        resolved("/training/early_stopping/patience")},
       {d + "early_stopping/properties/min_delta", early_stopping,
