@@ -23,8 +23,14 @@ fs::path checkpoint_of(const RunRecord& report, const fs::path& run_dir,
   }
   std::vector<fs::path> candidates;
   const fs::path configured = configured_path;
-  if (!configured.empty() && configured.is_relative()) candidates.push_back(run_dir / configured);
-  if (fs::path(path).has_filename()) candidates.push_back(run_dir / fs::path(path).filename());
+  const fs::path kept_name = fs::path(path).filename();
+  if (!configured.empty() && configured.is_relative()) {
+    // The kept file where the configured one is (the two differ where the kept model is the
+    // weights' average, net.ema.safetensors beside net.safetensors), in a folder moved or not.
+    if (!kept_name.empty()) candidates.push_back(run_dir / configured.parent_path() / kept_name);
+    candidates.push_back(run_dir / configured);
+  }
+  if (!kept_name.empty()) candidates.push_back(run_dir / kept_name);
   candidates.push_back(path);
   for (const fs::path& file : candidates) {
     if (fs::is_regular_file(file)) return file;

@@ -29,6 +29,17 @@ inline std::string_view monitored_figure(const Monitor& monitor) {
   return std::string_view(monitor).substr(std::min(monitor.size(), kValidationPrefix.size()));
 }
 
+// training.ema's average is watched by "val_ema_" and a figure (val_ema_accuracy).
+inline constexpr std::string_view kAveragePrefix = "ema_";
+inline bool watches_average(const Monitor& monitor) {
+  return monitored_figure(monitor).substr(0, kAveragePrefix.size()) == kAveragePrefix;
+}
+// The figure of the evaluated model: "accuracy" for val_accuracy and for val_ema_accuracy.
+inline std::string_view model_figure(const Monitor& monitor) {
+  const std::string_view figure = monitored_figure(monitor);
+  return watches_average(monitor) ? figure.substr(kAveragePrefix.size()) : figure;
+}
+
 // The mode a monitor has when the config gives none: a loss falls, every other figure rises.
 inline MonitorMode default_mode(std::string_view figure_name) {
   const std::string_view loss = "_loss";

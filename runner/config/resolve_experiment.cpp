@@ -314,7 +314,9 @@ ScheduleSpec read_schedule(const Fields& f) {
 // The figures a monitor can name, for error messages.
 std::string monitor_choices() {
   return "val_accuracy, val_loss or a validation figure of a metric (val_top5_accuracy, "
-         "val_balanced_accuracy, val_macro_f1)";
+         "val_balanced_accuracy, val_macro_f1); with training.ema, the average's: "
+         "val_ema_accuracy, "
+         "val_ema_loss, val_ema_macro_f1, ...";
 }
 
 // monitor and mode, the mode following the monitor when the config leaves it out. Any metric's
@@ -322,7 +324,7 @@ std::string monitor_choices() {
 MonitorSpec read_monitor(const Fields& f, const Monitor& fallback) {
   MonitorSpec m;
   m.monitor = f.text("monitor", fallback);
-  if (m.monitor.rfind(kValidationPrefix, 0) != 0 || !is_known_figure(monitored_figure(m.monitor))) {
+  if (m.monitor.rfind(kValidationPrefix, 0) != 0 || !is_known_figure(model_figure(m.monitor))) {
     f.wrong("monitor", monitor_choices());
   }
   m.mode = read_named(f, "mode", default_mode(m.monitor), kMonitorModeNames);
@@ -545,13 +547,30 @@ nlohmann::json read_tags(const Fields& top) {
 // config then lists it: what ran).
 void add_monitored_metrics(Experiment& e) {
   auto add = [&](const MonitorSpec& watch) {
-    const std::optional<MetricSpec> spec = metric_of_figure(monitored_figure(watch.monitor));
+    const std::optional<MetricSpec> spec = metric_of_figure(model_figure(watch.monitor));
     if (spec && std::find(e.metrics.begin(), e.metrics.end(), *spec) == e.metrics.end()) {
       e.metrics.push_back(*spec);
     }
   };
   if (e.training.early_stopping.enabled) add(e.training.early_stopping.watch);
   if (e.checkpoint.monitor) add(*e.checkpoint.monitor);
+}
+
+// The average's figure watched without training.ema would never be measured.
+void check_average_monitors_have_ema(const Experiment& e, const Fields& top) {
+  if (e.training.ema.enabled) return;
+  auto refuse = [](const Fields& f, const MonitorSpec& watch) {
+    if (!watches_average(watch.monitor)) return;
+    throw_user_error(f.where("monitor"),
+                     fmt::format("monitors {}, a figure of the weights' average, but the run "
+                                 "keeps none",
+                                 monitor_name(watch.monitor)),
+                     "set training.ema (e.g. {decay: 0.999}), or watch the weights' figure");
+  };
+  if (e.training.early_stopping.enabled) {
+    refuse(top.child("training").child("early_stopping"), e.training.early_stopping.watch);
+  }
+  if (e.checkpoint.monitor) refuse(top.child("checkpoint"), *e.checkpoint.monitor);
 }
 
 // A validation figure watched without a validation set would never be measured.
@@ -615,6 +634,7 @@ Experiment resolve_experiment(const ConfigDocument& written) {
   e.metrics = read_metrics(top);
   add_monitored_metrics(e);
   check_monitors_have_validation(e, top);
+  check_average_monitors_have_ema(e, top);
   e.resolved = experiment_to_json(e);
   return e;
 }

@@ -210,16 +210,11 @@ std::optional<TrainingOutcome> nothing_left_to_train(RunContext& c, const Traini
   return outcome;
 }
 
-// training.ema's checkpoint: beside the weights' file, `net.safetensors` -> `net.ema.safetensors`.
-std::filesystem::path average_path(std::filesystem::path checkpoint) {
-  return checkpoint.replace_extension(".ema.safetensors");
-}
-
 // A resumed run continues the average its checkpoint's run saved beside it; without that file
 // the average starts again from the resumed weights (said).
 void restore_average(RunContext& c, const std::filesystem::path& resumed_from,
                      WeightAverage& average) {
-  const std::filesystem::path file = average_path(resumed_from);
+  const std::filesystem::path file = average_checkpoint_path(resumed_from);
   if (!std::filesystem::is_regular_file(file)) {
     c.console.warning(fmt::format(
         "training.ema: no {} beside the checkpoint: the average starts again from its weights",
@@ -283,9 +278,17 @@ RunReport train_report(RunContext& c) {
     plan.after_epoch = [&](int epochs_done, const SelectionState& selection, bool new_best) {
       checkpoints->epoch_done(c.program, epochs_done, selection, new_best);
       if (average && !average->empty()) {
+        // Beside the last epoch's file, to resume; and beside the best one when the average
+        // is what checkpoint.monitor watches (it is then the kept model).
+        const std::optional<MonitorSpec>& monitor = experiment.checkpoint.monitor;
+        const bool best_average = new_best && monitor && watches_average(monitor->monitor);
         average->with_average(c.program, [&] {
-          save_checkpoint(average_path(checkpoints->path()), c.program, experiment, epochs_done,
-                          c.config_sha);
+          save_checkpoint(average_checkpoint_path(checkpoints->path()), c.program, experiment,
+                          epochs_done, c.config_sha);
+          if (best_average) {
+            save_checkpoint(average_checkpoint_path(checkpoints->best_path()), c.program,
+                            experiment, epochs_done, c.config_sha);
+          }
         });
       }
     };

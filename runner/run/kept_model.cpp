@@ -6,6 +6,7 @@
 #include "runner/report/report.h"
 #include "runner/run/run_output.h"
 #include "runner/train/checkpoint.h"
+#include "runner/train/weight_average.h"
 
 namespace runner {
 namespace {
@@ -50,20 +51,24 @@ void check_reload(const Session& session, Console& console, const Measured& trai
 // as kept when the monitored figure is the one the epoch had.
 Measured measure_best(const Session& session, Console& console, const EpochCheckpoints& checkpoints,
                       const TrainingOutcome& outcome, RecordCheckpoint& block) {
-  auto program = session.compile();
-  load_checkpoint(checkpoints.best_path(), *program, CheckpointUse::weights);
-  const Measured m = measure(*program, session);
   const MonitorSpec by = *session.experiment.checkpoint.monitor;
-  const double again = monitored_value(by.monitor, m.validation);
+  // A monitor of training.ema's average keeps the best epoch's average: the model is that file.
+  const bool average = watches_average(by.monitor);
+  const std::filesystem::path kept =
+      average ? average_checkpoint_path(checkpoints.best_path()) : checkpoints.best_path();
+  auto program = session.compile();
+  load_checkpoint(kept, *program, CheckpointUse::weights);
+  const Measured m = measure(*program, session);
+  const double again = monitored_value(by.monitor, m.validation, &m.validation);
   const std::optional<double>& best = outcome.selection.best.best;
   const bool same = best && again == *best;
   block.reload_matches = same;
   if (m.test.count > 0) block.reloaded_test_accuracy = m.test.accuracy();
-  console.line(fmt::format(
-      "checkpoint: {} keeps epoch {}, the best by {} ({:.4f}; reloaded: {}); "
-      "{} holds the last epoch",
-      checkpoints.best_path().string(), checkpoints.best_epoch(), monitor_name(by.monitor), again,
-      same ? "the same" : "DIFFERENT", checkpoints.path().string()));
+  console.line(
+      fmt::format("checkpoint: {} keeps epoch {}, the best by {} ({:.4f}; reloaded: {}); "
+                  "{} holds the last epoch",
+                  kept.string(), checkpoints.best_epoch(), monitor_name(by.monitor), again,
+                  same ? "the same" : "DIFFERENT", checkpoints.path().string()));
   return m;
 }
 
@@ -84,7 +89,11 @@ void add_best_checkpoint(RecordCheckpoint& block, const EpochCheckpoints& checkp
                          const MonitorSpec& by, const SelectionState& selection) {
   const bool kept = checkpoints.best_epoch() > 0;
   const std::optional<double>& value = selection.best.best;
-  block.path = checkpoints.best_path().string();
+  // The kept model: the best epoch's weights, or their average where that is what is watched
+  // (predict and eval read `path`).
+  block.path = watches_average(by.monitor)
+                   ? average_checkpoint_path(checkpoints.best_path()).string()
+                   : checkpoints.best_path().string();
   block.best_path = checkpoints.best_path().string();
   block.last_path = checkpoints.path().string();
   block.monitor = by.monitor;

@@ -79,9 +79,12 @@ bool improves(MonitorMode mode, double value, const std::optional<double>& best,
   return mode == MonitorMode::max ? value - min_delta > *best : value + min_delta < *best;
 }
 
-double monitored_value(const Monitor& monitor, const Evaluation& validation) {
+double monitored_value(const Monitor& monitor, const Evaluation& validation,
+                       const Evaluation* average) {
+  const Evaluation* scored = watches_average(monitor) ? average : &validation;
   // Not a number where the figure is not defined on the set: never an improvement.
-  return figure_value(monitored_figure(monitor), validation)
+  if (!scored) return std::numeric_limits<double>::quiet_NaN();
+  return figure_value(model_figure(monitor), *scored)
       .value_or(std::numeric_limits<double>::quiet_NaN());
 }
 
@@ -90,13 +93,14 @@ ModelSelection::ModelSelection(const Experiment& experiment, SelectionState star
       best_by_(best_epoch_monitor(experiment)),
       state_(std::move(start)) {}
 
-EpochVerdict ModelSelection::epoch_done(int epoch, const Evaluation& validation) {
+EpochVerdict ModelSelection::epoch_done(int epoch, const Evaluation& validation,
+                                        const Evaluation* average) {
   EpochVerdict verdict;
-  const double value = monitored_value(best_by_.monitor, validation);
+  const double value = monitored_value(best_by_.monitor, validation, average);
   verdict.new_best = improves(best_by_.mode, value, state_.best.best, 0);
   update(state_.best, value, epoch, verdict.new_best);
   if (stopping_.enabled) {
-    const double watched = monitored_value(stopping_.watch.monitor, validation);
+    const double watched = monitored_value(stopping_.watch.monitor, validation, average);
     MonitorProgress& es = state_.early_stopping;
     update(es, watched, epoch,
            improves(stopping_.watch.mode, watched, es.best, stopping_.min_delta));

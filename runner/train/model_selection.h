@@ -31,7 +31,11 @@ MonitorSpec best_epoch_monitor(const Experiment& experiment);
 // that is not finite never does; any finite one beats no best at all.
 bool improves(MonitorMode mode, double value, const std::optional<double>& best, double min_delta);
 
-double monitored_value(const Monitor& monitor, const Evaluation& validation);
+// The watched figure of the validation set as the weights scored it (`validation`), or for a
+// monitor of training.ema's average (val_ema_accuracy) as the average did (`average`; NaN
+// without one).
+double monitored_value(const Monitor& monitor, const Evaluation& validation,
+                       const Evaluation* average = nullptr);
 
 struct EpochVerdict {
   bool new_best = false;  // the run's best epoch so far
@@ -41,8 +45,10 @@ struct EpochVerdict {
 class ModelSelection {
  public:
   explicit ModelSelection(const Experiment& experiment, SelectionState start = {});
-  // After epoch `epoch` (1-based) was evaluated on the validation set.
-  EpochVerdict epoch_done(int epoch, const Evaluation& validation);
+  // After epoch `epoch` (1-based) was evaluated on the validation set, with the weights and,
+  // with training.ema, with their average.
+  EpochVerdict epoch_done(int epoch, const Evaluation& validation,
+                          const Evaluation* average = nullptr);
   // Early stopping has run out of patience (also: a resumed checkpoint that had).
   bool stopped() const;
   // Why it stopped: "val_accuracy did not improve by more than 0 for 3 epochs (best 0.9100 at

@@ -141,15 +141,18 @@ void add_evaluation(Loop& loop, const Dataset& set, const char* name, int epoch,
 // training.ema: the average's loss and accuracy on `set` (val_ema_loss, val_ema_accuracy, ...),
 // with the average loaded for the evaluation and the weights put back after it.
 void add_average_evaluation(Loop& loop, const Dataset& set, const std::string& name,
-                            EpochRecord& record, std::string& line) {
+                            Evaluation& evaluation, EpochRecord& record, std::string& line) {
   if (set.size() == 0 || !loop.ema || loop.ema->empty()) return;
   const auto start = SteadyClock::now();
-  Evaluation evaluation;
   loop.ema->with_average(
       loop.program, [&] { evaluation = evaluate(loop.program, set, loop.spec.eval_batch_size); });
   loop.outcome.evaluation_seconds += seconds_since(start);
-  record.figures[name + "_ema_loss"] = evaluation.loss;
-  record.figures[name + "_ema_accuracy"] = evaluation.accuracy();
+  const std::string prefix = name + "_ema_";
+  record.figures[prefix + "loss"] = evaluation.loss;
+  record.figures[prefix + "accuracy"] = evaluation.accuracy();
+  for (auto& [figure, value] : set_figures(loop.metrics, evaluation, prefix)) {
+    record.figures[figure] = value;
+  }
   line += fmt::format(", {} EMA accuracy {:.2f} %", name, 100 * evaluation.accuracy());
 }
 
@@ -168,8 +171,10 @@ void record_epoch(Loop& loop, const DatasetSplits& data, int epoch, const EpochT
     add_evaluation(loop, data.test, "test", record.epoch, loop.outcome.final_evaluation,
                    record.test_loss, record.test_accuracy, record, line);
   }
-  add_average_evaluation(loop, data.validation, "val", record, line);
-  if (test) add_average_evaluation(loop, data.test, "test", record, line);
+  add_average_evaluation(loop, data.validation, "val", loop.outcome.average_validation, record,
+                         line);
+  Evaluation average_test;
+  if (test) add_average_evaluation(loop, data.test, "test", average_test, record, line);
   record.seconds = totals.seconds;
   record.images_per_second = totals.seconds > 0 ? totals.images / totals.seconds : 0.0;
   record.grad_norm_mean = totals.loss.grad_norm_count > 0 ? totals.loss.grad_norm_mean() : -1.0;
@@ -237,7 +242,11 @@ TrainingOutcome train(const Experiment& experiment, Program& program, const Data
     }
     if (outcome.status != RunStatus::completed) break;  // diverged on held-out images
     EpochVerdict verdict;
-    if (selection) verdict = selection->epoch_done(epoch + 1, outcome.final_validation);
+    if (selection) {
+      const Evaluation* average =
+          outcome.average_validation.count > 0 ? &outcome.average_validation : nullptr;
+      verdict = selection->epoch_done(epoch + 1, outcome.final_validation, average);
+    }
     if (plan.after_epoch) {
       const auto start = SteadyClock::now();
       plan.after_epoch(epoch + 1, selection ? selection->state() : plan.selection,

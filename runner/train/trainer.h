@@ -66,9 +66,10 @@ struct TrainingOutcome {
   // Wall time between the epochs' steps: evaluating the held-out sets, the after-epoch hook
   // (checkpoints) and the progress hook (TensorBoard).
   double evaluation_seconds = 0, checkpoint_seconds = 0, progress_seconds = 0;
-  Evaluation final_evaluation;  // the last epoch's test set (count 0 without one)
-  Evaluation final_validation;  // its validation set (count 0 without one)
-  SelectionState selection;     // early stopping and the best epoch, after the last epoch
+  Evaluation final_evaluation;    // the last epoch's test set (count 0 without one)
+  Evaluation final_validation;    // its validation set (count 0 without one)
+  Evaluation average_validation;  // training.ema: the average's on it (count 0: none)
+  SelectionState selection;       // early stopping and the best epoch, after the last epoch
 };
 
 struct TrainingPlan {

@@ -42,4 +42,8 @@ void WeightAverage::with_average(Program& program, const std::function<void()>& 
   program.load_parameters(own);
 }
 
+std::filesystem::path average_checkpoint_path(std::filesystem::path checkpoint) {
+  return checkpoint.replace_extension(".ema.safetensors");
+}
+
 }  // namespace runner

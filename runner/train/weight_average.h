@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <vector>
 
@@ -36,5 +37,8 @@ class WeightAverage {
   EmaSpec spec_;
   std::vector<HostTensor> average_;
 };
+
+// The average's file beside a checkpoint: `net.safetensors` -> `net.ema.safetensors`.
+std::filesystem::path average_checkpoint_path(std::filesystem::path checkpoint);
 
 }  // namespace runner

@@ -270,6 +270,46 @@ TEST(Run, AWeightAverageIsEvaluatedReportedAndKept) {
                                                                              "weights";
 }
 
+// checkpoint.monitor and early stopping watching the average (val_ema_*): the best epoch is the
+// one whose average scored best, its average is the kept model (the report's checkpoint.path,
+// which predict and eval read) and scores again what it scored; without training.ema refused.
+TEST(Run, TheWeightAverageCanBeMonitoredAndIsThenTheKeptModel) {
+  TempDir tmp;
+  const std::string out = kPinnedThreads + " --quiet --output " + tmp.path().string();
+  const std::string watched =
+      " --set dataset.validation_split=0.25"
+      " --set checkpoint.path=net.safetensors"
+      " --set checkpoint.monitor=val_ema_accuracy"
+      " --set 'training.early_stopping={monitor: val_ema_loss, patience: 9}'"
+      " --set training.epochs=4";
+  RunOutput run =
+      run_and_read(tiny_config() + " --set 'training.ema={decay: 0.5}'" + watched + out);
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.output;
+  EXPECT_TRUE(schema_violations(load_schema("report.schema.json"), run.report).empty());
+  int best = 0;
+  double best_value = -1;
+  for (const nlohmann::json& epoch : run.report["epochs"]) {
+    if (epoch["val_ema_accuracy"].get<double>() > best_value) {
+      best_value = epoch["val_ema_accuracy"];
+      best = epoch["epoch"];
+    }
+  }
+  const nlohmann::json& kept = run.report["checkpoint"];
+  EXPECT_EQ(kept["best_epoch"], best);
+  EXPECT_EQ(kept["best_value"], best_value);
+  EXPECT_TRUE(kept["reload_matches"].get<bool>()) << run.result.output;
+  const std::filesystem::path model = kept["path"].get<std::string>();
+  EXPECT_EQ(model.filename(), "net.ema.safetensors");
+  EXPECT_EQ(run.report["metrics"]["val_accuracy"], best_value);  // the kept model is the average
+  RunOutput eval = run_and_read("eval " + model.parent_path().string() + out);
+  ASSERT_EQ(eval.result.exit_code, 0) << eval.result.output;
+  EXPECT_EQ(eval.report["metrics"]["test_accuracy"], run.report["metrics"]["test_accuracy"]);
+
+  const CommandResult refused = run_runner(tiny_config() + watched + out);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("training.ema"), std::string::npos) << refused.output;
+}
+
 // Batch norm (short last batches), dropout and a residual join.
 std::string tiny_resnet_config() {
   return (source_dir() / "configs" / "tiny_resnet_synthetic.yaml").string();
