@@ -174,6 +174,8 @@ struct Commands {
   ReproduceOptions reproduce;
   CompareOptions compare;
   CLI::App* compare_cmd = nullptr;
+  RunsOptions runs;
+  CLI::App* runs_cmd = nullptr;
   CLI::App *run_cmd = nullptr, *validate_cmd = nullptr, *describe_cmd = nullptr,
            *eval_cmd = nullptr, *devices_cmd = nullptr, *bench_cmd = nullptr, *sweep_cmd = nullptr,
            *report_cmd = nullptr, *reproduce_cmd = nullptr, *sweep_status_cmd = nullptr,
@@ -292,6 +294,25 @@ void add_report_commands(CLI::App& app, Commands& c) {
   c.compare_cmd->add_flag("--json", c.compare.json, "print the comparison as JSON");
   c.compare_cmd->add_option("--html", c.compare.html,
                             "also write the comparison as a self-contained page, FILE");
+
+  c.runs_cmd = app.add_subcommand(
+      "runs", "every run and sweep point below folders as one table, filtered and sorted");
+  c.runs_cmd->add_option("folders", c.runs.folders, "folders to search (default: results)");
+  c.runs_cmd->add_option("--where", c.runs.where,
+                         "keep the runs where EXPR holds, e.g. 'training.optimizer.lr < 0.01 and "
+                         "status == completed' (config paths, report fields, metrics, tags.NAME)");
+  c.runs_cmd
+      ->add_option("--sort", c.runs.sort,
+                   "sort by these fields, '-' first for descending (e.g. -val_accuracy)")
+      ->delimiter(',');
+  c.runs_cmd->add_option("--columns", c.runs.columns, "the fields to show, comma-separated")
+      ->delimiter(',');
+  c.runs_cmd->add_option("--limit", c.runs.limit, "at most N rows (after sorting)")
+      ->check(CLI::NonNegativeNumber);
+  c.runs_cmd->add_option("--format", c.runs.format, "table, csv or json")
+      ->check(CLI::IsMember({"table", "csv", "json"}));
+  c.runs_cmd->add_flag("--no-cache", c.runs.no_cache,
+                       "read every report, and keep no index in the cache folder");
 }
 
 // The arguments CLI11 left over, in the order typed (it reports them reversed).
@@ -367,6 +388,7 @@ int dispatch(const Commands& c) {
   if (*c.report_cmd) return report_command(c.report_dir, c.report_quiet, c.report_html);
   if (*c.reproduce_cmd) return reproduce_command(c.reproduce);
   if (*c.compare_cmd) return compare_command(c.compare);
+  if (*c.runs_cmd) return runs_command(c.runs);
   return 1;
 }
 

@@ -53,6 +53,16 @@ struct CompareOptions {
   std::filesystem::path html;                // also as a page, written there ("": none)
 };
 
+struct RunsOptions {
+  std::vector<std::filesystem::path> folders;  // searched for report.json files (default results)
+  std::string where;                           // a RunQuery ("": every run)
+  std::vector<std::string> sort;               // fields, "-" first for descending
+  std::vector<std::string> columns;            // "": the default columns
+  int limit = 0;                               // 0: all
+  std::string format = "table";                // table | csv | json
+  bool no_cache = false;                       // read every report, keep no index
+};
+
 struct PredictOptions {
   std::filesystem::path model;  // a run's folder, or its checkpoint (report.json beside)
   std::vector<std::filesystem::path> files;  // image files and folders of them
@@ -70,6 +80,7 @@ int sweep_status_command(const SweepStatusOptions& options);  // `runner sweep s
 int report_command(const std::filesystem::path& dir, bool quiet, bool html);
 int reproduce_command(const ReproduceOptions& options);
 int compare_command(const CompareOptions& options);
+int runs_command(const RunsOptions& options);
 int validate_command(const SessionOptions& options);
 // `json`: {"config": the resolved config, "layers": its plain layers, blocks expanded}.
 int describe_command(const SessionOptions& options, bool flat, bool json);

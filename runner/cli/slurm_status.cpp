@@ -11,6 +11,7 @@
 
 #include "runner/cli/local_status.h"
 #include "runner/cli/report_folder.h"
+#include "runner/report/read_report.h"
 #include "runner/report/run_record.h"
 #include "runner/sweep/rung_records.h"
 #include "runner/sweep/slurm_commands.h"
