@@ -45,9 +45,19 @@ struct Columns {
   std::vector<std::string> (*cells)(const json& row);
 };
 
+// The epochs a run reached (its last epoch's number): fewer than configured where it stopped
+// early.
+json epochs_trained(const json& r) {
+  const json losses = r.value("epoch_losses", json());
+  if (losses.is_array() && !losses.empty() && losses.back().is_object()) {
+    return losses.back().value("epoch", r.value("epochs", json()));
+  }
+  return r.value("epochs", json());
+}
+
 std::vector<std::string> train_cells(const json& r) {
   return {number_cell(r["batch_size"], "{:.0f}"),
-          number_cell(r.value("epochs", json()), "{:.0f}"),
+          number_cell(epochs_trained(r), "{:.0f}"),
           number_cell(r["test_accuracy"], "{:.2f} %", 100),
           number_cell(r["test_loss"], "{:.4f}"),
           number_cell(r["final_loss"], "{:.4f}"),

@@ -1,5 +1,6 @@
 // `runner report results/` over unrelated runs: one table per experiment and mode, each with its
 // mode's columns, a title naming the folder, and no sweep plots.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -51,6 +52,34 @@ TEST(RunsOverview, GroupsUnrelatedRunsByExperimentAndMode) {
   std::ifstream md(tmp / "summary.md");
   std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
   EXPECT_EQ(text.rfind("# Runs in " + folder, 0), 0u) << text;
+}
+
+// A run that early stopping ended shows the epochs it reached, not the configured 15.
+TEST(RunsOverview, ARunStoppedEarlyShowsTheEpochsItReached) {
+  TempDir tmp;
+  const std::string out = " --quiet --output " + tmp.path().string();
+  const auto trained = run_runner(tiny_config() +
+                                  " --set training.epochs=15 --set dataset.validation_split=0.25"
+                                  " --set 'training.early_stopping={monitor: val_loss, "
+                                  "patience: 1, min_delta: 0.05}'" +
+                                  out);
+  ASSERT_EQ(trained.exit_code, 0) << trained.output;
+  // A second experiment: the folder is then one of unrelated runs, shown as the overview.
+  ASSERT_EQ(
+      run_runner(tiny_config() + " --set training.epochs=2 --set name=other_net" + out).exit_code,
+      0);
+  auto result = run_runner("report " + tmp.path().string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const json summary = read_json(tmp / "summary.json");
+  ASSERT_EQ(summary["points"].size(), 2u);
+  const json& stopped = summary["points"][0]["name"] == "tiny_synthetic" ? summary["points"][0]
+                                                                         : summary["points"][1];
+  const json& losses = stopped["epoch_losses"];
+  const int reached = losses.back()["epoch"];
+  ASSERT_LT(reached, 15) << "early stopping did not stop the run: the test shows nothing";
+  EXPECT_NE(result.output.find(fmt::format("| {} | ", reached)), std::string::npos)
+      << result.output;
+  EXPECT_EQ(result.output.find("| 15 | "), std::string::npos) << result.output;
 }
 
 }  // namespace
