@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "runner/data/augmentation.h"
+#include "runner/data/image_resize.h"
 
 namespace runner {
 
@@ -64,6 +65,29 @@ ImageAugmenter::ImageAugmenter(const std::vector<AugmentStep>& steps, std::uint6
   } else {
     steps_ = steps;
   }
+}
+
+void ImageAugmenter::apply_decoded(std::int64_t epoch, std::uint64_t key, Image decoded,
+                                   std::uint8_t* out, int channels, int height, int width) const {
+  const std::size_t bytes = static_cast<std::size_t>(channels) * height * width;
+  if (!steps_.empty() && steps_.front().op->takes_any_size()) {
+    for (std::size_t k = 0; k < steps_.size(); ++k) {
+      DrawStream draws(augment_math::draw(seed_, epoch, key, static_cast<int>(k)));
+      steps_[k].op->apply(decoded, draws);
+    }
+    if (decoded.channels != channels || decoded.height != height || decoded.width != width) {
+      throw std::logic_error("an augmentation left an image of another size");
+    }
+    std::memcpy(out, decoded.pixels.data(), bytes);
+    return;
+  }
+  if (empty()) {
+    resize_image_into(decoded, height, width, {out, bytes});
+    return;
+  }
+  std::vector<std::uint8_t> resized(bytes);
+  resize_image_into(decoded, height, width, resized);
+  apply(epoch, key, resized.data(), out, channels, height, width);
 }
 
 void ImageAugmenter::apply(std::int64_t epoch, std::uint64_t key, const std::uint8_t* in,

@@ -9,6 +9,7 @@
 
 #include "runner/data/augment_math.h"
 #include "runner/data/dataset_spec.h"
+#include "runner/data/image_decode.h"
 
 namespace runner {
 
@@ -39,6 +40,11 @@ class ImageAugmenter {
   // `epoch`, augmented; in and out do not overlap.
   void apply(std::int64_t epoch, std::uint64_t key, const std::uint8_t* in, std::uint8_t* out,
              int channels, int height, int width) const;
+  // The same from an image as decoded, at any size (dataset.decode: per_epoch): a first step
+  // that takes any size (random_resized_crop) gets it whole; otherwise it is first resized to
+  // (height, width), as the images of a split decoded once are.
+  void apply_decoded(std::int64_t epoch, std::uint64_t key, Image decoded, std::uint8_t* out,
+                     int channels, int height, int width) const;
 
  private:
   augment_math::Plan plan_;         // when every step moves pixels only

@@ -49,11 +49,16 @@ class Augmentation {
   virtual ~Augmentation() = default;
   // The settings with every default written out: the resolved config's entry.
   virtual nlohmann::json settings() const = 0;
-  // Augments one image in place; its size does not change (the model's input is fixed).
+  // Augments one image in place; its size does not change (the model's input is fixed), except
+  // for a step that takes_any_size(), whose output is the model's input size.
   virtual void apply(Image& image, DrawStream& draws) const = 0;
   // Crops and flips only move pixels: the step of augment_math they are, which the GPU's
   // gather kernel runs on the device. None: the step runs on the host loader.
   virtual std::optional<augment_math::Step> pixel_move() const { return std::nullopt; }
+  // A step that takes an image of any size and makes one of the model's input size
+  // (random_resized_crop): as the first step it gets the image as decoded (dataset.decode:
+  // per_epoch), as torchvision's RandomResizedCrop gets the full photo.
+  virtual bool takes_any_size() const { return false; }
 };
 
 struct AugmentationKind {

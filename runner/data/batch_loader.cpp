@@ -11,6 +11,7 @@
 
 #include "runner/data/augment.h"
 #include "runner/data/balanced_sampler.h"
+#include "runner/data/encoded_images.h"
 #include "runner/data/error_location.h"
 #include "runner/util/errors.h"
 #include "runner/util/random.h"
@@ -181,18 +182,21 @@ void BatchLoader::gather(std::int64_t batch, Slot& slot) const {
   const std::uint32_t* indices = order_.data() + batch * batch_size_;
   for (int i = 0; i < size; ++i) {
     const std::size_t record = indices[i];
-    const std::uint8_t* image = data_.images.data() + record * image_bytes;
     std::uint8_t* out = slot.images.data() + i * image_bytes;
-    if (!augment_.empty()) {
-      const std::uint64_t key =
-          balanced_ ? static_cast<std::uint64_t>(batch) * batch_size_ + i : record;
+    const std::uint64_t key =
+        balanced_ ? static_cast<std::uint64_t>(batch) * batch_size_ + i : record;
+    if (data_.encoded) {  // dataset.decode: per_epoch
+      augment_.apply_decoded(epoch_, key, data_.encoded->decode(record), out, data_.channels,
+                             data_.height, data_.width);
+    } else if (!augment_.empty()) {
+      const std::uint8_t* image = data_.images.data() + record * image_bytes;
       augment_.apply(epoch_, key, image, out, data_.channels, data_.height, data_.width);
     } else {
-      std::memcpy(out, image, image_bytes);
+      std::memcpy(out, data_.images.data() + record * image_bytes, image_bytes);
     }
     slot.labels[i] = data_.labels[record];
   }
-  if (!augment_.empty()) {
+  if (!augment_.empty() || data_.encoded) {
     augment_nanoseconds_ += std::chrono::duration_cast<std::chrono::nanoseconds>(
                                 std::chrono::steady_clock::now() - started)
                                 .count();

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -11,14 +12,19 @@
 
 namespace runner {
 
+struct EncodedImages;  // encoded_images.h
+
 struct Dataset {
   std::string name;
   std::string source;   // the file or folder it was read from, for messages ("synthetic": none)
   std::string setting;  // the config field that chose it ("dataset.test", "dataset.root")
   int channels = 0, height = 0, width = 0;
   std::vector<std::string> class_names;
-  std::vector<std::uint8_t> images;  // (N, C, H, W), row-major
+  std::vector<std::uint8_t> images;  // (N, C, H, W), row-major; empty when `encoded`
   std::vector<std::int32_t> labels;  // (N), each in [0, classes)
+  // dataset.decode: per_epoch: the training split's files, decoded as batches are made (the
+  // loader resizes, or random_resized_crop crops, each to C x H x W); null: `images` holds them.
+  std::shared_ptr<const EncodedImages> encoded = nullptr;
 
   std::size_t size() const { return labels.size(); }
   std::size_t image_bytes() const { return static_cast<std::size_t>(channels) * height * width; }

@@ -15,6 +15,9 @@ struct DatasetRecords {
   // Formats of image files: the most memory decoding one image holds (dataset.max_image_bytes),
   // in each decoding worker; 0: the records are read, not decoded.
   std::int64_t decoding_bytes = 0;
+  // dataset.decode: per_epoch: the training images are not held; each loader worker decodes one
+  // image at a time (decoding_bytes at most) as batches are made.
+  bool train_per_epoch = false;
   // The loaded splits' bytes: each record's pixels and its 4-byte label.
   std::int64_t bytes() const;
 };

@@ -72,6 +72,9 @@ struct ImageFilesSpec {
   // dataset.eval_transform: how the test and validation images are fitted (the training images
   // are resized to the input size).
   ImageFit eval_fit;
+  // dataset.decode: per_epoch: the training images are decoded as their batches are made
+  // (encoded_images.h), not all before the first epoch.
+  bool decode_per_epoch = false;
   // csv: rows may name files outside the dataset root and the CSV's folder (absolute paths,
   // "..", symlinks leading out); by default such a row is an error, as a CSV from elsewhere
   // could name any file the user may read.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "runner/data/encoded_images.h"
 #include "runner/util/digest.h"
 
 namespace runner {
@@ -111,6 +112,9 @@ void read_image_files_settings(const SettingsReader& settings, DatasetSpec& spec
   f.cache = settings.text("cache", "");
   f.max_image_bytes = settings.wide("max_image_bytes", kDefaultMaxImageBytes);
   f.eval_fit = read_eval_transform(settings, f.image);
+  const std::string decode = settings.text("decode", "once");
+  if (decode != "once" && decode != "per_epoch") settings.wrong("decode", "once or per_epoch");
+  f.decode_per_epoch = decode == "per_epoch";
 }
 
 void write_image_files_settings(const DatasetSpec& spec, nlohmann::json& out) {
@@ -125,12 +129,13 @@ void write_image_files_settings(const DatasetSpec& spec, nlohmann::json& out) {
   out["max_image_bytes"] = f.max_image_bytes;
   // Only when given, so configs without it keep their hash.
   if (!f.eval_fit.is_default()) out["eval_transform"] = eval_transform_json(f.eval_fit, f.image);
+  if (f.decode_per_epoch) out["decode"] = "per_epoch";  // as eval_transform: only when given
 }
 
 DatasetFormat image_files_format_base() {
   DatasetFormat format;
-  format.keys = {"image_size",  "channels", "train",           "test",          "validation",
-                 "on_bad_file", "cache",    "max_image_bytes", "eval_transform"};
+  format.keys = {"image_size",  "channels", "train",           "test",           "validation",
+                 "on_bad_file", "cache",    "max_image_bytes", "eval_transform", "decode"};
   format.write = write_image_files_settings;
   format.image = [](const DatasetSpec& spec) { return spec.files.image; };
   return format;
@@ -149,6 +154,7 @@ DatasetRecords image_files_records(const DatasetSpec& spec, CountSplit count) {
     }
   };
   records.train = counted(spec.files.train);
+  records.train_per_epoch = spec.files.decode_per_epoch;
   if (!spec.files.test_absent) records.test = counted(spec.files.test);
   return records;
 }
@@ -202,6 +208,10 @@ void append_images(ImageSet& set, ImageSet&& more, const std::vector<LabelledFil
                     more.images.begin() + static_cast<std::ptrdiff_t>(kept * plane));
   set.labels.insert(set.labels.end(), more.labels.begin(),
                     more.labels.begin() + static_cast<std::ptrdiff_t>(kept));
+  if (!more.files.empty()) {  // listed, not decoded
+    set.files.insert(set.files.end(), more.files.begin(),
+                     more.files.begin() + static_cast<std::ptrdiff_t>(kept));
+  }
   set.skipped.insert(set.skipped.end(), more.skipped.begin(),
                      more.skipped.begin() + static_cast<std::ptrdiff_t>(skipped));
   set.warnings.insert(set.warnings.end(), more.warnings.begin(), more.warnings.end());
@@ -214,11 +224,15 @@ void append_images(ImageSet& set, ImageSet&& more, const std::vector<LabelledFil
 // (each one decoded set, cached, whose fingerprints the split's fingerprint covers).
 ImageSet read_split_images(const DatasetSpec& spec,
                            const std::function<LabelledFiles(std::size_t)>& list, std::size_t limit,
-                           const ImageFit& fit, std::filesystem::path& root) {
+                           const ImageFit& fit, bool list_only, std::filesystem::path& root) {
+  const auto read = [&](std::vector<LabelledFile> files) {
+    const ImageSetRequest request = image_set_request(spec, root, std::move(files), fit);
+    return list_only ? list_image_set(request) : read_image_set(request);
+  };
   std::size_t requested = files_to_list(static_cast<std::int64_t>(limit));
   LabelledFiles listed = list(requested);
   root = listed.root;
-  ImageSet set = read_image_set(image_set_request(spec, root, listed.files, fit));
+  ImageSet set = read(listed.files);
   std::string fingerprints = set.fingerprint;
   int rounds = 1;
   while (limit > 0 && set.size() < limit && listed.files.size() == requested) {
@@ -228,7 +242,7 @@ ImageSet read_split_images(const DatasetSpec& spec,
     if (listed.files.size() <= tried) break;
     std::vector<LabelledFile> more(listed.files.begin() + static_cast<std::ptrdiff_t>(tried),
                                    listed.files.end());
-    ImageSet next = read_image_set(image_set_request(spec, root, more, fit));
+    ImageSet next = read(more);
     fingerprints += "\n" + next.fingerprint;
     ++rounds;
     append_images(set, std::move(next), more, limit);
@@ -245,8 +259,11 @@ Dataset decode_split(const DatasetSpec& spec, const std::filesystem::path& liste
                      DatasetSplits& splits) {
   std::filesystem::path root;
   // The held-out splits are fitted as dataset.eval_transform says, the training split resized.
-  const ImageFit fit = which == std::string("train") ? ImageFit{} : spec.files.eval_fit;
-  ImageSet set = read_split_images(spec, list, limit, fit, root);
+  const bool training = which == std::string("train");
+  const ImageFit fit = training ? ImageFit{} : spec.files.eval_fit;
+  // dataset.decode: per_epoch lists the training split; its batches decode it.
+  const bool per_epoch = training && spec.files.decode_per_epoch;
+  ImageSet set = read_split_images(spec, list, limit, fit, per_epoch, root);
 
   Dataset split;
   split.name = spec.name;
@@ -258,6 +275,10 @@ Dataset decode_split(const DatasetSpec& spec, const std::filesystem::path& liste
   split.class_names = class_names;
   split.images = std::move(set.images);
   split.labels = std::move(set.labels);
+  if (per_epoch) {
+    split.encoded = std::make_shared<const EncodedImages>(
+        EncodedImages{root, std::move(set.files), set.channels, spec.files.max_image_bytes});
+  }
   for (const SkippedFile& skipped : set.skipped) {
     splits.warnings.push_back(fmt::format("warning: skipped {}", skipped.reason));
   }
@@ -269,12 +290,11 @@ Dataset decode_split(const DatasetSpec& spec, const std::filesystem::path& liste
         per_class[class_names[static_cast<std::size_t>(label)]].get<int>() + 1;
   }
   if (!splits.summary.is_object()) splits.summary = nlohmann::json::object();
-  splits.summary[which] = {{"folder", root.string()},
-                           {"images", split.size()},
-                           {"skipped", set.skipped.size()},
-                           {"sha256", set.fingerprint},
-                           {"decoded_from_cache", set.from_cache},
-                           {"per_class", per_class}};
+  splits.summary[which] = {
+      {"folder", root.string()},   {"decode", per_epoch ? "per_epoch" : "once"},
+      {"images", split.size()},    {"skipped", set.skipped.size()},
+      {"sha256", set.fingerprint}, {"decoded_from_cache", set.from_cache},
+      {"per_class", per_class}};
   return split;
 }
 

@@ -181,6 +181,55 @@ void store_caches(const ImageSetRequest& request, const fs::path& folder,
 
 }  // namespace
 
+ImageSet list_image_set(const ImageSetRequest& request) {
+  check_request(request);
+  const fs::path folder = cache_folder_of(request);
+  FileHashCache hashes(folder, request.root);
+  const std::size_t n = request.files.size();
+  std::vector<FileStamp> stamps(n);
+  std::vector<std::string> failures(n);
+  const bool skip = request.on_bad_file == OnBadFile::skip;
+  const std::size_t first_failure =
+      for_each_index("reading the image files", n, request.workers, [&](std::size_t i) {
+        stamps[i] = stamp_file(request.root, request.files[i].path, request.files[i].label);
+        stamps[i].sha256 = hashes.find(stamps[i]);
+        if (!stamps[i].sha256.empty()) return true;  // read and checked by an earlier run
+        thread_local std::vector<std::uint8_t> bytes;
+        const fs::path file = request.root / request.files[i].path;
+        try {
+          read_image_file(file, bytes);
+          stamps[i].sha256 =
+              sha256_hex({reinterpret_cast<const char*>(bytes.data()), bytes.size()});
+          if (!sniff_image_format(bytes)) {
+            stamps[i].sha256.clear();  // not remembered: checked again next time
+            throw UserError(fmt::format("{}: not a PNG, JPEG, WebP or BMP image", file.string()));
+          }
+          release_if_large(bytes);
+          return true;
+        } catch (const UserError& error) {
+          failures[i] = error.what();
+          release_if_large(bytes);
+          return skip;
+        }
+      });
+  if (first_failure < n) throw UserError(failures[first_failure]);
+  ImageSet set{request.channels, request.height, request.width, {}, {}, {}, "", false, {}, {}};
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!failures[i].empty()) {
+      set.skipped.push_back({request.files[i].path, failures[i]});
+      continue;
+    }
+    set.files.push_back(request.files[i].path);
+    set.labels.push_back(request.files[i].label);
+  }
+  set.fingerprint = fingerprint_stamps(stamps);
+  for (const FileStamp& s : stamps) {
+    if (!s.sha256.empty()) hashes.remember(s);
+  }
+  hashes.save();
+  return set;
+}
+
 ImageSet read_image_set(const ImageSetRequest& request) {
   check_request(request);
   const fs::path folder = cache_folder_of(request);

@@ -47,6 +47,7 @@ struct ImageSet {
   bool from_cache = false;            // read from the decoded cache instead of the image files
   std::vector<std::string> warnings;  // caches found unusable (a FIFO, a link, a forged header),
                                       // each naming its file; they were rebuilt
+  std::vector<std::filesystem::path> files;  // list_image_set's: the files kept, in order
 
   std::size_t size() const { return labels.size(); }
 };
@@ -56,6 +57,12 @@ struct ImageSet {
 // UserError naming it (the first such file in list order), or with on_bad_file skip is left out
 // and listed in `skipped`.
 ImageSet read_image_set(const ImageSetRequest& request);
+
+// The same set listed, not decoded (dataset.decode: per_epoch): the labels, the fingerprint and
+// `files` (images stay empty). Each file not fingerprinted before is read, hashed and checked to
+// be an image of a known format (a file that is not is an error or, with on_bad_file skip, left
+// out); a file that is one but does not decode is found when a batch decodes it.
+ImageSet list_image_set(const ImageSetRequest& request);
 
 // $XDG_CACHE_HOME/runner/images, else ~/.cache/runner/images; empty when neither is set.
 std::filesystem::path default_image_cache_folder();

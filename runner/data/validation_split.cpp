@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "runner/data/encoded_images.h"
 #include "runner/util/random.h"
 
 namespace runner {
@@ -38,11 +39,24 @@ std::vector<bool> choose_rows(const Dataset& train, double fraction, std::uint64
   return held;
 }
 
-// The rows of `from` where `keep` says `wanted`, in order.
-Dataset select_rows(const Dataset& from, const std::vector<bool>& keep, bool wanted) {
+// The rows of `from` where `keep` says `wanted`, in order. Of a split decoded per epoch, its
+// files; the held-out part (`decoded`) is then decoded now, as evaluation reads its pixels.
+Dataset select_rows(const Dataset& from, const std::vector<bool>& keep, bool wanted, bool decoded) {
   Dataset out = from;
   out.images.clear();
   out.labels.clear();
+  if (from.encoded) {
+    auto files = std::make_shared<EncodedImages>(*from.encoded);
+    files->files.clear();
+    for (std::size_t i = 0; i < from.size(); ++i) {
+      if (keep[i] != wanted) continue;
+      out.labels.push_back(from.labels[i]);
+      files->files.push_back(from.encoded->files[i]);
+    }
+    out.encoded = std::move(files);
+    if (decoded) decode_in_memory(out);
+    return out;
+  }
   const std::size_t bytes = from.image_bytes();
   for (std::size_t i = 0; i < from.size(); ++i) {
     if (keep[i] != wanted) continue;
@@ -96,9 +110,9 @@ void hold_out_validation(DatasetSplits& splits, double fraction, std::uint64_t s
                          const SourceLocation& where) {
   if (fraction <= 0 || splits.validation.size() > 0) return;
   const std::vector<bool> held = choose_rows(splits.train, fraction, seed, where);
-  Dataset validation = select_rows(splits.train, held, true);
+  Dataset validation = select_rows(splits.train, held, true, true);
   validation.setting = "dataset.validation_split";
-  splits.train = select_rows(splits.train, held, false);
+  splits.train = select_rows(splits.train, held, false, false);
   splits.validation = std::move(validation);
 }
 

@@ -31,9 +31,12 @@ std::int64_t saturated_product(std::int64_t a, std::int64_t b) {
   return __builtin_mul_overflow(a, b, &product) ? kMaxBytes : product;
 }
 
-// Images as uint8 plus their labels.
+// Images as uint8 plus their labels (a per-epoch training split: its labels).
 std::int64_t dataset_bytes(const DatasetRecords& records, const Shape& image) {
-  return saturated_product(saturated_sum(records.train, records.test), image.elements() + 1);
+  const std::int64_t held =
+      records.train_per_epoch ? records.test : saturated_sum(records.train, records.test);
+  return saturated_sum(saturated_product(held, image.elements() + 1),
+                       records.train_per_epoch ? records.train * 4 : 0);
 }
 
 // The batch loader's ring; auto plans at most kMaxAutoLoaderWorkers threads.
@@ -59,6 +62,12 @@ HostMemoryPlan plan_host_memory(const Experiment& experiment, const Graph& graph
   plan.decoding_workers = planned_decoding_workers(experiment.dataset, records);
   plan.decoding = saturated_product(plan.decoding_workers, records.decoding_bytes);
   plan.training = loader_bytes(experiment, graph);
+  if (records.train_per_epoch) {  // each loader worker decodes one image at a time
+    const std::int64_t workers = experiment.dataset.workers.value_or(kMaxAutoLoaderWorkers);
+    plan.training = saturated_sum(
+        plan.training,
+        saturated_product(std::max<std::int64_t>(workers, 1), records.decoding_bytes));
+  }
   if (!experiment.device.is_cuda()) {  // auto may pick the CPU: plan for it
     const TrainingSpec& t = experiment.training;
     plan.training = saturated_sum(

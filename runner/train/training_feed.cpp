@@ -17,7 +17,8 @@ TrainingFeed::TrainingFeed(const Dataset& data, Program& program, const Experime
   const bool balanced = experiment.dataset.balanced_sampler;
   // The balanced sampler's draws, and steps that change pixel values, are made on the host, by
   // the loader; crops and flips the device gathers itself.
-  if (batch_size_ >= 1 && !balanced && augmenter.moves_pixels_only()) {
+  // A split decoded per epoch has no pixels to hold: its batches are decoded on the host.
+  if (batch_size_ >= 1 && !balanced && augmenter.moves_pixels_only() && !data.encoded) {
     const HostImageSet set{data.images.data(), data.labels.data(),
                            static_cast<std::int64_t>(data.size()), augmenter.plan()};
     if (program.hold_training_set(set)) {
@@ -28,7 +29,8 @@ TrainingFeed::TrainingFeed(const Dataset& data, Program& program, const Experime
   }
   // The compute threads as the session resolves them for the backend. A GPU program fed from the
   // host counts them too (its host thread mostly launches): auto stays on the cautious side.
-  const LoaderDemand demand{experiment.dataset.workers, !augmenter.empty(), available_cores(),
+  const LoaderDemand demand{experiment.dataset.workers,
+                            !augmenter.empty() || data.encoded != nullptr, available_cores(),
                             resolve_threads(experiment.training.threads)};
   workers_ = plan_loader_workers(demand);
   description_ = loader_workers_text(demand, workers_);

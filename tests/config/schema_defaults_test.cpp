@@ -171,6 +171,11 @@ std::vector<DefaultCase> cases() {
       {d + "dataset/properties/on_bad_file",
        config("{name: image_folder, image_size: 8, root: " + image_folder_root() + "}"),
        resolved("/dataset/on_bad_file")},
+      {d + "dataset/properties/decode",
+       config("{name: image_folder, image_size: 8, root: " + image_folder_root() + "}"),
+       [](const Resolved& r) {
+         return json(r.experiment.dataset.files.decode_per_epoch ? "per_epoch" : "once");
+       }},
       {d + "dataset/properties/max_image_bytes",
        config("{name: image_folder, image_size: 8, root: " + image_folder_root() + "}"),
        resolved("/dataset/max_image_bytes")},

@@ -1,6 +1,7 @@
-// torchvision's RandomResizedCrop(size, scale, ratio) with size the image's own: a box of a
-// random share of the area and aspect ratio, resized back to the image's size with Pillow's
-// bilinear filter (torchvision's default on PIL images; bit for bit, image_resize.h).
+// torchvision's RandomResizedCrop(size, scale, ratio) with size the model's input: a box of a
+// random share of the image's area and aspect ratio, resized to that size with Pillow's bilinear
+// filter (torchvision's default on PIL images; bit for bit, image_resize.h). The image is the
+// stored one (dataset.image_size), or with dataset.decode: per_epoch the file as decoded.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -26,9 +27,11 @@ class RandomResizedCrop : public Augmentation {
 
   void apply(Image& image, DrawStream& draws) const override {
     const Box box = choose_box(image.height, image.width, draws);
-    image = resize_image(crop_image(image, box.top, box.left, box.height, box.width), image.height,
-                         image.width);
+    image = resize_image(crop_image(image, box.top, box.left, box.height, box.width), image_.height,
+                         image_.width);
   }
+
+  bool takes_any_size() const override { return true; }
 
  private:
   struct Box {

@@ -1,0 +1,119 @@
+// dataset.decode: per_epoch: the training split listed, not decoded; its batches decoded as they
+// are made, the same bytes as a split decoded once; random_resized_crop cropping the file's
+// full-size image; a validation split held out of it decoded for evaluation.
+#include <gtest/gtest.h>
+
+#include "image_writers.h"
+#include "runner/data/augment.h"
+#include "runner/data/augmentation.h"
+#include "runner/data/batch_loader.h"
+#include "runner/data/dataset_format.h"
+#include "runner/data/encoded_images.h"
+#include "runner/data/image_resize.h"
+#include "runner/data/validation_split.h"
+#include "test_support.h"
+
+namespace runner {
+namespace {
+
+// Two classes of photos of different sizes (larger than the 12x12 the model takes).
+struct PhotoFolder {
+  testing::TempDir tmp;
+  DatasetSpec spec;
+
+  PhotoFolder() {
+    for (const char* split : {"train", "test"}) {
+      for (int i = 0; i < 6; ++i) {
+        const int w = 24 + 3 * i, h = 30 - 2 * i;
+        const std::vector<std::uint8_t> rgb = testing::test_pixels(w * h * 3, 10 * i + 1);
+        const std::string file = (i % 2 ? "b/" : "a/") + std::to_string(i) + ".png";
+        testing::write_bytes(
+            tmp.path() / split / file,
+            testing::png_file(w, h, 2, 8, std::vector<std::uint16_t>(rgb.begin(), rgb.end())));
+      }
+    }
+    spec.name = "image_folder";
+    spec.root = tmp.path().string();
+    spec.files.image = {3, 12, 12};
+    spec.files.train = "train";
+    spec.files.test = "test";
+    spec.files.cache = (tmp.path() / ".cache").string();
+  }
+  DatasetSplits load(bool per_epoch) {
+    spec.files.decode_per_epoch = per_epoch;
+    return format_of(spec).load(spec);
+  }
+};
+
+std::vector<std::uint8_t> first_batch(const Dataset& data, const ImageAugmenter& augmenter) {
+  BatchLoader loader(data, 6, false, 3, 0, augmenter);
+  loader.start_epoch(0);
+  BatchView view{};
+  EXPECT_TRUE(loader.next(view));
+  return {view.images, view.images + view.size * data.image_bytes()};
+}
+
+TEST(PerEpoch, TheTrainingSplitIsListedAndItsBatchesAreTheBytesOfOneDecodedOnce) {
+  PhotoFolder folder;
+  const DatasetSplits once = folder.load(false);
+  const DatasetSplits per_epoch = folder.load(true);
+  ASSERT_TRUE(per_epoch.train.encoded);
+  EXPECT_TRUE(per_epoch.train.images.empty());  // no pixels held
+  EXPECT_FALSE(per_epoch.test.encoded);         // evaluated every epoch: decoded once
+  EXPECT_EQ(per_epoch.test.images, once.test.images);
+  EXPECT_EQ(per_epoch.train.labels, once.train.labels);
+  EXPECT_EQ(per_epoch.summary["train"]["decode"], "per_epoch");
+  EXPECT_EQ(per_epoch.summary["train"]["sha256"], once.summary["train"]["sha256"]);
+  EXPECT_EQ(first_batch(per_epoch.train, {}), first_batch(once.train, {}));
+  // Crops and flips after the resize, as on the images decoded once.
+  const AugmentContext context{{3, 12, 12}, {}, {}};
+  const ImageAugmenter flips({make_augment_step("random_crop", {{"padding", 2}}, context),
+                              make_augment_step("color_jitter", {{"brightness", 0.4}}, context)},
+                             7);
+  EXPECT_EQ(first_batch(per_epoch.train, flips), first_batch(once.train, flips));
+}
+
+TEST(PerEpoch, RandomResizedCropCropsTheFullSizeImage) {
+  PhotoFolder folder;
+  const DatasetSplits per_epoch = folder.load(true);
+  const DatasetSplits once = folder.load(false);
+  const AugmentContext context{{3, 12, 12}, {}, {}};
+  const AugmentStep crop =
+      make_augment_step("random_resized_crop", {{"scale", {0.3, 0.6}}}, context);
+  const ImageAugmenter augmenter({crop}, 11);
+  const std::vector<std::uint8_t> batch = first_batch(per_epoch.train, augmenter);
+  const std::size_t bytes = per_epoch.train.image_bytes();
+  for (std::size_t i = 0; i < 6; ++i) {
+    SCOPED_TRACE(i);
+    // The image as decoded, cropped with the draws of (seed, epoch 0, image i, step 0).
+    Image full = per_epoch.train.encoded->decode(i);
+    ASSERT_GT(full.width, 12);
+    DrawStream draws(augment_math::draw(11, 0, i, 0));
+    crop.op->apply(full, draws);
+    ASSERT_EQ(full.height, 12);
+    ASSERT_EQ(full.width, 12);
+    EXPECT_EQ(std::vector<std::uint8_t>(batch.begin() + i * bytes, batch.begin() + (i + 1) * bytes),
+              full.pixels);
+  }
+  // Not what cropping the 12x12 image decoded once gives.
+  EXPECT_NE(batch, first_batch(once.train, augmenter));
+}
+
+TEST(PerEpoch, AValidationSplitHeldOutOfItIsDecodedForEvaluation) {
+  PhotoFolder folder;
+  DatasetSplits per_epoch = folder.load(true);
+  DatasetSplits once = folder.load(false);
+  hold_out_validation(per_epoch, 0.34, 5, {});
+  hold_out_validation(once, 0.34, 5, {});
+  ASSERT_GT(per_epoch.validation.size(), 0u);
+  EXPECT_FALSE(per_epoch.validation.encoded);
+  EXPECT_EQ(per_epoch.validation.images, once.validation.images);
+  EXPECT_EQ(per_epoch.validation.labels, once.validation.labels);
+  ASSERT_TRUE(per_epoch.train.encoded);
+  EXPECT_EQ(per_epoch.train.encoded->files.size(), per_epoch.train.size());
+  EXPECT_EQ(first_batch(per_epoch.train, {}).size(), first_batch(once.train, {}).size());
+  EXPECT_EQ(first_batch(per_epoch.train, {}), first_batch(once.train, {}));
+}
+
+}  // namespace
+}  // namespace runner
