@@ -31,8 +31,9 @@
 #                     batch 16, 256 and 4096, strict FP32 and PyTorch's defaults (tf32)
 #       architectures runner bench of the block-written ResNet-18 and MobileNetV2 (configs/bench/,
 #                     synthetic CIFAR-shaped images) on cuda, 30 steps each
-#       recipe        configs/variants/lenet_fashion_mnist_trivialaugment.yaml for one epoch on
-#                     cuda: the host loader's augmentation feeding the GPU, and the weights EMA
+#       recipe        configs/variants/lenet_fashion_mnist_full_recipe.yaml for one epoch on
+#                     cuda: the host loader's augmentation feeding the GPU, mixup and cutmix in
+#                     its load kernel and loss, and the weights EMA
 #       lenet-PREC    LeNet in the other --precisions (default tf32 bf16 fp16)
 #     --epochs sets LeNet's epochs (default: the config's 2); --skip leaves steps out. The steps
 #     write into WORK (--work, default a new folder under $TMPDIR or /tmp): logs/STEP.log,
@@ -303,7 +304,7 @@ run() {
     fi
 
     if wanted recipe; then
-      step recipe 60 "$runner" run "$root/configs/variants/lenet_fashion_mnist_trivialaugment.yaml" \
+      step recipe 60 "$runner" run "$root/configs/variants/lenet_fashion_mnist_full_recipe.yaml" \
         --output "$work/runs/recipe" --set device=cuda --set training.epochs=1 \
         --set 'training.ema={decay: 0.999, every: 8}' "${data_set[@]}" || true
     fi
