@@ -18,19 +18,10 @@ from PIL import Image
 import torchvision
 from torchvision import transforms as T
 
+from image_golden import from_planar, planar  # scripts/: planar (C, H, W) bytes <-> PIL
+
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data",
                    "fit_golden.json")
-
-
-def planar(image):
-    return b"".join(b.tobytes() for b in image.split()).hex()
-
-
-def from_planar(data, channels, height, width):
-    plane = height * width
-    bands = [Image.frombytes("L", (width, height), data[c * plane:(c + 1) * plane])
-             for c in range(channels)]
-    return bands[0] if channels == 1 else Image.merge("RGB", bands)
 
 
 def main():

@@ -11,6 +11,7 @@
 
 #include "backends/common/host_math.h"
 #include "backends/onednn/onednn_backend.h"
+#include "finite_differences.h"
 #include "layer_cases.h"
 #include "lenet_training.h"
 #include "test_support.h"
@@ -88,14 +89,7 @@ TEST(MixedLoss, GradientMatchesFiniteDifferences) {
   std::vector<float> grad(logits.size());
   softmax_cross_entropy(logits.data(), labels.data(), kRows, kRows, kClasses, grad.data(), kRows,
                         0.2, mixed);
-  for (std::size_t i = 0; i < logits.size(); ++i) {
-    constexpr float kStep = 1e-2f;
-    std::vector<float> up = logits, down = logits;
-    up[i] += kStep;
-    down[i] -= kStep;
-    const double numeric = (loss_at(up) - loss_at(down)) / (up[i] - down[i]);
-    EXPECT_NEAR(grad[i], numeric, 2e-4 + 1e-3 * std::abs(numeric)) << "logit " << i;
-  }
+  expect_gradient_matches_finite_differences(logits, grad, loss_at);
 }
 
 // A linear model on 4x5 RGB images and a batch of seven (the middle image is its own partner).

@@ -12,6 +12,7 @@
 #include "backends/common/host_math.h"
 #include "backends/common/weighted_cross_entropy.h"
 #include "backends/onednn/onednn_backend.h"
+#include "finite_differences.h"
 #include "layer_cases.h"
 #include "lenet_training.h"
 #include "test_support.h"
@@ -79,14 +80,7 @@ TEST(WeightedLoss, GradientMatchesFiniteDifferences) {
       std::vector<float> grad(logits.size());
       weighted_softmax_cross_entropy(logits.data(), labels.data(), kRows, kRows, kClasses,
                                      grad.data(), weight, smoothing, weighting);
-      for (std::size_t i = 0; i < logits.size(); ++i) {
-        constexpr float kStep = 1e-2f;
-        std::vector<float> up = logits, down = logits;
-        up[i] += kStep;
-        down[i] -= kStep;
-        const double numeric = (loss_at(up) - loss_at(down)) / (up[i] - down[i]);
-        EXPECT_NEAR(grad[i], numeric, 2e-4 + 1e-3 * std::abs(numeric)) << "logit " << i;
-      }
+      expect_gradient_matches_finite_differences(logits, grad, loss_at);
     }
   }
 }

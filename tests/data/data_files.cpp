@@ -114,4 +114,15 @@ void write_tar_gz(const std::filesystem::path& file,
   archive_write_free(out);
 }
 
+DatasetSpec image_folder_spec(const std::filesystem::path& root, ImageShape image) {
+  DatasetSpec spec;
+  spec.name = "image_folder";
+  spec.root = root.string();
+  spec.files.image = image;
+  spec.files.train = "train";
+  spec.files.test = "test";
+  spec.files.cache = (root / ".cache").string();
+  return spec;
+}
+
 }  // namespace runner::testing

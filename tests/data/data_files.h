@@ -8,7 +8,13 @@
 #include <utility>
 #include <vector>
 
+#include "runner/data/dataset_spec.h"
+
 namespace runner::testing {
+
+// An image_folder spec of the train/ and test/ folders under `root`, images of (channels,
+// height, width), its decoded cache in root/.cache (hidden: never listed as a class).
+DatasetSpec image_folder_spec(const std::filesystem::path& root, ImageShape image);
 
 // `count` CIFAR records: one label byte per entry of `classes` (label byte i in [0, classes[i]))
 // then 3072 pixel bytes, labels and pixels random, all from `seed`.

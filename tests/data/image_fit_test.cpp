@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "data_files.h"
 #include "image_writers.h"
 #include "runner/data/dataset_format.h"
 #include "runner/data/image_decode.h"
@@ -60,20 +61,11 @@ TEST(ImageFit, AFoldersTestImagesAreFittedAndItsTrainingImagesResized) {
   testing::TempDir tmp;
   const std::vector<std::uint8_t> wide = testing::test_pixels(30 * 20 * 3, 1);
   const std::vector<std::uint8_t> tall = testing::test_pixels(17 * 26 * 3, 2);
-  auto png = [](int w, int h, const std::vector<std::uint8_t>& rgb) {
-    return testing::png_file(w, h, 2, 8, std::vector<std::uint16_t>(rgb.begin(), rgb.end()));
-  };
   for (const char* split : {"train", "test"}) {
-    testing::write_bytes(tmp.path() / split / "a" / "wide.png", png(30, 20, wide));
-    testing::write_bytes(tmp.path() / split / "b" / "tall.png", png(17, 26, tall));
+    testing::write_bytes(tmp.path() / split / "a" / "wide.png", testing::rgb_png(30, 20, wide));
+    testing::write_bytes(tmp.path() / split / "b" / "tall.png", testing::rgb_png(17, 26, tall));
   }
-  DatasetSpec spec;
-  spec.name = "image_folder";
-  spec.root = tmp.path().string();
-  spec.files.image = {3, 12, 12};
-  spec.files.train = "train";
-  spec.files.test = "test";
-  spec.files.cache = (tmp.path() / ".cache").string();
+  DatasetSpec spec = testing::image_folder_spec(tmp.path(), {3, 12, 12});
   const std::size_t plane = 3 * 12 * 12;
   auto expected = [&](const char* file, const ImageFit& fit) {
     const Image image = read_image(tmp.path() / "test" / file, 3, kDefaultMaxImageBytes);

@@ -196,4 +196,8 @@ std::vector<std::uint8_t> test_pixels(std::size_t count, std::uint32_t seed) {
   return out;
 }
 
+std::string rgb_png(int width, int height, const std::vector<std::uint8_t>& rgb) {
+  return png_file(width, height, 2, 8, std::vector<std::uint16_t>(rgb.begin(), rgb.end()));
+}
+
 }  // namespace runner::testing

@@ -36,6 +36,9 @@ std::string webp_file(int width, int height, int components,
 std::string bmp_file(int width, int height, const std::vector<std::uint8_t>& rgb,
                      bool top_down = false);
 
+// An 8-bit RGB PNG of interleaved bytes (png_file of color type 2).
+std::string rgb_png(int width, int height, const std::vector<std::uint8_t>& rgb);
+
 // Writes bytes to a file, creating its folder.
 void write_bytes(const std::filesystem::path& file, const std::string& bytes);
 

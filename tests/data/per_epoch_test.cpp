@@ -3,6 +3,7 @@
 // full-size image; a validation split held out of it decoded for evaluation.
 #include <gtest/gtest.h>
 
+#include "data_files.h"
 #include "image_writers.h"
 #include "runner/data/augment.h"
 #include "runner/data/augmentation.h"
@@ -27,17 +28,10 @@ struct PhotoFolder {
         const int w = 24 + 3 * i, h = 30 - 2 * i;
         const std::vector<std::uint8_t> rgb = testing::test_pixels(w * h * 3, 10 * i + 1);
         const std::string file = (i % 2 ? "b/" : "a/") + std::to_string(i) + ".png";
-        testing::write_bytes(
-            tmp.path() / split / file,
-            testing::png_file(w, h, 2, 8, std::vector<std::uint16_t>(rgb.begin(), rgb.end())));
+        testing::write_bytes(tmp.path() / split / file, testing::rgb_png(w, h, rgb));
       }
     }
-    spec.name = "image_folder";
-    spec.root = tmp.path().string();
-    spec.files.image = {3, 12, 12};
-    spec.files.train = "train";
-    spec.files.test = "test";
-    spec.files.cache = (tmp.path() / ".cache").string();
+    spec = testing::image_folder_spec(tmp.path(), {3, 12, 12});
   }
   DatasetSplits load(bool per_epoch) {
     spec.files.decode_per_epoch = per_epoch;
