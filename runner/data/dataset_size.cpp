@@ -18,9 +18,12 @@ std::int64_t limited(std::int64_t count, std::int64_t limit) {
 }  // namespace
 
 std::int64_t DatasetRecords::bytes() const {
-  std::int64_t records = 0, out = 0;
-  if (__builtin_add_overflow(train, test, &records) ||
-      __builtin_mul_overflow(records, image_bytes + std::int64_t{sizeof(std::int32_t)}, &out)) {
+  constexpr std::int64_t label = sizeof(std::int32_t);
+  // A training split decoded per epoch holds its labels only.
+  std::int64_t held = test, out = 0;
+  if ((!train_per_epoch && __builtin_add_overflow(train, test, &held)) ||
+      __builtin_mul_overflow(held, image_bytes + label, &out) ||
+      __builtin_add_overflow(out, train_per_epoch ? train * label : 0, &out)) {
     return std::numeric_limits<std::int64_t>::max();
   }
   return out;

@@ -18,7 +18,8 @@ struct DatasetRecords {
   // dataset.decode: per_epoch: the training images are not held; each loader worker decodes one
   // image at a time (decoding_bytes at most) as batches are made.
   bool train_per_epoch = false;
-  // The loaded splits' bytes: each record's pixels and its 4-byte label.
+  // The loaded splits' bytes: each record's pixels and its 4-byte label (of a training split
+  // decoded per epoch, its labels).
   std::int64_t bytes() const;
 };
 
