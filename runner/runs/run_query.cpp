@@ -139,6 +139,15 @@ class Parser {
   }
 
   std::unique_ptr<Node> parse_not() {
+    // Each `not` and `(` nests the parser once more: a bound keeps a hostile expression from
+    // exhausting the stack.
+    if (++depth_ > kMaxDepth) fail(peek(), fmt::format("more than {} nested levels", kMaxDepth));
+    auto node = parse_nested();
+    --depth_;
+    return node;
+  }
+
+  std::unique_ptr<Node> parse_nested() {
     if (take_word("not")) {
       auto node = std::make_unique<Node>();
       node->kind = Node::Kind::negate;
@@ -190,9 +199,11 @@ class Parser {
     return node;
   }
 
+  static constexpr int kMaxDepth = 200;
   const std::string& text_;
   std::vector<Token> tokens_;
   std::size_t next_ = 0;
+  int depth_ = 0;
 };
 
 // -1, 0 or 1; nullopt when the two cannot be ordered (a missing field, a table).

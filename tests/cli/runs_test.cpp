@@ -54,13 +54,15 @@ TEST(RunQuery, AndBindsTighterThanOrAndParenthesesGroup) {
 }
 
 TEST(RunQuery, AnExpressionThatDoesNotParseSaysWhere) {
-  for (const auto& [text, column] :
-       std::vector<std::pair<std::string, std::string>>{{"status ==", "column 10"},
-                                                        {"lr < 0.1 and", "column 13"},
-                                                        {"(lr < 0.1", "column 10"},
-                                                        {"lr = 0.1", "column 4"},
-                                                        {"lr < 'open", "column 6"},
-                                                        {"lr < 0.1 lr", "column 10"}}) {
+  for (const auto& [text, column] : std::vector<std::pair<std::string, std::string>>{
+           {"status ==", "column 10"},
+           {"lr < 0.1 and", "column 13"},
+           {"(lr < 0.1", "column 10"},
+           {"lr = 0.1", "column 4"},
+           {"lr < 'open", "column 6"},
+           {"lr < 0.1 lr", "column 10"},
+           {std::string(300, '(') + "lr < 1" + std::string(300, ')'), "nested levels"},
+           {std::string(300 * 4, ' ') + "x", "column 1202"}}) {
     try {
       RunQuery query(text);
       ADD_FAILURE() << "parsed: " << text;
