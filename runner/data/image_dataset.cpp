@@ -49,7 +49,9 @@ ImageFit read_eval_transform(const SettingsReader& settings, const ImageShape& i
                      "that order");
   };
   for (std::size_t i = 0; i < steps.size(); ++i) {
-    const auto& [kind, options] = *steps[i].items().begin();
+    // One key per step (the schema checked it): its kind and its options.
+    const std::string kind = steps[i].begin().key();
+    const nlohmann::json& options = steps[i].begin().value();
     if (kind == "resize") {
       if (i > 0) refuse(i, "a resize after another step");
       const nlohmann::json& size = options.at("size");
