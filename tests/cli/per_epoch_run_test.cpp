@@ -67,7 +67,7 @@ TEST(PerEpochRun, TrainsToTheNumbersOfTheSplitDecodedOnce) {
       run_runner(config + " --quiet --set dataset.decode=per_epoch --output " +
                  (tmp.path() / "per_epoch").string());
   ASSERT_EQ(per_epoch.exit_code, 0) << per_epoch.output;
-  const nlohmann::json a = report_of(tmp.path() / "once"), b = report_of(tmp.path() / "per_epoch");
+  nlohmann::json a = report_of(tmp.path() / "once"), b = report_of(tmp.path() / "per_epoch");
   ASSERT_EQ(a["epochs"].size(), 3u);
   for (std::size_t e = 0; e < 3; ++e) {
     EXPECT_EQ(a["epochs"][e]["train_loss"], b["epochs"][e]["train_loss"]) << e;
@@ -84,7 +84,7 @@ TEST(PerEpochRun, TrainsToTheNumbersOfTheSplitDecodedOnce) {
                  " --set 'dataset.augment=[{random_resized_crop: {scale: [0.5, 1]}}]' --output " +
                  (tmp.path() / "cropped").string());
   ASSERT_EQ(cropped.exit_code, 0) << cropped.output;
-  const nlohmann::json c = report_of(tmp.path() / "cropped");
+  nlohmann::json c = report_of(tmp.path() / "cropped");
   EXPECT_GT(c["metrics"]["test_accuracy"].get<double>(), 0.5) << c["metrics"].dump();
 }
 

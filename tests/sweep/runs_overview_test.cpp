@@ -72,8 +72,10 @@ TEST(RunsOverview, ARunStoppedEarlyShowsTheEpochsItReached) {
   ASSERT_EQ(result.exit_code, 0) << result.output;
   const json summary = read_json(tmp / "summary.json");
   ASSERT_EQ(summary["points"].size(), 2u);
-  const json& stopped = summary["points"][0]["name"] == "tiny_synthetic" ? summary["points"][0]
-                                                                         : summary["points"][1];
+  const json& first = summary["points"][0];
+  const json& stopped =
+      first.value("experiment", "") == "tiny_synthetic" ? first : summary["points"][1];
+  ASSERT_EQ(stopped.value("experiment", ""), "tiny_synthetic") << summary["points"].dump();
   const json& losses = stopped["epoch_losses"];
   const int reached = losses.back()["epoch"];
   ASSERT_LT(reached, 15) << "early stopping did not stop the run: the test shows nothing";
