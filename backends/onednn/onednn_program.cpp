@@ -100,19 +100,24 @@ void OnednnProgram::mix_batch(const TrainBatch& batch) {
   const int count = batch.count;
   const int height = graph_.input.h, width = graph_.input.w;
   const std::size_t per_image = graph_.input.elements();
-  std::vector<float> normalized(static_cast<std::size_t>(count) * per_image);
-  normalizer_.apply(batch.images, count, height * width, normalized.data());
-  mixed_input_.resize(normalized.size());
+  // Both buffers keep their size between steps: no allocation per mixed step.
+  normalized_batch_.resize(static_cast<std::size_t>(count) * per_image);
+  normalizer_.apply(batch.images, count, height * width, normalized_batch_.data());
+  mixed_input_.resize(normalized_batch_.size());
   partner_labels_.resize(static_cast<std::size_t>(count));
   for (int n = 0; n < count; ++n) {
     const int other = batch_mix::partner(n, count);
     partner_labels_[n] = batch.labels[other];
-    const float* own = normalized.data() + n * per_image;
-    const float* partner = normalized.data() + other * per_image;
+    const float* own = normalized_batch_.data() + n * per_image;
+    const float* partner = normalized_batch_.data() + other * per_image;
     float* out = mixed_input_.data() + n * per_image;
-    for (std::size_t i = 0; i < per_image; ++i) {
-      const int pixel = static_cast<int>(i % (static_cast<std::size_t>(height) * width));
-      out[i] = batch_mix::mixed_value(batch.mix, pixel / width, pixel % width, own[i], partner[i]);
+    std::size_t i = 0;
+    for (int c = 0; c < graph_.input.c; ++c) {
+      for (int y = 0; y < height; ++y) {
+        for (int x = 0; x < width; ++x, ++i) {
+          out[i] = batch_mix::mixed_value(batch.mix, y, x, own[i], partner[i]);
+        }
+      }
     }
   }
 }

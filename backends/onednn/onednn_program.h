@@ -79,6 +79,7 @@ class OnednnProgram : public Program {
   Optimizer optimizer_;
   std::vector<float*> state_pointers_;                // scratch for the optimizer, sized once
   std::vector<std::vector<float>> summed_gradients_;  // per parameter, when the batch is chunked
+  std::vector<float> normalized_batch_;               // mix_batch's unmixed images, normalised
   std::vector<float> mixed_input_;                    // a mixed batch, normalised (mix_batch)
   std::vector<std::int32_t> partner_labels_;          // its partners' labels
   LossSum loss_;

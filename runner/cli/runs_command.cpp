@@ -39,30 +39,8 @@ bool any_row_has(const std::vector<RunRow>& rows, const std::string& field) {
                      [&](const RunRow& row) { return !row_field(row, field).is_null(); });
 }
 
-// The words of a --where expression that name a field some row has.
-std::vector<std::string> fields_named(const std::string& where, const std::vector<RunRow>& rows) {
-  std::vector<std::string> named;
-  std::string word;
-  auto flush = [&] {
-    if (!word.empty() && word != "and" && word != "or" && word != "not" &&
-        any_row_has(rows, word)) {
-      named.push_back(word);
-    }
-    word.clear();
-  };
-  for (char c : where) {
-    if (std::isspace(static_cast<unsigned char>(c)) ||
-        std::string("()=!<>'\"").find(c) != std::string::npos) {
-      flush();
-    } else {
-      word += c;
-    }
-  }
-  flush();
-  return named;
-}
-
-std::vector<std::string> columns_of(const RunsOptions& options, const std::vector<RunRow>& rows) {
+std::vector<std::string> columns_of(const RunsOptions& options, const RunQuery* query,
+                                    const std::vector<RunRow>& rows) {
   std::vector<std::string> columns;
   auto add = [&](const std::string& field) {
     if (std::find(columns.begin(), columns.end(), field) == columns.end()) columns.push_back(field);
@@ -88,7 +66,11 @@ std::vector<std::string> columns_of(const RunsOptions& options, const std::vecto
   for (const std::string& field : kDefaultColumns) {
     if (field == "run" || any_row_has(rows, field)) add(field);
   }
-  for (const std::string& field : fields_named(options.where, rows)) add(field);
+  if (query) {
+    for (const std::string& field : query->fields()) {
+      if (any_row_has(rows, field)) add(field);
+    }
+  }
   for (const std::string& key : options.sort) {
     if (any_row_has(rows, sort_field(key))) add(sort_field(key));
   }
@@ -181,7 +163,7 @@ int runs_command(const RunsOptions& options) {
   if (options.limit > 0 && rows.size() > static_cast<std::size_t>(options.limit)) {
     rows.resize(static_cast<std::size_t>(options.limit));
   }
-  const std::vector<std::string> columns = columns_of(options, rows);
+  const std::vector<std::string> columns = columns_of(options, query ? &*query : nullptr, rows);
   if (options.format == "json") {
     nlohmann::json out = nlohmann::json::array();
     for (const RunRow& row : rows) {

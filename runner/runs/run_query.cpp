@@ -264,4 +264,18 @@ bool RunQuery::matches(const RunRow& row) const {
   return evaluate(*root_, row);
 }
 
+std::vector<std::string> RunQuery::fields() const {
+  std::vector<std::string> names;
+  const auto walk = [&](const auto& self, const Node& node) -> void {
+    if (node.kind != Node::Kind::compare) {
+      for (const auto& child : node.children) self(self, *child);
+      return;
+    }
+    names.push_back(node.field);
+    if (node.value_is_word) names.push_back(node.value.get<std::string>());
+  };
+  walk(walk, *root_);
+  return names;
+}
+
 }  // namespace runner

@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "runner/runs/run_rows.h"
 
@@ -24,6 +25,8 @@ class RunQuery {
   RunQuery& operator=(RunQuery&&) noexcept;
 
   bool matches(const RunRow& row) const;
+  // The field names the query compares (and bare words that may name fields), in order.
+  std::vector<std::string> fields() const;
 
   struct Node;
 
