@@ -59,6 +59,7 @@ std::vector<PointRow> point_rows(const fs::path& dir, const json& manifest, bool
       evidence.report =
           report.status ? ReportedStatus::of(*report.status) : ReportedStatus::unreadable();
       evidence.report_error = report.error.value_or("");
+      evidence.progress = live_progress_text(report.progress);
       const std::string planned = text_at(point, "/point_sha256");
       evidence.report_of_plan =
           planned.empty() ||

@@ -145,7 +145,8 @@ class Predictor {
     std::size_t decoded = 0;
     for (std::size_t f = 0; f < files.size(); ++f) {
       try {
-        Image image = read_image(files[f], channels_, max_image_bytes_);
+        Image image = read_image(files[f], channels_, max_image_bytes_,
+                                 draft_size(fit_, height_, width_));  // as its test images
         std::span<std::uint8_t> slot(images.data() + decoded * image_bytes, image_bytes);
         fit_image_into(image, fit_, height_, width_, slot);
         ++decoded;

@@ -7,6 +7,7 @@
 #include "runner/html/run_page.h"
 #include "runner/report/read_report.h"
 #include "runner/run/run_output.h"
+#include "runner/sweep/local_progress.h"  // live_progress_text
 
 namespace runner {
 namespace {
@@ -17,6 +18,11 @@ std::string run_summary(const RunRecord& report) {
       fmt::format("{} {}: {}, {}", report.name.value_or("?"), report.run_id.value_or("?"),
                   report.mode ? mode_name(*report.mode) : "?",
                   report.status ? status_name(*report.status) : "?");
+  // A live report: where the run was when it last wrote it (a killed run's report stays so).
+  if (report.status == RunStatus::running) {
+    if (const std::string place = live_progress_text(report.progress); !place.empty())
+      text += fmt::format(" ({} at {})", place, report.finished_at.value_or("?"));
+  }
   if (auto accuracy = field_of(report.metrics, &RecordMetrics::test_accuracy))
     text += fmt::format("; test accuracy {:.2f} %", 100 * *accuracy);
   if (auto loss = field_of(report.metrics, &RecordMetrics::test_loss))

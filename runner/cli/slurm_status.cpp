@@ -13,6 +13,7 @@
 #include "runner/cli/report_folder.h"
 #include "runner/report/read_report.h"
 #include "runner/report/run_record.h"
+#include "runner/sweep/local_progress.h"  // live_progress_text
 #include "runner/sweep/rung_records.h"
 #include "runner/sweep/slurm_commands.h"
 #include "runner/sweep/slurm_progress.h"
@@ -45,6 +46,7 @@ PointEvidence report_evidence(const fs::path& dir, const RecordedPoint& point) {
   evidence.report =
       record.status ? ReportedStatus::of(*record.status) : ReportedStatus::unreadable();
   evidence.report_error = record.error.value_or("");
+  evidence.progress = live_progress_text(record.progress);
   evidence.report_of_plan =
       !point.point_sha.empty() &&
       field_of(record.sweep_point, &RecordSweepPoint::point_sha256) == point.point_sha;

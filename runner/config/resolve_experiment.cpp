@@ -75,9 +75,42 @@ class Fields : public SettingsReader {
 // dataset.augment: a list of one-key mappings, e.g. [{random_crop: {padding: 4}},
 // {horizontal_flip: {p: 0.5}}, {color_jitter: {brightness: 0.4}}], applied in that order; each
 // key a kind of the augmentation registry, which reads its own settings.
+// The steps must end at the model's input size: follow the size from what the first step gets
+// (the stored image at dataset.image_size, or with decode: per_epoch and a first step made for
+// any size the photo as decoded, whose size is not known here).
+void check_augment_sizes(const std::vector<AugmentStep>& steps,
+                         const std::vector<SourceLocation>& where, const ImageShape& image,
+                         bool per_epoch) {
+  const std::pair<int, int> model{image.height, image.width};
+  std::pair<int, int> size = model;
+  if (per_epoch && !steps.empty() && steps.front().op->takes_any_size()) size = {0, 0};
+  std::size_t last_change = steps.size();
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const std::pair<int, int> next = steps[i].op->output_size(size);
+    if (next != size || steps[i].op->takes_any_size()) last_change = i;
+    size = next;
+  }
+  if (size == model) return;
+  const std::string crops = "center_crop, random_crop or random_resized_crop";
+  if (size.first == 0) {
+    throw_user_error(last_change < steps.size() ? where[last_change] : where.front(),
+                     "the steps end with images whose size depends on each photo, but the model "
+                     "takes " +
+                         fmt::format("{}x{} (dataset.image_size)", model.first, model.second),
+                     "end the list with a crop to that size: " + crops);
+  }
+  throw_user_error(where[last_change],
+                   fmt::format("the steps end with images of {}x{}, but the model takes {}x{} "
+                               "(dataset.image_size)",
+                               size.first, size.second, model.first, model.second),
+                   "end the list with a crop to the model's size (" + crops +
+                       ", whose size defaults to it), or change dataset.image_size");
+}
+
 std::vector<AugmentStep> read_augment(const Fields& f, const ImageShape& image,
-                                      const Normalization& normalize) {
+                                      const Normalization& normalize, bool per_epoch) {
   std::vector<AugmentStep> steps;
+  std::vector<SourceLocation> where;  // each step's place in the config
   if (!f.has("augment")) return steps;
   const nlohmann::json& list = f.raw("augment");
   const std::string kinds = fmt::format("{}", fmt::join(augmentation_kind_names(), ", "));
@@ -98,7 +131,9 @@ std::vector<AugmentStep> read_augment(const Fields& f, const ImageShape& image,
     }
     const AugmentContext context{image, normalize, item.where(name)};
     steps.push_back({name, kind->read(item.child(name), context)});
+    where.push_back(context.step);
   }
+  check_augment_sizes(steps, where, image, per_epoch);
   return steps;
 }
 
@@ -197,7 +232,7 @@ DatasetSpec read_dataset(const Fields& f) {
     d.normalize.mean.assign(channels, 0.5f);
     d.normalize.std.assign(channels, 0.5f);
   }
-  d.augment = read_augment(f, image, d.normalize);
+  d.augment = read_augment(f, image, d.normalize, d.files.decode_per_epoch);
   return d;
 }
 

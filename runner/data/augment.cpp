@@ -106,6 +106,9 @@ void ImageAugmenter::apply(std::int64_t epoch, std::uint64_t key, const std::uin
     DrawStream draws(augment_math::draw(seed_, epoch, key, static_cast<int>(k)));
     steps_[k].op->apply(image, draws);
   }
+  if (image.channels != channels || image.height != height || image.width != width) {
+    throw std::logic_error("an augmentation left an image of another size");
+  }
   std::memcpy(out, image.pixels.data(), bytes);
 }
 

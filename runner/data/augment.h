@@ -41,8 +41,8 @@ class ImageAugmenter {
   void apply(std::int64_t epoch, std::uint64_t key, const std::uint8_t* in, std::uint8_t* out,
              int channels, int height, int width) const;
   // The same from an image as decoded, at any size (dataset.decode: per_epoch): a first step
-  // that takes any size (random_resized_crop) gets it whole; otherwise it is first resized to
-  // (height, width), as the images of a split decoded once are.
+  // that takes any size (resize, center_crop, random_resized_crop) gets it whole; otherwise it is
+  // first resized to (height, width), as the images of a split decoded once are.
   void apply_decoded(std::int64_t epoch, std::uint64_t key, Image decoded, std::uint8_t* out,
                      int channels, int height, int width) const;
 

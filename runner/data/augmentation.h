@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runner/data/augment_math.h"
@@ -49,16 +50,23 @@ class Augmentation {
   virtual ~Augmentation() = default;
   // The settings with every default written out: the resolved config's entry.
   virtual nlohmann::json settings() const = 0;
-  // Augments one image in place; its size does not change (the model's input is fixed), except
-  // for a step that takes_any_size(), whose output is the model's input size.
+  // Augments one image in place. Most steps keep its size; one that changes it (resize,
+  // center_crop, random_crop of a larger image, random_resized_crop) makes one of output_size.
   virtual void apply(Image& image, DrawStream& draws) const = 0;
+  // The size (height, width) of what the step makes from an image of `in`; (0, 0) stands for a
+  // size that depends on the image (a photo as decoded, or its resize of the shorter side). The
+  // config checks with it that the steps end at the model's input size.
+  virtual std::pair<int, int> output_size(std::pair<int, int> in) const { return in; }
   // Crops and flips only move pixels: the step of augment_math they are, which the GPU's
   // gather kernel runs on the device. None: the step runs on the host loader.
   virtual std::optional<augment_math::Step> pixel_move() const { return std::nullopt; }
-  // A step that takes an image of any size and makes one of the model's input size
-  // (random_resized_crop): as the first step it gets the image as decoded (dataset.decode:
-  // per_epoch), as torchvision's RandomResizedCrop gets the full photo.
+  // A step made for an image of any size (resize, center_crop, random_resized_crop): as the first
+  // step it gets the image as decoded (dataset.decode: per_epoch), as torchvision's transforms
+  // get the full photo; other lists get it resized to the model's input first.
   virtual bool takes_any_size() const { return false; }
+  // For such a step that resizes the photo first: the least size a JPEG may be decoded at for it
+  // (dataset.jpeg_draft, DraftSize); none for a crop, which takes the photo's own pixels.
+  virtual DraftSize jpeg_draft() const { return {}; }
 };
 
 struct AugmentationKind {

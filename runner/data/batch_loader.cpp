@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstring>
 #include <numeric>
+#include <utility>
 
 #include "runner/data/augment.h"
 #include "runner/data/balanced_sampler.h"
@@ -96,7 +97,10 @@ void BatchLoader::start_epoch(int epoch) {
   order_ = balanced_ ? balanced_order(data_.labels, seed_, epoch)
                      : epoch_order(data_.size(), shuffle_, seed_, epoch);
   epoch_ = epoch;
-  for (auto& slot : ring_) slot.batch = -1;
+  for (auto& slot : ring_) {
+    slot.batch = -1;
+    slot.error = nullptr;
+  }
   next_to_claim_ = next_to_deliver_ = released_ = 0;
   holding_ = false;
   batches_ = batches_per_epoch_;
@@ -126,6 +130,13 @@ bool BatchLoader::next(BatchView& out) {
     waited_seconds_ +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     if (stop_) return false;
+  }
+  if (slot.error) {
+    const std::exception_ptr error = std::exchange(slot.error, nullptr);
+    ++next_to_deliver_;
+    ++released_;  // the slot is free again: a caller that goes on gets the next batch
+    work_ready_.notify_all();
+    std::rethrow_exception(error);
   }
   ++next_to_deliver_;
   holding_ = true;
@@ -158,8 +169,14 @@ void BatchLoader::work() {
     Slot& slot = ring_[batch % ring_.size()];
     ++in_flight_;
     lock.unlock();
-    gather(batch, slot);
+    std::exception_ptr error;
+    try {
+      gather(batch, slot);
+    } catch (...) {
+      error = std::current_exception();
+    }
     lock.lock();
+    slot.error = error;
     --in_flight_;
     // start_epoch waits for in_flight_ == 0 before it resets slots, so this batch is current.
     slot.batch = batch;

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -67,6 +68,9 @@ class BatchLoader {
     std::vector<std::uint8_t> images;  // (batch_size, C, H, W)
     std::vector<std::int32_t> labels;  // (batch_size)
     std::int64_t batch = -1;           // the batch it holds, -1 when none
+    // What stopped a worker's gather (a file that can no longer be read, say): next() throws it
+    // in the training thread when the batch is due, instead of the worker ending the process.
+    std::exception_ptr error;
   };
 
   void work();

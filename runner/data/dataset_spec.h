@@ -55,6 +55,9 @@ struct ImageFit {
   int shorter_side = 0;                     // > 0: Resize(shorter_side), the aspect ratio kept
   int resize_height = 0, resize_width = 0;  // > 0: Resize((h, w))
   bool center_crop = false;                 // then CenterCrop to the input size
+  // dataset.jpeg_draft: a JPEG decoded at the DCT scale its first resize needs (DraftSize).
+  bool jpeg_draft = false;
+  // No eval_transform step (the draft is not one).
   bool is_default() const { return shorter_side == 0 && resize_height == 0 && !center_crop; }
 };
 
@@ -70,7 +73,7 @@ struct ImageFilesSpec {
   // bad file, refused before its pixels are allocated.
   std::int64_t max_image_bytes = kDefaultMaxImageBytes;
   // dataset.eval_transform: how the test and validation images are fitted (the training images
-  // are resized to the input size).
+  // are resized to the input size); its jpeg_draft is dataset.jpeg_draft, for every split.
   ImageFit eval_fit;
   // dataset.decode: per_epoch: the training images are decoded as their batches are made
   // (encoded_images.h), not all before the first epoch.

@@ -7,7 +7,7 @@
 namespace runner {
 
 Image EncodedImages::decode(std::size_t index) const {
-  return read_image(root / files.at(index), channels, max_image_bytes);
+  return read_image(root / files.at(index), channels, max_image_bytes, draft);
 }
 
 void decode_in_memory(Dataset& set) {

@@ -17,6 +17,7 @@ struct EncodedImages {
   std::vector<std::filesystem::path> files;  // relative to root, one per image of the split
   int channels = 3;
   std::int64_t max_image_bytes = kDefaultMaxImageBytes;
+  DraftSize draft;  // dataset.jpeg_draft: what the first step (or the resize) needs at least
 
   // Image `index` at the size it was stored, converted to `channels`; a file that cannot be
   // read or decoded is a UserError naming it.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "runner/data/augmentation.h"
 #include "runner/data/encoded_images.h"
 #include "runner/util/digest.h"
 
@@ -114,6 +115,7 @@ void read_image_files_settings(const SettingsReader& settings, DatasetSpec& spec
   f.cache = settings.text("cache", "");
   f.max_image_bytes = settings.wide("max_image_bytes", kDefaultMaxImageBytes);
   f.eval_fit = read_eval_transform(settings, f.image);
+  f.eval_fit.jpeg_draft = settings.flag("jpeg_draft", false);
   const std::string decode = settings.text("decode", "once");
   if (decode != "once" && decode != "per_epoch") settings.wrong("decode", "once or per_epoch");
   f.decode_per_epoch = decode == "per_epoch";
@@ -132,12 +134,14 @@ void write_image_files_settings(const DatasetSpec& spec, nlohmann::json& out) {
   // Only when given, so configs without it keep their hash.
   if (!f.eval_fit.is_default()) out["eval_transform"] = eval_transform_json(f.eval_fit, f.image);
   if (f.decode_per_epoch) out["decode"] = "per_epoch";  // as eval_transform: only when given
+  if (f.eval_fit.jpeg_draft) out["jpeg_draft"] = true;  // likewise
 }
 
 DatasetFormat image_files_format_base() {
   DatasetFormat format;
-  format.keys = {"image_size",  "channels", "train",           "test",           "validation",
-                 "on_bad_file", "cache",    "max_image_bytes", "eval_transform", "decode"};
+  format.keys = {"image_size",     "channels",    "train",     "test",
+                 "validation",     "on_bad_file", "cache",     "max_image_bytes",
+                 "eval_transform", "decode",      "jpeg_draft"};
   format.write = write_image_files_settings;
   format.image = [](const DatasetSpec& spec) { return spec.files.image; };
   return format;
@@ -177,6 +181,17 @@ std::size_t files_to_list(std::int64_t limit) {
 }
 
 namespace {
+
+// The least size a training JPEG decoded per epoch may be decoded at (dataset.jpeg_draft): what
+// a first step made for any size resizes it to (none for a crop), else the model's input, to
+// which it is resized first.
+DraftSize per_epoch_draft(const DatasetSpec& spec) {
+  if (!spec.files.eval_fit.jpeg_draft) return {};
+  if (!spec.augment.empty() && spec.augment.front().op->takes_any_size()) {
+    return spec.augment.front().op->jpeg_draft();
+  }
+  return {spec.files.image.height, spec.files.image.width};
+}
 
 ImageSetRequest image_set_request(const DatasetSpec& spec, const std::filesystem::path& root,
                                   std::vector<LabelledFile> files, const ImageFit& fit) {
@@ -262,7 +277,8 @@ Dataset decode_split(const DatasetSpec& spec, const std::filesystem::path& liste
   std::filesystem::path root;
   // The held-out splits are fitted as dataset.eval_transform says, the training split resized.
   const bool training = which == std::string("train");
-  const ImageFit fit = training ? ImageFit{} : spec.files.eval_fit;
+  ImageFit fit = training ? ImageFit{} : spec.files.eval_fit;
+  fit.jpeg_draft = spec.files.eval_fit.jpeg_draft;
   // dataset.decode: per_epoch lists the training split; its batches decode it.
   const bool per_epoch = training && spec.files.decode_per_epoch;
   ImageSet set = read_split_images(spec, list, limit, fit, per_epoch, root);
@@ -279,7 +295,8 @@ Dataset decode_split(const DatasetSpec& spec, const std::filesystem::path& liste
   split.labels = std::move(set.labels);
   if (per_epoch) {
     split.encoded = std::make_shared<const EncodedImages>(
-        EncodedImages{root, std::move(set.files), set.channels, spec.files.max_image_bytes});
+        EncodedImages{root, std::move(set.files), set.channels, spec.files.max_image_bytes,
+                      per_epoch_draft(spec)});
   }
   for (const SkippedFile& skipped : set.skipped) {
     splits.warnings.push_back(fmt::format("warning: skipped {}", skipped.reason));

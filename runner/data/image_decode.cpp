@@ -165,14 +165,14 @@ std::string_view image_format_name(ImageFormat format) {
 }
 
 Image decode_image(std::span<const std::uint8_t> bytes, int channels, const fs::path& file,
-                   std::int64_t max_bytes) {
+                   std::int64_t max_bytes, DraftSize draft) {
   if (channels != 1 && channels != 3) {
     throw std::invalid_argument(
         fmt::format("decode_image: channels {}, expected 1 or 3", channels));
   }
   const std::optional<ImageFormat> format = sniff_image_format(bytes);
   if (!format) throw_not_an_image(bytes, file);
-  const image_detail::DecodeBudget budget{channels, max_bytes};
+  const image_detail::DecodeBudget budget{channels, max_bytes, draft};
   try {
     switch (*format) {
       case ImageFormat::png:
@@ -210,10 +210,10 @@ void read_image_file(const fs::path& file, std::vector<std::uint8_t>& bytes) {
   bytes.resize(done);
 }
 
-Image read_image(const fs::path& file, int channels, std::int64_t max_bytes) {
+Image read_image(const fs::path& file, int channels, std::int64_t max_bytes, DraftSize draft) {
   std::vector<std::uint8_t> bytes;
   read_image_file(file, bytes);
-  return decode_image(bytes, channels, file, max_bytes);
+  return decode_image(bytes, channels, file, max_bytes, draft);
 }
 
 }  // namespace runner

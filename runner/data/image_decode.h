@@ -22,6 +22,14 @@ struct Image {
 
 enum class ImageFormat { png, jpeg, webp, bmp };
 
+// A JPEG decoded at libjpeg's reduced scale, 1/2, 1/4 or 1/8 (the inverse DCT does the
+// downscaling, at a fraction of the work), the smallest that still leaves it at least
+// height x width: what Pillow's Image.draft('RGB', (width, height)) does before a resize
+// (dataset.jpeg_draft). Zero: the full size; other formats always decode at it.
+struct DraftSize {
+  int height = 0, width = 0;
+};
+
 // Limits against absurd or hostile files (a "decompression bomb": a small file that claims a huge
 // image). Pillow refuses images over 178,956,970 pixels; no side may exceed 16384 either.
 inline constexpr int max_image_side = 16384;
@@ -52,12 +60,12 @@ std::string_view image_format_name(ImageFormat format);
 // and the reason; running out of memory is an ImageOutOfMemory naming it.
 Image decode_image(std::span<const std::uint8_t> bytes, int channels,
                    const std::filesystem::path& file,
-                   std::int64_t max_bytes = kDefaultMaxImageBytes);
+                   std::int64_t max_bytes = kDefaultMaxImageBytes, DraftSize draft = {});
 
 // Reads `file` (a regular file of at most max_image_file_bytes) and decodes it; every failure,
 // from a missing file to a truncated one, is a UserError naming the file.
 Image read_image(const std::filesystem::path& file, int channels,
-                 std::int64_t max_bytes = kDefaultMaxImageBytes);
+                 std::int64_t max_bytes = kDefaultMaxImageBytes, DraftSize draft = {});
 
 // Reads a whole image file into `bytes` (reused between calls); the checks of read_image.
 void read_image_file(const std::filesystem::path& file, std::vector<std::uint8_t>& bytes);

@@ -25,6 +25,7 @@ struct DecodedPixels {
 struct DecodeBudget {
   int channels = 3;
   std::int64_t max_bytes = 0;
+  DraftSize draft;  // JPEG only: the least size it may be decoded down to (image_decode.h)
 };
 
 DecodedPixels decode_png(std::span<const std::uint8_t> bytes, const std::filesystem::path& file,

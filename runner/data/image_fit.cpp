@@ -12,12 +12,20 @@
 namespace runner {
 
 std::string fit_key(const ImageFit& fit) {
-  if (fit.is_default()) return "";
   std::string key = fit.shorter_side > 0 ? fmt::format("r{}", fit.shorter_side)
                     : fit.resize_height > 0
                         ? fmt::format("r{}x{}", fit.resize_height, fit.resize_width)
                         : std::string();
-  return fit.center_crop ? key + "c" : key;
+  if (fit.center_crop) key += "c";
+  return fit.jpeg_draft ? key + "d" : key;
+}
+
+DraftSize draft_size(const ImageFit& fit, int height, int width) {
+  if (!fit.jpeg_draft) return {};
+  if (fit.shorter_side > 0) return {fit.shorter_side, fit.shorter_side};
+  if (fit.resize_height > 0) return {fit.resize_height, fit.resize_width};
+  if (fit.center_crop) return {};  // the crop takes the photo's own pixels
+  return {height, width};
 }
 
 std::pair<int, int> shorter_side_size(int height, int width, int side) {

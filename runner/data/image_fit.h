@@ -17,6 +17,11 @@ namespace runner {
 // A name for what `fit` does, for cache file names ("": the default).
 std::string fit_key(const ImageFit& fit);
 
+// The size a JPEG may be decoded down to before `fit` fits it to (height, width): what its first
+// resize makes at least ({side, side} for the shorter side), none without fit.jpeg_draft or when
+// it is cropped first.
+DraftSize draft_size(const ImageFit& fit, int height, int width);
+
 // torchvision's Resize(side) of a PIL image: the shorter side becomes `side`, the longer
 // int(side x longer / shorter). Returns (height, width).
 std::pair<int, int> shorter_side_size(int height, int width, int side);

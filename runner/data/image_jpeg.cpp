@@ -3,6 +3,7 @@
 // truncated file, an error as in Pillow (which raises "image file is truncated").
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <csetjmp>
 #include <cstdio>  // jpeglib.h needs FILE and size_t first
 #include <vector>
@@ -97,6 +98,29 @@ void cmyk_to_rgb(const std::vector<std::uint8_t>& cmyk, DecodedPixels& out) {
   }
 }
 
+// Pillow's JpegImageFile.draft: scale = min(width // draft width, height // draft height), then
+// the largest of 8, 4, 2 that it reaches (else 1), libjpeg's scale 1/scale (each side rounded
+// up). Sets output_width and output_height, also at full size. (Calls setjmp: holds no object
+// with a destructor.)
+bool set_draft_scale(Decompressor& d, DraftSize draft) {
+  if (setjmp(d.errors.jump)) return false;
+  unsigned scale = 1;
+  if (draft.width > 0 && draft.height > 0) {
+    const unsigned most = std::min(d.cinfo.image_width / static_cast<unsigned>(draft.width),
+                                   d.cinfo.image_height / static_cast<unsigned>(draft.height));
+    for (unsigned s : {8u, 4u, 2u}) {
+      if (most >= s) {
+        scale = s;
+        break;
+      }
+    }
+  }
+  d.cinfo.scale_num = 1;
+  d.cinfo.scale_denom = scale;
+  jpeg_calc_output_dimensions(&d.cinfo);
+  return true;
+}
+
 }  // namespace
 
 DecodedPixels decode_jpeg(std::span<const std::uint8_t> bytes, const fs::path& file,
@@ -115,11 +139,12 @@ DecodedPixels decode_jpeg(std::span<const std::uint8_t> bytes, const fs::path& f
   check_decoding_bytes({"JPEG", d.cinfo.image_width, d.cinfo.image_height, bytes.size(),
                         samples * (d.cinfo.progressive_mode ? 3 : 1), components == 1 ? 1 : 3},
                        budget, file);
+  if (!set_draft_scale(d, budget.draft)) throw_jpeg_error(d, file);
   DecodedPixels out{components == 1 ? 1 : 3,
-                    static_cast<int>(d.cinfo.image_height),
-                    static_cast<int>(d.cinfo.image_width),
+                    static_cast<int>(d.cinfo.output_height),
+                    static_cast<int>(d.cinfo.output_width),
                     {}};
-  std::vector<std::uint8_t> decoded(std::size_t{d.cinfo.image_width} * d.cinfo.image_height *
+  std::vector<std::uint8_t> decoded(std::size_t{d.cinfo.output_width} * d.cinfo.output_height *
                                     components);
   if (!read_pixels(d, decoded.data())) throw_jpeg_error(d, file);
   if (!cmyk) {

@@ -111,7 +111,8 @@ Decoded decode_all(const ImageSetRequest& request, std::vector<FileStamp>& stamp
             stamps[i].sha256 =
                 sha256_hex({reinterpret_cast<const char*>(bytes.data()), bytes.size()});
           }
-          const Image image = decode_image(bytes, request.channels, file, request.max_image_bytes);
+          const Image image = decode_image(bytes, request.channels, file, request.max_image_bytes,
+                                           draft_size(request.fit, request.height, request.width));
           fit_image_into(image, request.fit, request.height, request.width,
                          {out.set.images.data() + i * plane, plane});
           release_if_large(bytes);

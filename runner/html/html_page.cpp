@@ -108,15 +108,20 @@ const std::string& policy() {
 
 }  // namespace
 
-std::string html_page(std::string_view title, std::string_view header, std::string_view body) {
+std::string html_page(std::string_view title, std::string_view header, std::string_view body,
+                      int refresh_seconds) {
+  const std::string refresh =
+      refresh_seconds > 0
+          ? fmt::format("<meta http-equiv=\"refresh\" content=\"{}\">\n", refresh_seconds)
+          : "";
   return fmt::format(
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n{}"
       "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       "<meta name=\"generator\" content=\"runner\">\n<title>{}</title>\n<style>{}</style>\n"
       "</head>\n<body>\n<header>{}</header>\n<main>\n{}</main>\n<script>{}</script>\n"
       "</body>\n</html>\n",
-      policy(), escape_html(title), kStyle, header, body, kScript);
+      refresh, policy(), escape_html(title), kStyle, header, body, kScript);
 }
 
 }  // namespace runner

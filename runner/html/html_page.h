@@ -13,6 +13,8 @@ namespace runner {
 
 // `title` is text; `header` and `body` are HTML. The page's tables of class "sortable" sort by
 // a click on a header; `#sort=TABLE_ID:COLUMN[:desc]` in the address sorts one when it opens.
-std::string html_page(std::string_view title, std::string_view header, std::string_view body);
+// refresh_seconds > 0: the browser reloads the page that often (a running run's live page).
+std::string html_page(std::string_view title, std::string_view header, std::string_view body,
+                      int refresh_seconds = 0);
 
 }  // namespace runner

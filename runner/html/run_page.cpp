@@ -29,6 +29,9 @@ std::string tags_text(const std::optional<json>& tags) {
   return out;
 }
 
+// A running run's page reloads itself this often (its live report is rewritten every epoch).
+constexpr int kLiveRefreshSeconds = 10;
+
 std::string status_html(const RunRecord& record) {
   std::string out =
       fmt::format("<span class=\"status-{0}\">{0}</span>", escape_html(text_of(record.status)));
@@ -37,6 +40,12 @@ std::string status_html(const RunRecord& record) {
     out += " (" + escape_html(text_of(record.stop_reason)) + ")";
   if (auto error = text_of(record.error); !error.empty())
     out += ": <span class=\"bad\">" + escape_html(error) + "</span>";
+  if (record.progress) {  // a live report: where the run is
+    const RecordProgress& p = *record.progress;
+    out += fmt::format(", epoch {} of {}", p.epochs_done.value_or(0), p.epochs_planned.value_or(0));
+    if (p.seconds_left) out += fmt::format(", about {:.0f} s left", *p.seconds_left);
+    out += fmt::format(" (this page reloads every {} s)", kLiveRefreshSeconds);
+  }
   return out;
 }
 
@@ -192,8 +201,9 @@ std::string run_page(const RunRecord& record, const std::filesystem::path& repor
       ran_section(record) + data_section(record) + curves_section(record) + epochs_section(record) +
       classes_section(record) + performance_section(record) + profile_section(record) +
       layers_section(record) + reproduce_section(record, report_file) + config_section(record);
+  const bool running = record.status && *record.status == RunStatus::running;
   return html_page(fmt::format("{} {}", text_of(record.name), text_of(record.run_id)),
-                   header_html(record, links), body);
+                   header_html(record, links), body, running ? kLiveRefreshSeconds : 0);
 }
 
 std::filesystem::path write_run_page(const RunRecord& record,

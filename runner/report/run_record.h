@@ -278,6 +278,14 @@ struct RecordResumedFrom {
   Unmodelled unmodelled;
 };
 
+// Where a running run is (`progress`, in the live report it rewrites after every epoch): the
+// epochs done of those planned, the wall time so far and what is left at the mean epoch's pace.
+struct RecordProgress {
+  std::optional<int> epochs_done, epochs_planned;
+  std::optional<double> elapsed_seconds, seconds_left;
+  Unmodelled unmodelled;
+};
+
 // Where a train run's wall time went (`wall_time`), from the start of the run (config read) to
 // just before its report is written: the report's and the page's own writes come after.
 struct RecordWallTime {
@@ -354,6 +362,7 @@ struct RunRecord {
   std::optional<RecordMachineLoad> machine_load;
   std::optional<RecordPrecisionChoice> precision_choice;
   std::optional<RecordWallTime> wall_time;
+  std::optional<RecordProgress> progress;  // a running run's live report only
   std::optional<RecordMemory> memory;
   std::optional<std::vector<std::string>> argv;
   // key -> string, number or boolean (the config's tags with --tag on top).

@@ -331,6 +331,14 @@ void fields(Io& io, R& r) {
   io("load_average_end", r.load_average_end);
 }
 
+template <class Io, Like<RecordProgress> R>
+void fields(Io& io, R& r) {
+  io("epochs_done", r.epochs_done);
+  io("epochs_planned", r.epochs_planned);
+  io("elapsed_seconds", r.elapsed_seconds);
+  io("seconds_left", r.seconds_left);
+}
+
 template <class Io, Like<RecordWallTime> R>
 void fields(Io& io, R& r) {
   io("total_seconds", r.total_seconds);
@@ -391,6 +399,7 @@ void fields(Io& io, R& r) {
   io("machine_load", r.machine_load);
   io("precision_choice", r.precision_choice);
   io("wall_time", r.wall_time);
+  io("progress", r.progress);
   io("memory", r.memory);
   io("argv", r.argv);
   io("tags", r.tags);

@@ -15,6 +15,7 @@
 #include "runner/report/tensorboard_log.h"
 #include "runner/run/kept_model.h"
 #include "runner/run/layer_table.h"
+#include "runner/run/live_report.h"
 #include "runner/run/run_output.h"
 #include "runner/train/checkpoint.h"
 #include "runner/train/epoch_checkpoints.h"
@@ -267,8 +268,19 @@ RunReport train_report(RunContext& c) {
                             ? FolderInside{c.run_dir, "tensorboard"}
                             : c.request.tensorboard_dir,
                         experiment.resolved);
-    plan.progress = [&](const TrainingOutcome& so_far) { tensorboard->update(so_far); };
   }
+  // The report (and page) rewritten after every epoch with status running: a run to watch.
+  LiveReport::DrawPage draw_page;
+  if (experiment.report.html && c.request.write_page) {
+    draw_page = [&](const RunRecord& record, const std::filesystem::path& file) {
+      c.request.write_page(record, file);
+    };
+  }
+  LiveReport live(c.head(), c.run_dir, experiment.training.epochs, c.started, draw_page, c.console);
+  plan.progress = [&](const TrainingOutcome& so_far) {
+    if (tensorboard) tensorboard->update(so_far);
+    live.update(so_far);
+  };
   std::optional<EpochCheckpoints> checkpoints;
   if (!experiment.checkpoint.path.empty()) {
     checkpoints.emplace(checkpoint_path(experiment, c.run_dir), experiment, c.config_sha);
@@ -402,6 +414,10 @@ std::filesystem::path write_page_or_say_why(const PageWriter& write_page, const 
     return write_page(report, report_path);
   } catch (const std::exception& e) {
     console.warning(fmt::format("error: report.html not written: {}; {}", e.what(), again));
+    // The live page drawn while training would still say "running": a page that contradicts the
+    // report is worse than none.
+    std::error_code ignored;
+    std::filesystem::remove(report_path.parent_path() / "report.html", ignored);
     return {};
   }
 }

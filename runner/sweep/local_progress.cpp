@@ -32,6 +32,11 @@ LocalJudgement judge_local_point(const LocalPointEvidence& e) {
   if (e.report.is(RunStatus::stopped_early) && e.report_of_plan) {
     return {LocalPointStatus::stopped_early, e.report_error};
   }
+  if (e.report.is(RunStatus::running)) {  // a live report: the run trains, or was killed
+    if (e.sweep_running) return {LocalPointStatus::running, e.progress};
+    return {LocalPointStatus::not_run,
+            "was killed while running" + (e.progress.empty() ? "" : " (at " + e.progress + ")")};
+  }
   const bool failed =
       e.report.exists() && !e.report.ended_as_planned() && !e.report.is(RunStatus::interrupted);
   if (failed) {
@@ -61,6 +66,14 @@ std::string duration_text(double seconds) {
   if (total >= 3600) return fmt::format("{} h {:02} min", total / 3600, total % 3600 / 60);
   if (total >= 60) return fmt::format("{} min", (total + 30) / 60);
   return fmt::format("{} s", total);
+}
+
+std::string live_progress_text(const std::optional<RecordProgress>& progress) {
+  if (!progress || !progress->epochs_done) return "";
+  std::string text =
+      fmt::format("epoch {} of {}", *progress->epochs_done, progress->epochs_planned.value_or(0));
+  if (progress->seconds_left) text += ", about " + duration_text(*progress->seconds_left) + " left";
+  return text;
 }
 
 }  // namespace runner

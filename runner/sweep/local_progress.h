@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "runner/report/run_record.h"
 #include "runner/train/run_status.h"
 
 namespace runner {
@@ -25,6 +26,7 @@ struct LocalPointEvidence {
   bool report_of_plan = false;  // its point_sha256 is the plan's
   bool folder_exists = false;   // the point's folder is there
   bool sweep_running = false;   // a sweep holds the folder's lock now
+  std::string progress;         // a live report's place: live_progress_text ("" else)
 };
 
 struct LocalJudgement {
@@ -40,5 +42,9 @@ std::optional<double> time_left(std::vector<double> completed_seconds, int left,
 
 // "3 h 05 min", "12 min", "40 s".
 std::string duration_text(double seconds);
+
+// A running run's place from its live report: "epoch 3 of 20, about 41 s left" ("" without
+// progress).
+std::string live_progress_text(const std::optional<RecordProgress>& progress);
 
 }  // namespace runner

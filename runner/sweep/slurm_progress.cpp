@@ -41,7 +41,10 @@ PointJudgement judge_point(const PointEvidence& e) {
   if (e.slurm_state) {
     TaskPhase phase = task_phase(*e.slurm_state);
     if (phase == TaskPhase::pending) return {SlurmPointStatus::pending, *e.slurm_state};
-    if (phase == TaskPhase::running) return {SlurmPointStatus::running, *e.slurm_state};
+    if (phase == TaskPhase::running) {
+      return {SlurmPointStatus::running,
+              *e.slurm_state + (e.progress.empty() ? "" : "; " + e.progress)};
+    }
     return {SlurmPointStatus::failed, fmt::format("Slurm: {}; {}", *e.slurm_state, report)};
   }
   return {SlurmPointStatus::failed, fmt::format("Slurm no longer knows the task; {}", report)};

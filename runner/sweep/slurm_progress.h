@@ -21,6 +21,7 @@ const char* status_name(SlurmPointStatus status);
 struct PointEvidence {
   ReportedStatus report;                   // what its report says (none when there is none)
   std::string report_error;                // the report's error, if any
+  std::string progress;                    // a live report's place (live_progress_text)
   bool report_of_plan = false;             // the report's point_sha256 is the submitted plan's
   std::string job_id;                      // the newest job that ran or runs the point; "" for none
   std::optional<std::string> slurm_state;  // its task's state; none when Slurm no longer knows it

@@ -9,7 +9,7 @@
 namespace runner {
 namespace {
 
-constexpr std::array<std::pair<RunStatus, const char*>, 7> kNames = {{
+constexpr std::array<std::pair<RunStatus, const char*>, 8> kNames = {{
     {RunStatus::completed, "completed"},
     {RunStatus::diverged, "diverged"},
     {RunStatus::interrupted, "interrupted"},
@@ -17,8 +17,9 @@ constexpr std::array<std::pair<RunStatus, const char*>, 7> kNames = {{
     {RunStatus::failed, "failed"},
     {RunStatus::out_of_memory, "out_of_memory"},
     {RunStatus::invalid, "invalid"},
+    {RunStatus::running, "running"},
 }};
-static_assert(kNames.size() == static_cast<std::size_t>(RunStatus::invalid) + 1,
+static_assert(kNames.size() == static_cast<std::size_t>(RunStatus::running) + 1,
               "every RunStatus has a name");
 
 constexpr EnumNames<StopReason, 5> kStopReasonNames = {

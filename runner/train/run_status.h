@@ -10,7 +10,9 @@ namespace runner {
 
 // completed; diverged (NaN/Inf loss, stopped early); interrupted (Ctrl-C); stopped_early (a
 // search's trial that ASHA stopped at a rung: an outcome, not a failure); and, for a sweep point
-// that did not run: failed (e.g. no GPU backend), out_of_memory, invalid (its config).
+// that did not run: failed (e.g. no GPU backend), out_of_memory, invalid (its config); and
+// running: the live report of a run still training (rewritten after every epoch), or of one
+// killed before it could write its last.
 enum class RunStatus {
   completed,
   diverged,
@@ -18,7 +20,8 @@ enum class RunStatus {
   stopped_early,
   failed,
   out_of_memory,
-  invalid
+  invalid,
+  running
 };
 
 // The report's name: "completed", "out_of_memory", ...

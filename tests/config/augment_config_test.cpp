@@ -148,6 +148,54 @@ TEST(AugmentConfig, BadStepsNameTheField) {
   }
 }
 
+// resize and center_crop change the size; the list must end at the model's input, which the
+// config follows from the stored image (or, per_epoch, from a photo of unknown size).
+TEST(AugmentConfig, ResizeAndCropsMustEndAtTheModelsInputSize) {
+  Experiment e = load(
+      "{name: cifar10, augment: [{resize: {size: 40}}, {random_crop: {}}, {horizontal_flip: {}}]}");
+  EXPECT_EQ(e.resolved["dataset"]["augment"][0],
+            nlohmann::json::parse(R"({"resize": {"size": 40}})"));
+  EXPECT_EQ(e.resolved["dataset"]["augment"][1]["random_crop"]["size"],
+            nlohmann::json::parse("[32, 32]"));
+  Experiment crop =
+      load("{name: cifar10, augment: [{resize: {size: [48, 40]}}, {center_crop: {}}]}");
+  EXPECT_EQ(crop.resolved["dataset"]["augment"][1],
+            nlohmann::json::parse(R"({"center_crop": {"size": [32, 32]}})"));
+  EXPECT_NO_THROW(load("{name: cifar10, augment: [{center_crop: {size: 36}}, {random_crop: {}}]}"));
+  // A photo as decoded, resized and cropped: the reference recipe's Resize(256) + RandomCrop.
+  const std::string folder =
+      "{name: image_folder, root: /nonexistent, image_size: [12, 10], "
+      "decode: per_epoch, augment: ";
+  EXPECT_NO_THROW(load(folder + "[{resize: {size: 16}}, {random_crop: {}}]}"));
+  EXPECT_NO_THROW(load(folder + "[{horizontal_flip: {}}]}"))
+      << "a first step made for one size gets the image resized to the model's input";
+
+  const std::vector<BadCase> cases = {
+      {"{name: cifar10, augment: [{resize: {size: 40}}, {horizontal_flip: {}}]}",
+       {"augmented.yaml:", "dataset.augment[0].resize", "images of 40x40", "takes 32x32",
+        "center_crop, random_crop or random_resized_crop"}},
+      {"{name: cifar10, augment: [{center_crop: {size: [24, 28]}}]}",
+       {"dataset.augment[0].center_crop", "images of 24x28", "takes 32x32"}},
+      {"{name: cifar10, augment: [{random_crop: {}}, {resize: {size: 16}}]}",
+       {"dataset.augment[1].resize", "images of 16x16"}},
+      {folder + "[{resize: {size: 16}}]}",
+       {"dataset.augment[0].resize", "depends on each photo", "12x10"}},
+      {folder + "[{resize: {size: 16}}, {color_jitter: {brightness: 0.2}}]}",
+       {"dataset.augment[0].resize", "depends on each photo"}},
+      {"{name: cifar10, augment: [{resize: {}}]}", {"dataset.augment[0].resize.size"}},
+      {"{name: cifar10, augment: [{resize: {size: [0, 4]}}]}", {"dataset.augment[0].resize.size"}},
+      {"{name: cifar10, augment: [{center_crop: {size: -3}}]}",
+       {"dataset.augment[0].center_crop.size"}},
+  };
+  for (const BadCase& c : cases) {
+    const std::string message = error_of(c.dataset);
+    for (const std::string& expected : c.expected) {
+      EXPECT_NE(message.find(expected), std::string::npos)
+          << "config: " << c.dataset << "\nexpected: " << expected << "\nmessage:  " << message;
+    }
+  }
+}
+
 // A validation split beside a validation file of its own would be ignored and still recorded:
 // refused, naming both (not about augment, but the same dataset block).
 TEST(DatasetConfig, AValidationFileAndAValidationSplitTogetherAreRefused) {

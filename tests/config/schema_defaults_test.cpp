@@ -176,6 +176,9 @@ std::vector<DefaultCase> cases() {
        [](const Resolved& r) {
          return json(r.experiment.dataset.files.decode_per_epoch ? "per_epoch" : "once");
        }},
+      {d + "dataset/properties/jpeg_draft",
+       config("{name: image_folder, image_size: 8, root: " + image_folder_root() + "}"),
+       [](const Resolved& r) { return json(r.experiment.dataset.files.eval_fit.jpeg_draft); }},
       {d + "dataset/properties/max_image_bytes",
        config("{name: image_folder, image_size: 8, root: " + image_folder_root() + "}"),
        resolved("/dataset/max_image_bytes")},

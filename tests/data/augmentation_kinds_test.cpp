@@ -6,12 +6,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "runner/data/augment.h"
 #include "runner/data/augmentation.h"
 #include "runner/data/batch_loader.h"
 #include "runner/data/image_color.h"
+#include "runner/data/image_fit.h"
+#include "runner/data/image_resize.h"
 #include "runner/util/random.h"
 
 namespace runner {
@@ -59,6 +62,9 @@ std::vector<std::pair<std::string, nlohmann::json>> every_kind() {
        {{"p", 0.9}, {"scale", {0.05, 0.2}}, {"ratio", {0.5, 2.0}}, {"value", "random"}}},
       {"trivial_augment_wide", {{"num_magnitude_bins", 21}, {"fill", 3}}},
       {"rand_augment", {{"num_ops", 3}, {"magnitude", 12}, {"num_magnitude_bins", 21}}},
+      // Sizes that keep a 32x32 image's (other sizes: ResizeAndCenterCrop... below).
+      {"resize", {{"size", {32, 32}}}},
+      {"center_crop", {{"size", {32, 32}}}},
   };
 }
 
@@ -229,6 +235,85 @@ TEST(AugmentationKinds, TheLoaderGivesTheSameBatchesForAnyNumberOfWorkers) {
 namespace runner {
 namespace {
 
+// The training steps resize and center_crop make the pixels of the evaluation fit (image_fit.h,
+// checked byte for byte against torchvision), on photos taller and wider than the model's input.
+TEST(AugmentationKinds, ResizeAndCenterCropMakeTheEvaluationFitsPixels) {
+  const AugmentContext model{{3, 12, 10}, {}, {}};
+  for (const auto& [height, width] : {std::pair{37, 23}, {19, 40}, {12, 10}, {9, 7}}) {
+    const Image photo = noise_image(3, height, width, height);
+    ImageFit fit;
+    fit.shorter_side = 16;
+    fit.center_crop = true;
+    std::vector<std::uint8_t> expected(3 * 12 * 10);
+    fit_image_into(photo, fit, 12, 10, expected);
+    Image steps = augmented(make_augment_step("resize", {{"size", 16}}, model), photo, 1);
+    EXPECT_EQ(std::min(steps.height, steps.width), 16);
+    steps = augmented(make_augment_step("center_crop", nlohmann::json::object(), model), steps, 1);
+    EXPECT_EQ(steps.pixels, expected) << height << "x" << width;
+    EXPECT_EQ(augmented(make_augment_step("resize", {{"size", {20, 30}}}, model), photo, 1).pixels,
+              resize_image(photo, 20, 30).pixels);
+  }
+}
+
+// The window's place in a random_crop of a larger image (found by search), or -1.
+std::pair<int, int> window_of(const Image& crop, const Image& image, int pad_y, int pad_x) {
+  for (int top = -pad_y; top + crop.height <= image.height + pad_y; ++top) {
+    for (int left = -pad_x; left + crop.width <= image.width + pad_x; ++left) {
+      bool same = true;
+      for (int c = 0; c < crop.channels && same; ++c) {
+        for (int y = 0; y < crop.height && same; ++y) {
+          for (int x = 0; x < crop.width && same; ++x) {
+            const int sy = top + y, sx = left + x;
+            const bool inside = sy >= 0 && sy < image.height && sx >= 0 && sx < image.width;
+            const std::uint8_t want =
+                inside ? image.pixels[(c * image.height + sy) * image.width + sx] : 0;
+            same = crop.pixels[(c * crop.height + y) * crop.width + x] == want;
+          }
+        }
+      }
+      if (same) return {top, left};
+    }
+  }
+  return {-1000, -1000};
+}
+
+// After a resize, random_crop takes a window of the larger image, any place it fits (with its
+// padding), uniformly; an image smaller than the crop is padded as torchvision's pad_if_needed.
+TEST(AugmentationKinds, RandomCropOfALargerImageIsAWindowAnywhereInIt) {
+  const AugmentContext model{{3, 12, 10}, {}, {}};
+  const Image large = noise_image(3, 20, 17, 3);
+  for (int padding : {0, 2}) {
+    const AugmentStep crop = make_augment_step("random_crop", {{"padding", padding}}, model);
+    std::map<std::pair<int, int>, int> seen;
+    constexpr int kDraws = 6000;
+    for (std::uint64_t image = 0; image < kDraws; ++image) {
+      const Image out = augmented(crop, large, augment_math::draw(9, 0, image, 0));
+      ASSERT_EQ(out.height, 12);
+      ASSERT_EQ(out.width, 10);
+      const auto place = window_of(out, large, padding, padding);
+      ASSERT_GE(place.first, -padding) << "not a window of the image";
+      ++seen[place];
+    }
+    // (20 + 2p - 12 + 1) x (17 + 2p - 10 + 1) places, about equally often (a third of the mean
+    // is a Poisson tail of about 1e-6 per place at these counts).
+    const int places = (9 + 2 * padding) * (8 + 2 * padding);
+    EXPECT_EQ(static_cast<int>(seen.size()), places);
+    for (const auto& [place, count] : seen) {
+      EXPECT_GT(count, kDraws / places / 3) << place.first << "," << place.second;
+    }
+  }
+  // 10x7 into 12x10: two rows of zeros above or below (or one each), three columns likewise.
+  const Image small = noise_image(3, 10, 7, 4);
+  const AugmentStep crop = make_augment_step("random_crop", nlohmann::json::object(), model);
+  std::set<std::pair<int, int>> places;
+  for (std::uint64_t image = 0; image < 200; ++image) {
+    const Image out = augmented(crop, small, augment_math::draw(9, 1, image, 0));
+    places.insert(window_of(out, small, 2, 3));
+  }
+  EXPECT_EQ(places.size(), 12u);  // tops -2..0, lefts -3..0
+  EXPECT_EQ(places.count({-1000, -1000}), 0u);
+}
+
 // Every kind on tiny and odd images, grey to four channels, with many draws: the size is kept
 // and nothing reads or writes outside the image (the sanitizers watch this test too).
 TEST(AugmentationKinds, TinyAndOddImagesKeepTheirSize) {
@@ -242,6 +327,7 @@ TEST(AugmentationKinds, TinyAndOddImagesKeepTheirSize) {
       nlohmann::json fitted = settings;
       if (kind == "random_crop") fitted["padding"] = std::min(height, width);
       if (kind == "gaussian_blur") fitted["kernel_size"] = 1;
+      if (kind == "resize" || kind == "center_crop") fitted["size"] = {height, width};
       if (fitted.contains("fill") && fitted["fill"].is_array()) fitted["fill"] = 9;
       const bool colour = kind == "color_jitter" || kind == "random_grayscale" ||
                           kind == "trivial_augment_wide" || kind == "rand_augment";

@@ -3,6 +3,8 @@
 // full-size image; a validation split held out of it decoded for evaluation.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "data_files.h"
 #include "image_writers.h"
 #include "runner/data/augment.h"
@@ -91,6 +93,57 @@ TEST(PerEpoch, RandomResizedCropCropsTheFullSizeImage) {
   }
   // Not what cropping the 12x12 image decoded once gives.
   EXPECT_NE(batch, first_batch(once.train, augmenter));
+}
+
+// The reference recipes' Resize + RandomCrop: the photo as decoded, its shorter side resized,
+// then a window of the model's size; decoded once instead, the steps start from the stored image.
+TEST(PerEpoch, AResizeFirstGetsThePhotoAsDecoded) {
+  PhotoFolder folder;
+  const DatasetSplits per_epoch = folder.load(true);
+  const AugmentContext context{{3, 12, 12}, {}, {}};
+  const std::vector<AugmentStep> steps = {make_augment_step("resize", {{"size", 16}}, context),
+                                          make_augment_step("random_crop", {}, context)};
+  const std::vector<std::uint8_t> batch = first_batch(per_epoch.train, ImageAugmenter(steps, 5));
+  const std::size_t bytes = per_epoch.train.image_bytes();
+  for (std::size_t i = 0; i < 6; ++i) {
+    SCOPED_TRACE(i);
+    Image image = per_epoch.train.encoded->decode(i);
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+      DrawStream draws(augment_math::draw(5, 0, i, static_cast<int>(k)));
+      steps[k].op->apply(image, draws);
+    }
+    EXPECT_EQ(std::vector<std::uint8_t>(batch.begin() + i * bytes, batch.begin() + (i + 1) * bytes),
+              image.pixels);
+  }
+  const DatasetSplits once = folder.load(false);
+  EXPECT_NE(batch, first_batch(once.train, ImageAugmenter(steps, 5)));
+}
+
+// A file that can no longer be read when its batch is made (deleted mid-run): the loader's
+// worker hands the error to the training thread, which gets a UserError naming the file, and the
+// process goes on (no std::terminate from a worker thread).
+TEST(PerEpoch, AFileGoneMidRunIsAnErrorNamingItNotACrash) {
+  PhotoFolder folder;
+  const DatasetSplits per_epoch = folder.load(true);
+  const std::filesystem::path gone =
+      per_epoch.train.encoded->root / per_epoch.train.encoded->files[3];
+  std::filesystem::remove(gone);
+  for (int workers : {0, 2}) {
+    SCOPED_TRACE(workers);
+    BatchLoader loader(per_epoch.train, 2, false, 3, workers);
+    loader.start_epoch(0);
+    BatchView view{};
+    std::string message;
+    int delivered = 0;
+    try {
+      while (loader.next(view)) ++delivered;
+    } catch (const UserError& error) {
+      message = error.what();
+    }
+    EXPECT_EQ(delivered, 1) << "the second batch holds the file";
+    EXPECT_NE(message.find(gone.filename().string()), std::string::npos) << message;
+    loader.start_epoch(1);  // and the loader can still start again (and stop cleanly)
+  }
 }
 
 TEST(PerEpoch, AValidationSplitHeldOutOfItIsDecodedForEvaluation) {

@@ -38,6 +38,22 @@ TEST(LocalProgress, EachPointIsJudgedFromItsReportFolderAndTheSweepsLock) {
   failed.report = ReportedStatus::of(RunStatus::failed);
   failed.report_error = "out of disk";
   EXPECT_EQ(judge_local_point(failed).detail, "failed: out of disk");
+  // A live report: the point trains now (its place the detail), or was killed while it trained.
+  EXPECT_EQ(judged("running", true, true, true), LocalPointStatus::running);
+  EXPECT_EQ(judged("running", true, true, false), LocalPointStatus::not_run);
+  LocalPointEvidence live;
+  live.report = ReportedStatus::of(RunStatus::running);
+  live.folder_exists = live.sweep_running = true;
+  RecordProgress progress;
+  progress.epochs_done = 3;
+  progress.epochs_planned = 20;
+  progress.seconds_left = 125;
+  live.progress = live_progress_text(progress);
+  EXPECT_EQ(judge_local_point(live).detail, "epoch 3 of 20, about 2 min left");
+  live.sweep_running = false;
+  EXPECT_EQ(judge_local_point(live).detail,
+            "was killed while running (at epoch 3 of 20, about 2 min left)");
+  EXPECT_EQ(live_progress_text(std::nullopt), "");
 }
 
 TEST(LocalProgress, TimeLeftIsTheMedianRunTimesThePointsLeftOverThoseRunningAtOnce) {

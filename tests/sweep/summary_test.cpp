@@ -198,7 +198,7 @@ TEST(Summary, AStatusThisRunnerDoesNotWriteIsAnErrorAndLeavesTheReportOut) {
   } catch (const UserError& error) {
     EXPECT_EQ(std::string(error.what()),
               "odd/report.json: status: found \"finished\", expected one of: completed, "
-              "diverged, interrupted, stopped_early, failed, out_of_memory, invalid");
+              "diverged, interrupted, stopped_early, failed, out_of_memory, invalid, running");
   }
   TempDir tmp;  // in a folder: listed as unreadable, the other reports summarised
   write_file_atomically(tmp / "a" / "report.json", point_report("a", 0, "cpu", 1000).dump());
@@ -210,7 +210,8 @@ TEST(Summary, AStatusThisRunnerDoesNotWriteIsAnErrorAndLeavesTheReportOut) {
   EXPECT_EQ(summary["unreadable_reports"][0]["error"],
             (tmp / "odd" / "report.json").string() +
                 ": not a report of this runner (status: found \"finished\", expected one of: "
-                "completed, diverged, interrupted, stopped_early, failed, out_of_memory, invalid)");
+                "completed, diverged, interrupted, stopped_early, failed, out_of_memory, invalid, "
+                "running)");
 }
 
 TEST(Summary, AFolderWithoutReportsIsAUserError) {

@@ -9,15 +9,16 @@ namespace {
 TEST(RunStatus, EachNameReadsBackAsItsStatus) {
   const RunStatus all[] = {RunStatus::completed,     RunStatus::diverged, RunStatus::interrupted,
                            RunStatus::stopped_early, RunStatus::failed,   RunStatus::out_of_memory,
-                           RunStatus::invalid};
+                           RunStatus::invalid,       RunStatus::running};
   const char* names[] = {"completed", "diverged",      "interrupted", "stopped_early",
-                         "failed",    "out_of_memory", "invalid"};
+                         "failed",    "out_of_memory", "invalid",     "running"};
   for (std::size_t i = 0; i < std::size(all); ++i) {
     EXPECT_STREQ(status_name(all[i]), names[i]);
     EXPECT_EQ(parse_run_status(names[i]), all[i]) << names[i];
   }
   EXPECT_EQ(known_status_names(),
-            "completed, diverged, interrupted, stopped_early, failed, out_of_memory, invalid");
+            "completed, diverged, interrupted, stopped_early, failed, out_of_memory, invalid, "
+            "running");
 }
 
 TEST(RunStatus, UnknownNamesAreNone) {

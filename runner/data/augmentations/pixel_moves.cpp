@@ -3,6 +3,8 @@
 // pixel values they run here, with the same draw as the plan's.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "runner/data/augment.h"
 #include "runner/data/augmentation.h"
 
@@ -32,6 +34,58 @@ class PixelMove : public Augmentation {
   nlohmann::json settings_;
 };
 
+// torchvision's RandomCrop(size, padding, pad_if_needed=True) to the model's input size. An
+// image of that size is the plan's pixel move (the GPU's gather makes the same); a larger one,
+// after a resize, is cropped here, with the same draw: the window's top from the high 32 bits,
+// its left from the low, over every place it fits in the padded image.
+class RandomCrop : public PixelMove {
+ public:
+  RandomCrop(augment_math::Step step, const ImageShape& size)
+      : PixelMove(step,
+                  nlohmann::json{{"size", {size.height, size.width}}, {"padding", step.padding}}),
+        height_(size.height),
+        width_(size.width) {}
+
+  std::pair<int, int> output_size(std::pair<int, int>) const override { return {height_, width_}; }
+
+  void apply(Image& image, DrawStream& draws) const override {
+    if (image.height == height_ && image.width == width_) return PixelMove::apply(image, draws);
+    const std::uint64_t bits = draws.bits();
+    const int padding = pixel_move()->padding;
+    // pad_if_needed: a side still shorter than the crop after the padding gets the difference
+    // on both ends, as torchvision pads it.
+    const int pad_y = padding + std::max(0, height_ - (image.height + 2 * padding));
+    const int pad_x = padding + std::max(0, width_ - (image.width + 2 * padding));
+    const int top = augment_math::below(static_cast<std::uint32_t>(bits >> 32),
+                                        image.height + 2 * pad_y - height_ + 1) -
+                    pad_y;
+    const int left = augment_math::below(static_cast<std::uint32_t>(bits),
+                                         image.width + 2 * pad_x - width_ + 1) -
+                     pad_x;
+    Image out{
+        image.channels, height_, width_,
+        std::vector<std::uint8_t>(static_cast<std::size_t>(image.channels) * height_ * width_)};
+    const std::size_t in_plane = static_cast<std::size_t>(image.height) * image.width;
+    const std::size_t out_plane = static_cast<std::size_t>(height_) * width_;
+    for (int c = 0; c < image.channels; ++c) {
+      for (int y = 0; y < height_; ++y) {
+        const int sy = top + y;
+        if (sy < 0 || sy >= image.height) continue;
+        for (int x = 0; x < width_; ++x) {
+          const int sx = left + x;
+          if (sx < 0 || sx >= image.width) continue;
+          out.pixels[c * out_plane + static_cast<std::size_t>(y) * width_ + x] =
+              image.pixels[c * in_plane + static_cast<std::size_t>(sy) * image.width + sx];
+        }
+      }
+    }
+    image = std::move(out);
+  }
+
+ private:
+  int height_, width_;
+};
+
 std::shared_ptr<const Augmentation> read_flip(const SettingsReader& settings,
                                               augment_math::StepKind kind) {
   augment_math::Step step{kind};
@@ -41,8 +95,8 @@ std::shared_ptr<const Augmentation> read_flip(const SettingsReader& settings,
 
 }  // namespace
 
-// torchvision's RandomCrop(size, padding) with size the image's own: a crop to another size
-// would change the graph's input, which is built for the dataset's image.
+// torchvision's RandomCrop(size, padding) with size the model's input (the graph is built for
+// it): of the image itself with padding, or of a larger one after a resize.
 RUNNER_AUGMENTATION(random_crop) {
   AugmentationKind kind;
   kind.read = [](const SettingsReader& crop, const AugmentContext& context) {
@@ -72,8 +126,7 @@ RUNNER_AUGMENTATION(random_crop) {
                          "leave size out: it defaults to the image size");
       }
     }
-    return std::shared_ptr<const Augmentation>(std::make_shared<PixelMove>(
-        step, nlohmann::json{{"size", {image.height, image.width}}, {"padding", step.padding}}));
+    return std::shared_ptr<const Augmentation>(std::make_shared<RandomCrop>(step, image));
   };
   return kind;
 }

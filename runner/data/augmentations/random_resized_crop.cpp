@@ -32,6 +32,9 @@ class RandomResizedCrop : public Augmentation {
   }
 
   bool takes_any_size() const override { return true; }
+  std::pair<int, int> output_size(std::pair<int, int>) const override {
+    return {image_.height, image_.width};
+  }
 
  private:
   struct Box {

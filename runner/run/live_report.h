@@ -1,0 +1,46 @@
+// The live report of a training run: after every epoch its report.json is rewritten (atomically,
+// as every report) with status `running`, the epochs so far, their curves and the time left, and
+// with report.html its page too, which then reloads itself; so `runner report RUN_DIR`, `runner
+// runs`, a sweep's status and a browser follow a run while it trains. The final report replaces
+// it. A write that fails is a warning (once), never the run's end; epochs shorter than a second
+// are written at most once a second.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+
+#include "runner/report/run_record.h"
+#include "runner/train/step_times.h"  // SteadyClock
+#include "runner/train/trainer.h"
+#include "runner/util/console.h"
+
+namespace runner {
+
+class LiveReport {
+ public:
+  // Draws the page from a record beside its report file (the run's PageWriter), or empty.
+  using DrawPage = std::function<void(const RunRecord&, const std::filesystem::path&)>;
+
+  // head: the report's fixed part (config, environment, data, model, times started).
+  LiveReport(RunRecord head, std::filesystem::path run_dir, int epochs_planned,
+             SteadyClock::time_point started, DrawPage draw_page, Console& console);
+
+  // After an epoch (the trainer's progress hook): the record of the run so far, written.
+  void update(const TrainingOutcome& so_far);
+
+  // The record update() writes (for tests: what a reader will find).
+  RunRecord record(const TrainingOutcome& so_far) const;
+
+ private:
+  RunRecord head_;
+  std::filesystem::path run_dir_;
+  int epochs_planned_;
+  SteadyClock::time_point started_;
+  DrawPage draw_page_;
+  Console& console_;
+  bool warned_ = false;
+  bool written_ = false;
+  SteadyClock::time_point last_written_;
+};
+
+}  // namespace runner
