@@ -186,7 +186,9 @@ struct Commands {
 void add_config_commands(CLI::App& app, Commands& c) {
   c.run_cmd = app.add_subcommand("run", "train and evaluate an experiment, write its report");
   add_config_options(*c.run_cmd, c.run);
-  c.run_cmd->add_option("--resume", c.run.resume, "continue training from a checkpoint");
+  c.run_cmd->add_option("--resume", c.run.resume,
+                        "continue training from a checkpoint, in its run's folder (with --output: "
+                        "in a new one)");
   c.run_cmd->add_flag_callback(
       "--tensorboard", [&c] { c.run.overrides.push_back("logging.tensorboard=true"); },
       "write TensorBoard event files in RUN_DIR/tensorboard (logging.tensorboard)");
@@ -373,7 +375,11 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
 }
 
 int dispatch(const Commands& c) {
-  if (*c.run_cmd) return run_command(c.run);
+  if (*c.run_cmd) {
+    RunOptions run = c.run;
+    run.output_given = c.run_cmd->count("--output") > 0;
+    return run_command(run);
+  }
   if (*c.validate_cmd) return validate_command(c.validate);
   if (*c.describe_cmd) return describe_command(c.describe, c.describe_flat, c.describe_json);
   if (*c.eval_cmd) return eval_command(c.eval, c.checkpoint);

@@ -14,6 +14,7 @@ namespace runner {
 
 struct RunOptions : SessionOptions {
   std::filesystem::path resume;  // a checkpoint to continue training from
+  bool output_given = false;     // --output on the command line: a resumed run gets a new folder
 };
 
 struct BenchOptions : SessionOptions {

@@ -13,6 +13,7 @@ int run_command(const RunOptions& options) {
   ExperimentRequest request;
   static_cast<SessionOptions&>(request) = options;
   request.resume = options.resume;
+  request.resume_in_place = !options.output_given;
   request.write_page = write_page_of_run;
   ExperimentResult result = run_experiment(request, console);
   if (auto line = throughput_line(result.report); !line.empty()) console.line(line);

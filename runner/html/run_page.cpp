@@ -46,6 +46,15 @@ std::string status_html(const RunRecord& record) {
     if (p.seconds_left) out += fmt::format(", about {:.0f} s left", *p.seconds_left);
     out += fmt::format(" (this page reloads every {} s)", kLiveRefreshSeconds);
   }
+  if (record.segments && record.segments->size() > 1) {  // one run, resumed in its folder
+    std::vector<std::string> stretches;
+    for (const RecordSegment& s : *record.segments) {
+      stretches.push_back(fmt::format("epochs {}-{} {} ({})", s.first_epoch.value_or(0) + 1,
+                                      s.epochs_done.value_or(0), text_of(s.ended),
+                                      text_of(s.started_at)));
+    }
+    out += "; ran in " + escape_html(fmt::format("{}", fmt::join(stretches, ", then ")));
+  }
   return out;
 }
 

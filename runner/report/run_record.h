@@ -278,6 +278,16 @@ struct RecordResumedFrom {
   Unmodelled unmodelled;
 };
 
+// One stretch of a run resumed in its own folder (`segments[]`): when it started and ended, how
+// (a status name, or "killed" for a run that never wrote its final report), the epochs done when
+// it started and when it ended, where it ran and the command.
+struct RecordSegment {
+  std::optional<std::string> started_at, finished_at, ended, hostname, config_sha256;
+  std::optional<int> first_epoch, epochs_done;
+  std::optional<std::vector<std::string>> argv;
+  Unmodelled unmodelled;
+};
+
 // Where a running run is (`progress`, in the live report it rewrites after every epoch): the
 // epochs done of those planned, the wall time so far and what is left at the mean epoch's pace.
 struct RecordProgress {
@@ -359,6 +369,7 @@ struct RunRecord {
   std::optional<RecordAsha> asha;
   std::optional<RecordCheckpoint> checkpoint;
   std::optional<RecordResumedFrom> resumed_from;
+  std::optional<std::vector<RecordSegment>> segments;  // a run resumed in place: every start
   std::optional<RecordMachineLoad> machine_load;
   std::optional<RecordPrecisionChoice> precision_choice;
   std::optional<RecordWallTime> wall_time;

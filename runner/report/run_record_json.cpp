@@ -324,6 +324,18 @@ void fields(Io& io, R& r) {
   io("epochs_done", r.epochs_done);
 }
 
+template <class Io, Like<RecordSegment> R>
+void fields(Io& io, R& r) {
+  io("started_at", r.started_at);
+  io("finished_at", r.finished_at);
+  io("ended", r.ended);
+  io("first_epoch", r.first_epoch);
+  io("epochs_done", r.epochs_done);
+  io("hostname", r.hostname);
+  io("config_sha256", r.config_sha256);
+  io("argv", r.argv);
+}
+
 template <class Io, Like<RecordMachineLoad> R>
 void fields(Io& io, R& r) {
   io("cores", r.cores);
@@ -396,6 +408,7 @@ void fields(Io& io, R& r) {
   io("asha", r.asha);
   io("checkpoint", r.checkpoint);
   io("resumed_from", r.resumed_from);
+  io("segments", r.segments);
   io("machine_load", r.machine_load);
   io("precision_choice", r.precision_choice);
   io("wall_time", r.wall_time);

@@ -16,6 +16,7 @@
 #include "runner/run/kept_model.h"
 #include "runner/run/layer_table.h"
 #include "runner/run/live_report.h"
+#include "runner/run/run_history.h"
 #include "runner/run/run_output.h"
 #include "runner/train/checkpoint.h"
 #include "runner/train/epoch_checkpoints.h"
@@ -26,11 +27,14 @@
 #include "runner/util/digest.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
+#include "runner/util/folder_lock.h"
 #include "runner/util/folders.h"
 #include "runner/util/threads.h"
 
 namespace runner {
 namespace {
+
+constexpr const char* kRunLockAdvice = "let it finish, or stop it first";
 
 struct RunContext {
   const ExperimentRequest& request;
@@ -40,12 +44,19 @@ struct RunContext {
   Console& console;
   std::string config_sha;
   std::string started_at;
-  std::filesystem::path run_dir;    // made by the mode, when it is about to write into it
-  SteadyClock::time_point started;  // the run's start: before its config is read
+  std::filesystem::path run_dir;      // made by the mode, when it is about to write into it
+  SteadyClock::time_point started;    // the run's start: before its config is read
+  std::optional<RunHistory> history;  // a run resumed in its own folder: the earlier stretches
+  std::optional<FolderLock> lock;     // a run's own folder, held while it runs
 
   void open_run_directory() {
-    if (request.run_dir.base.empty()) {
+    if (history) {
+      run_dir = history->run_dir();
+      // The run it resumes may still be training there (its report says running either way).
+      lock.emplace(run_dir, "run", LockMode::exclusive, kRunLockAdvice);
+    } else if (request.run_dir.base.empty()) {
       run_dir = new_run_directory(request.output, session.experiment.name, config_sha);
+      lock.emplace(run_dir, "run", LockMode::exclusive, kRunLockAdvice);
     } else {
       create_folders_inside(request.run_dir, "the point's folder");
       run_dir = request.run_dir.path();
@@ -151,12 +162,14 @@ std::optional<RecordCheckpoint> finish_checkpoints(RunContext& c, EpochCheckpoin
     c.console.warning(fmt::format("checkpoint not saved: {}", checkpoints->error()));
   } else if (checkpoints->saved_epochs() >= 0 && !ended_as_planned(outcome.status)) {
     // The command that continues it keeps every option of this one: without the --set
-    // overrides the resumed config would differ (other epochs, other data), without --output
-    // the resumed run would land in another folder.
+    // overrides the resumed config would differ (other epochs, other data).
     std::string command =
         runner_program() + " run " + shell_quote(c.session.experiment.source_file);
     for (const std::string& set : c.request.overrides) command += " --set " + shell_quote(set);
-    command += " --output " + shell_quote(c.request.output.string());
+    // Resumed from a checkpoint in its own folder, the run goes on there (RunHistory).
+    if (!is_inside_folder(c.run_dir, checkpoints->path())) {
+      command += " --output " + shell_quote(c.request.output.string());
+    }
     for (const std::string& tag : c.request.tags) command += " --tag " + shell_quote(tag);
     if (c.request.quiet) command += " --quiet";
     c.console.warning(fmt::format("checkpoint: {} holds epoch {}; continue with: {} --resume {}",
@@ -250,6 +263,15 @@ RunReport train_report(RunContext& c) {
     resumed = resume_from(c);
     plan.first_epoch = resumed->info.epochs_done;
     plan.selection = resumed->selection;
+    if (c.request.resume_in_place && c.request.run_dir.base.empty()) {
+      c.history = RunHistory::of_checkpoint(resumed->info.path, resumed->info.epochs_done);
+      if (c.history && !c.history->missing_epochs().empty())
+        c.console.warning(c.history->missing_epochs());
+      c.console.line(c.history
+                         ? fmt::format("continuing the run in {}", c.history->run_dir().string())
+                         : fmt::format("{} is in no run's folder: the resumed run gets a new one",
+                                       resumed->info.path.string()));
+    }
   }
   std::optional<WeightAverage> average;
   if (experiment.training.ema.enabled) {
@@ -276,7 +298,10 @@ RunReport train_report(RunContext& c) {
       c.request.write_page(record, file);
     };
   }
-  LiveReport live(c.head(), c.run_dir, experiment.training.epochs, c.started, draw_page, c.console);
+  RunRecord live_head = c.head();
+  if (resumed) live_head.resumed_from = resumed_from_record(resumed->info);
+  LiveReport live(std::move(live_head), c.run_dir, experiment.training.epochs, c.started, draw_page,
+                  c.history ? &*c.history : nullptr, c.console);
   plan.progress = [&](const TrainingOutcome& so_far) {
     if (tensorboard) tensorboard->update(so_far);
     live.update(so_far);
@@ -503,6 +528,7 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
   report.tags = merge_tags(experiment.tags, cli_tags);
   report.sweep_point = request.sweep_point;
   report.asha = request.asha;
+  if (context.history) context.history->complete(report);
 
   ExperimentResult result;
   result.status = status;

@@ -27,6 +27,9 @@ struct ExperimentRequest : SessionOptions {
   RunMode mode = RunMode::train;
   BenchmarkSpec benchmark;       // mode benchmark
   std::filesystem::path resume;  // mode train: a checkpoint to continue from
+  // With `resume`: go on in the run folder holding the checkpoint, one history (RunHistory);
+  // false (--output given, a sweep's point): a new folder that records where it came from.
+  bool resume_in_place = false;
   // A sweep point's folder, made never through a link; no base: <output>/<name>/<run id>.
   FolderInside run_dir;
   // A sweep's point: the report's `sweep_point` and, for an ASHA trial, `asha`.

@@ -10,6 +10,7 @@
 #include <functional>
 
 #include "runner/report/run_record.h"
+#include "runner/run/run_history.h"
 #include "runner/train/step_times.h"  // SteadyClock
 #include "runner/train/trainer.h"
 #include "runner/util/console.h"
@@ -22,8 +23,10 @@ class LiveReport {
   using DrawPage = std::function<void(const RunRecord&, const std::filesystem::path&)>;
 
   // head: the report's fixed part (config, environment, data, model, times started).
+  // history: a run resumed in its own folder, whose earlier stretches lead its record (or null).
   LiveReport(RunRecord head, std::filesystem::path run_dir, int epochs_planned,
-             SteadyClock::time_point started, DrawPage draw_page, Console& console);
+             SteadyClock::time_point started, DrawPage draw_page, const RunHistory* history,
+             Console& console);
 
   // After an epoch (the trainer's progress hook): the record of the run so far, written.
   void update(const TrainingOutcome& so_far);
@@ -37,6 +40,7 @@ class LiveReport {
   int epochs_planned_;
   SteadyClock::time_point started_;
   DrawPage draw_page_;
+  const RunHistory* history_;
   Console& console_;
   bool warned_ = false;
   bool written_ = false;

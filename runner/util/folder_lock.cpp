@@ -19,8 +19,8 @@
 
 namespace runner {
 
-FolderLock::FolderLock(const std::filesystem::path& folder, const std::string& what,
-                       LockMode mode) {
+FolderLock::FolderLock(const std::filesystem::path& folder, const std::string& what, LockMode mode,
+                       const std::string& advice) {
   create_folders(folder, fmt::format("the {}'s folder", what));
   const std::filesystem::path file = folder / ".lock";
   // Never through a symlink: one planted as .lock would have the runner write its PID into the
@@ -49,9 +49,7 @@ FolderLock::FolderLock(const std::filesystem::path& folder, const std::string& w
     std::string holders = pid.empty() ? "`runner sweep --point` processes are"
                                       : fmt::format("another {} (process {}) is", what, pid);
     throw UserError(
-        fmt::format("{}: {} writing into this folder; wait for them to finish, or give this one "
-                    "another --name",
-                    folder.string(), holders));
+        fmt::format("{}: {} writing into this folder; {}", folder.string(), holders, advice));
   }
   const std::string pid = shared ? "" : std::to_string(::getpid()) + "\n";
   if (::ftruncate(fd_, 0) == 0) {

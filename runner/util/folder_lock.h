@@ -20,9 +20,12 @@ bool folder_lock_held(const std::filesystem::path& folder);
 class FolderLock {
  public:
   // Creates the folder if needed and takes the lock; a UserError naming the folder and the PID
-  // holding it when another process has it. `what` names the user of the folder ("sweep").
-  FolderLock(const std::filesystem::path& folder, const std::string& what,
-             LockMode mode = LockMode::exclusive);
+  // holding it when another process has it. `what` names the user of the folder ("sweep"),
+  // `advice` what to do then.
+  FolderLock(
+      const std::filesystem::path& folder, const std::string& what,
+      LockMode mode = LockMode::exclusive,
+      const std::string& advice = "wait for them to finish, or give this one another --name");
   ~FolderLock();
   FolderLock(const FolderLock&) = delete;
   FolderLock& operator=(const FolderLock&) = delete;

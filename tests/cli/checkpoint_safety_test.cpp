@@ -196,13 +196,13 @@ TEST(CheckpointSafety, AnInterruptedRunResumesToTheUninterruptedNumbers) {
                             "/tiny_synthetic/*/c.safetensors >/dev/null 2>&1; do sleep 0.05; done;"
                             " sleep 0.1; kill -INT $pid; wait $pid; echo exit=$?)");
   ASSERT_NE(result.output.find("exit=130"), std::string::npos) << result.output;
-  // Issue 24: it dropped --output, so the resumed run landed in another folder. And it is the
-  // runner as started (here by its path), not whatever `runner` is on PATH.
+  // Every option of the run, so the resumed config is the same; no --output, as the checkpoint
+  // is in the run's folder and the resumed run goes on there (RunHistory). And it is the runner
+  // as started (here by its path), not whatever `runner` is on PATH.
   EXPECT_NE(
       result.output.find("continue with: " + std::string(RUNNER_BINARY) + " run " + tiny_config() +
                          " --set training.epochs=100000 --set checkpoint.path=c.safetensors"
-                         " --set dataset.synthetic.train_count=2048 --output " +
-                         (tmp / "a").string() + " --quiet --resume "),
+                         " --set dataset.synthetic.train_count=2048 --quiet --resume "),
       std::string::npos)
       << "the command that continues it keeps every option\n"
       << result.output;

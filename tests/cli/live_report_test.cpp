@@ -1,7 +1,8 @@
 // The live report: a training run rewrites report.json (and its page) after every epoch with
 // status running, so it can be watched; killed outright (SIGKILL, no chance to write its last
 // report), it leaves that record, which `runner report` and `runner runs` read; a run that ends
-// replaces it with its final report.
+// replaces it with its final report. Interrupted and resumed in its own folder, a run keeps one
+// history, the uninterrupted run's.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -86,6 +87,88 @@ TEST(LiveReport, ARunThatEndsReplacesItWithItsFinalReportAndAStillPage) {
   EXPECT_FALSE(report.contains("progress"));
   EXPECT_EQ(read_text(report_file.parent_path() / "report.html").find("http-equiv=\"refresh\""),
             std::string::npos);
+}
+
+// The whole story: a run is watched while it trains (its live report and page after
+// the first epochs), a second start into its folder is refused while it runs, Ctrl-C, `--resume`
+// without --output goes on in the same folder, and the record there equals an uninterrupted
+// run's epoch for epoch, with both stretches in `segments`.
+TEST(LiveReport, AnInterruptedRunResumedInItsFolderHasTheUninterruptedHistory) {
+  TempDir tmp;
+  // Fixed threads: a default run fits them to the machine's load, and the last bits follow them.
+  const std::string runner = "OMP_NUM_THREADS=2 " + std::string(RUNNER_BINARY) + " " +
+                             (source_dir() / "configs" / "tiny_synthetic.yaml").string() +
+                             " --quiet --html --set checkpoint.path=c.safetensors"
+                             " --set dataset.synthetic.train_count=2048";
+  const std::string a = (tmp / "a").string(), live = (tmp / "live").string();
+  const CommandResult first = run_command(
+      "(cd " + tmp.path().string() + " && " + runner + " --set training.epochs=100000 --output " +
+      a + " & pid=$!; for i in $(seq 300); do sleep 0.1; r=$(find " + a +
+      " -name report.json); if grep -Eqs '\"epochs_done\": *([2-9]|[1-9][0-9]+)' $r /dev/null; "
+      "then break; fi; done; mkdir " +
+      live +
+      "; cp $(dirname $r)/report.json $(dirname "
+      "$r)/report.html " +
+      live + "; " + runner + " --set training.epochs=100000 --resume " +
+      "$(dirname $r)/c.safetensors; echo refused=$?; kill -INT $pid; wait $pid; echo exit=$?)");
+  ASSERT_NE(first.output.find("exit=130"), std::string::npos) << first.output;
+  // Watched: running, with its progress, on a page that reloads itself.
+  const nlohmann::json watched = nlohmann::json::parse(read_text(tmp / "live" / "report.json"));
+  EXPECT_EQ(watched["status"], "running");
+  EXPECT_GE(watched["progress"]["epochs_done"].get<int>(), 2);
+  EXPECT_NE(read_text(tmp / "live" / "report.html").find("http-equiv=\"refresh\""),
+            std::string::npos);
+  // A second start into the folder of a run still training is refused, naming it.
+  EXPECT_NE(first.output.find("refused=2"), std::string::npos) << first.output;
+  EXPECT_NE(first.output.find("another run (process "), std::string::npos) << first.output;
+
+  const fs::path report_file = report_below(tmp / "a");
+  const nlohmann::json interrupted = nlohmann::json::parse(read_text(report_file));
+  ASSERT_EQ(interrupted["status"], "interrupted");
+  const int done = interrupted["checkpoint"]["epochs_done"];
+  const std::string epochs = " --set training.epochs=" + std::to_string(done + 2);
+  // The printed command goes on in place: no --output in it.
+  EXPECT_NE(first.output.find("--quiet --resume " +
+                              (report_file.parent_path() / "c.safetensors").string()),
+            std::string::npos)
+      << first.output;
+  const CommandResult resumed =
+      run_command("cd " + tmp.path().string() + " && " + runner + epochs + " --resume " +
+                  (report_file.parent_path() / "c.safetensors").string());
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
+  EXPECT_FALSE(fs::exists(tmp / "results")) << "the resumed run went to a new folder";
+  const CommandResult straight = run_command(runner + epochs + " --output " + (tmp / "b").string());
+  ASSERT_EQ(straight.exit_code, 0) << straight.output;
+
+  const nlohmann::json one = nlohmann::json::parse(read_text(report_file));
+  const nlohmann::json uninterrupted = nlohmann::json::parse(read_text(report_below(tmp / "b")));
+  EXPECT_EQ(one["status"], "completed");
+  ASSERT_EQ(one["epochs"].size(), static_cast<std::size_t>(done + 2));
+  for (std::size_t e = 0; e < one["epochs"].size(); ++e) {
+    for (const char* key : {"epoch", "train_loss", "test_loss", "test_accuracy", "learning_rate"})
+      EXPECT_EQ(one["epochs"][e][key], uninterrupted["epochs"][e][key]) << key << " " << e;
+  }
+  EXPECT_EQ(one["curves"]["train"], uninterrupted["curves"]["train"]);
+  EXPECT_EQ(one["curves"]["test"], uninterrupted["curves"]["test"]);
+  EXPECT_EQ(one["metrics"], uninterrupted["metrics"]);
+  EXPECT_EQ(one["started_at"], interrupted["started_at"]) << "the run started when it first did";
+  const nlohmann::json& segments = one["segments"];
+  ASSERT_EQ(segments.size(), 2u);
+  EXPECT_EQ(segments[0]["ended"], "interrupted");
+  EXPECT_EQ(segments[0]["epochs_done"], done);
+  EXPECT_EQ(segments[1]["ended"], "completed");
+  EXPECT_EQ(segments[1]["first_epoch"], done);
+  EXPECT_EQ(segments[1]["epochs_done"], done + 2);
+  for (const auto& v : schema_violations(load_schema("report.schema.json"), one))
+    ADD_FAILURE() << v.description;
+  EXPECT_NE(read_text(report_file.parent_path() / "report.html").find("ran in epochs 1-"),
+            std::string::npos);
+  // Rerun from scratch, the one history reproduces.
+  const CommandResult again =
+      run_runner("reproduce " + report_file.string() + " --output " + (tmp / "r").string());
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(again.output.find("reproduced: every exact metric matches"), std::string::npos)
+      << again.output;
 }
 
 }  // namespace
