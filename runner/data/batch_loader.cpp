@@ -202,16 +202,19 @@ void BatchLoader::gather(std::int64_t batch, Slot& slot) const {
     std::uint8_t* out = slot.images.data() + i * image_bytes;
     const std::uint64_t key =
         balanced_ ? static_cast<std::uint64_t>(batch) * batch_size_ + i : record;
+    std::size_t label_of = record;
     if (data_.encoded) {  // dataset.decode: per_epoch
-      augment_.apply_decoded(epoch_, key, data_.encoded->decode(record), out, data_.channels,
-                             data_.height, data_.width);
+      auto [image, decoded] = data_.encoded->decode_or_next(record);
+      label_of = decoded;  // another file took a bad one's place (on_bad_file: skip)
+      augment_.apply_decoded(epoch_, key, std::move(image), out, data_.channels, data_.height,
+                             data_.width);
     } else if (!augment_.empty()) {
       const std::uint8_t* image = data_.images.data() + record * image_bytes;
       augment_.apply(epoch_, key, image, out, data_.channels, data_.height, data_.width);
     } else {
       std::memcpy(out, data_.images.data() + record * image_bytes, image_bytes);
     }
-    slot.labels[i] = data_.labels[record];
+    slot.labels[i] = data_.labels[label_of];
   }
   if (!augment_.empty() || data_.encoded) {
     augment_nanoseconds_ += std::chrono::duration_cast<std::chrono::nanoseconds>(

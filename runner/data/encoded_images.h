@@ -6,11 +6,28 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "runner/data/image_decode.h"
 
 namespace runner {
+
+// The files of a per-epoch split that failed to decode while training (on_bad_file: skip), each
+// once with why; the loader's workers add to it together.
+class SkippedWhileTraining {
+ public:
+  void add(std::size_t index, const std::string& reason);
+  std::vector<std::string> reasons() const;  // in file order
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::size_t, std::string> reasons_;
+};
 
 struct EncodedImages {
   std::filesystem::path root;
@@ -18,10 +35,20 @@ struct EncodedImages {
   int channels = 3;
   std::int64_t max_image_bytes = kDefaultMaxImageBytes;
   DraftSize draft;  // dataset.jpeg_draft: what the first step (or the resize) needs at least
+  // on_bad_file: skip. The listing sniffed every file, but one can still fail when its batch is
+  // made (a truncated JPEG, a file replaced or deleted during the run).
+  bool skip_bad_files = false;
+  std::shared_ptr<SkippedWhileTraining> skipped = std::make_shared<SkippedWhileTraining>();
 
   // Image `index` at the size it was stored, converted to `channels`; a file that cannot be
   // read or decoded is a UserError naming it.
   Image decode(std::size_t index) const;
+
+  // decode(index); with skip_bad_files, a file that fails is recorded in `skipped` and the next
+  // file of the split that decodes (wrapping round) takes its place: the image and its index,
+  // whose label goes with it. The batch keeps its size, and the same files fail the same way in
+  // every worker and every rerun. A UserError when no file decodes.
+  std::pair<Image, std::size_t> decode_or_next(std::size_t index) const;
 };
 
 struct Dataset;

@@ -294,9 +294,14 @@ Dataset decode_split(const DatasetSpec& spec, const std::filesystem::path& liste
   split.images = std::move(set.images);
   split.labels = std::move(set.labels);
   if (per_epoch) {
-    split.encoded = std::make_shared<const EncodedImages>(
-        EncodedImages{root, std::move(set.files), set.channels, spec.files.max_image_bytes,
-                      per_epoch_draft(spec)});
+    auto encoded = std::make_shared<EncodedImages>();
+    encoded->root = root;
+    encoded->files = std::move(set.files);
+    encoded->channels = set.channels;
+    encoded->max_image_bytes = spec.files.max_image_bytes;
+    encoded->draft = per_epoch_draft(spec);
+    encoded->skip_bad_files = spec.files.on_bad_file == OnBadFile::skip;
+    split.encoded = std::move(encoded);
   }
   for (const SkippedFile& skipped : set.skipped) {
     splits.warnings.push_back(fmt::format("warning: skipped {}", skipped.reason));

@@ -48,6 +48,7 @@ Dataset select_rows(const Dataset& from, const std::vector<bool>& keep, bool wan
   if (from.encoded) {
     auto files = std::make_shared<EncodedImages>(*from.encoded);
     files->files.clear();
+    files->skipped = std::make_shared<SkippedWhileTraining>();  // its own record
     for (std::size_t i = 0; i < from.size(); ++i) {
       if (keep[i] != wanted) continue;
       out.labels.push_back(from.labels[i]);

@@ -5,6 +5,7 @@
 
 #include <optional>
 
+#include "runner/data/encoded_images.h"
 #include "runner/graph/memory_estimate.h"
 #include "runner/report/benchmark_report.h"
 #include "runner/report/curves.h"
@@ -252,6 +253,24 @@ std::map<std::string, double> last_average_figures(const TrainingOutcome& outcom
   return figures;
 }
 
+// on_bad_file: skip with per-epoch decoding: the files that failed when their batches were
+// made, each said once and counted in the split's figures.
+void report_files_skipped_while_training(RunContext& c, RunRecord& report) {
+  const auto& encoded = c.session.data.train.encoded;
+  if (!encoded) return;
+  const std::vector<std::string> reasons = encoded->skipped->reasons();
+  for (const std::string& reason : reasons) {
+    c.console.warning(
+        fmt::format("skipped while training: {} (the next file of the split took "
+                    "its place in its batches)",
+                    reason));
+  }
+  if (!reasons.empty() && report.data && report.data->splits &&
+      report.data->splits->contains("train")) {
+    (*report.data->splits)["train"]["skipped_while_training"] = reasons.size();
+  }
+}
+
 RunReport train_report(RunContext& c) {
   const Experiment& experiment = c.session.experiment;
   TrainingPlan plan;
@@ -354,6 +373,7 @@ RunReport train_report(RunContext& c) {
     report.data->augment_images_per_second = outcome.augment_images_per_second;
   }
   if (resumed) report.resumed_from = resumed_from_record(resumed->info);
+  report_files_skipped_while_training(c, report);
   if (tensorboard) {
     report.tensorboard = tensorboard->record();
     if (report.tensorboard->error) {

@@ -146,6 +146,44 @@ TEST(PerEpoch, AFileGoneMidRunIsAnErrorNamingItNotACrash) {
   }
 }
 
+// on_bad_file: skip: a file broken during the run (here cut short) gives its place in the batch,
+// label included, to the next file of the split, the same with any workers; it is named once.
+TEST(PerEpoch, WithSkipAFileBrokenMidRunGivesItsPlaceToTheNextAndIsNamed) {
+  PhotoFolder folder;
+  const DatasetSplits once = folder.load(false);
+  folder.spec.files.on_bad_file = OnBadFile::skip;
+  const DatasetSplits per_epoch = folder.load(true);
+  const EncodedImages& files = *per_epoch.train.encoded;
+  const std::filesystem::path broken = files.root / files.files[3];
+  std::filesystem::resize_file(broken, 40);
+  const std::size_t bytes = once.train.image_bytes();
+  for (int workers : {0, 2}) {
+    SCOPED_TRACE(workers);
+    BatchLoader loader(per_epoch.train, 6, false, 3, workers);
+    loader.start_epoch(0);
+    BatchView view{};
+    ASSERT_TRUE(loader.next(view));
+    ASSERT_EQ(view.size, 6);
+    for (int i = 0; i < 6; ++i) {
+      const std::size_t from = i == 3 ? 4 : static_cast<std::size_t>(i);
+      EXPECT_EQ(std::vector<std::uint8_t>(view.images + i * bytes, view.images + (i + 1) * bytes),
+                std::vector<std::uint8_t>(once.train.images.begin() + from * bytes,
+                                          once.train.images.begin() + (from + 1) * bytes))
+          << i;
+      EXPECT_EQ(view.labels[i], once.train.labels[from]) << i;
+    }
+  }
+  const std::vector<std::string> reasons = files.skipped->reasons();
+  ASSERT_EQ(reasons.size(), 1u);
+  EXPECT_NE(reasons[0].find(broken.filename().string()), std::string::npos) << reasons[0];
+  // Every file broken: an error, not a loop.
+  for (const auto& file : files.files) std::filesystem::resize_file(files.root / file, 40);
+  BatchLoader loader(per_epoch.train, 6, false, 3, 0);
+  loader.start_epoch(1);
+  BatchView view{};
+  EXPECT_THROW(loader.next(view), UserError);
+}
+
 TEST(PerEpoch, AValidationSplitHeldOutOfItIsDecodedForEvaluation) {
   PhotoFolder folder;
   DatasetSplits per_epoch = folder.load(true);
