@@ -6,40 +6,16 @@
 #include <chrono>
 #include <cstring>
 
+#include "runner/report/protobuf_wire.h"
 #include "runner/util/crc32c.h"
 #include "runner/util/errors.h"
 #include "runner/util/folders.h"
 
 namespace runner {
+
+using namespace protobuf;
+
 namespace {
-
-// The protobuf wire format: a key is (field << 3) | wire type.
-enum WireType : unsigned { kVarint = 0, kFixed64 = 1, kBytes = 2, kFixed32 = 5 };
-
-void varint(std::string& out, std::uint64_t value) {
-  while (value >= 0x80) {
-    out += static_cast<char>((value & 0x7f) | 0x80);
-    value >>= 7;
-  }
-  out += static_cast<char>(value);
-}
-
-void key(std::string& out, unsigned field, WireType type) {
-  varint(out, (field << 3) | type);
-}
-
-template <typename T>
-void little_endian(std::string& out, T value) {
-  char bytes[sizeof(T)];
-  std::memcpy(bytes, &value, sizeof(T));  // x86-64 and aarch64 Linux are little-endian
-  out.append(bytes, sizeof(T));
-}
-
-void bytes_field(std::string& out, unsigned field, const std::string& bytes) {
-  key(out, field, kBytes);
-  varint(out, bytes.size());
-  out += bytes;
-}
 
 double seconds_now() {
   using namespace std::chrono;
@@ -103,6 +79,30 @@ void EventFileWriter::text(const std::string& tag, std::int64_t step, const std:
   varint(tensor, 7);
   bytes_field(tensor, 2, shape);     // TensorProto.tensor_shape
   bytes_field(tensor, 8, markdown);  // TensorProto.string_val
+  std::string summary_value;
+  bytes_field(summary_value, 1, tag);       // Summary.Value.tag
+  bytes_field(summary_value, 8, tensor);    // Summary.Value.tensor
+  bytes_field(summary_value, 9, metadata);  // Summary.Value.metadata
+  std::string summary;
+  bytes_field(summary, 1, summary_value);
+  std::string what;
+  bytes_field(what, 5, summary);
+  write_event(step, what);
+}
+
+void EventFileWriter::plugin_summary(const std::string& tag, std::int64_t step,
+                                     const std::string& plugin_name, const std::string& content) {
+  std::string plugin;
+  bytes_field(plugin, 1, plugin_name);  // PluginData.plugin_name
+  bytes_field(plugin, 2, content);      // PluginData.content
+  std::string metadata;
+  bytes_field(metadata, 1, plugin);  // SummaryMetadata.plugin_data
+  // An empty float tensor as the value: the summary's data is its metadata.
+  std::string shape;
+  bytes_field(shape, 2, "");  // TensorShapeProto.dim: one dimension of size 0
+  std::string tensor;
+  varint_field(tensor, 1, 1);     // TensorProto.dtype = DT_FLOAT
+  bytes_field(tensor, 2, shape);  // TensorProto.tensor_shape
   std::string summary_value;
   bytes_field(summary_value, 1, tag);       // Summary.Value.tag
   bytes_field(summary_value, 8, tensor);    // Summary.Value.tensor

@@ -1,9 +1,9 @@
 // TensorBoard event files (events.out.tfevents.<seconds>.<host>): TFRecord framing (the length,
 // its masked CRC-32C, the record, its masked CRC-32C) around tensorflow.Event protocol buffers.
-// The few messages written here (file_version, scalar and text summaries) are encoded by hand in
-// the protobuf wire format: fixed messages of a handful of fields, where Debian's libprotobuf
-// would add protoc to the build, a generated file and a 3 MB library to every binary (and the GPU
-// bundle) for the same bytes.
+// The few messages written here (file_version, scalar, text and plugin summaries) are encoded by
+// hand in the protobuf wire format: fixed messages of a handful of fields, where Debian's
+// libprotobuf would add protoc to the build, a generated file and a 3 MB library to every binary
+// (and the GPU bundle) for the same bytes.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +25,10 @@ class EventFileWriter {
   void scalar(const std::string& tag, std::int64_t step, double value);
   // A text summary (the Text tab; markdown) of `tag` at `step`.
   void text(const std::string& tag, std::int64_t step, const std::string& markdown);
+  // A summary whose data is a plugin's `content` (SummaryMetadata.plugin_data), as the hparams
+  // plugin reads its protos.
+  void plugin_summary(const std::string& tag, std::int64_t step, const std::string& plugin_name,
+                      const std::string& content);
   // Hands what was written to the file system, so a running TensorBoard shows it.
   void flush();
 

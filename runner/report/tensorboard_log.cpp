@@ -1,6 +1,28 @@
 #include "runner/report/tensorboard_log.h"
 
+#include <chrono>
+
 namespace runner {
+namespace {
+
+double seconds_since_epoch() {
+  using namespace std::chrono;
+  return duration<double>(system_clock::now().time_since_epoch()).count();
+}
+
+HParamsStatus hparams_status(RunStatus status) {
+  switch (status) {
+    case RunStatus::completed:
+    case RunStatus::stopped_early:  // a search's trial stopped at its rung: a result
+      return HParamsStatus::success;
+    case RunStatus::running:
+      return HParamsStatus::running;
+    default:
+      return HParamsStatus::failure;
+  }
+}
+
+}  // namespace
 
 TensorBoardLog::TensorBoardLog(const FolderInside& dir, const nlohmann::json& resolved_config)
     : writer_(dir) {
@@ -40,6 +62,28 @@ void TensorBoardLog::update(const TrainingOutcome& so_far) {
     }
     writer_.scalar("throughput/images_per_second", epoch.step, epoch.images_per_second);
   }
+  writer_.flush();
+}
+
+void TensorBoardLog::start_session(std::vector<HParam> hparams) {
+  hparams_ = std::move(hparams);
+  writer_.plugin_summary(kHParamsSessionStartTag, 0, kHParamsPlugin,
+                         hparams_session_start(hparams_, seconds_since_epoch()));
+  writer_.flush();
+}
+
+void TensorBoardLog::end_session(RunStatus status, const std::map<std::string, double>& metrics,
+                                 std::int64_t step) {
+  std::vector<std::string> tags;
+  for (const auto& [name, value] : metrics) {
+    tags.push_back("final/" + name);
+    writer_.scalar(tags.back(), step, value);
+  }
+  const double now = seconds_since_epoch();
+  writer_.plugin_summary(kHParamsExperimentTag, step, kHParamsPlugin,
+                         hparams_experiment(hparams_, tags, now));
+  writer_.plugin_summary(kHParamsSessionEndTag, step, kHParamsPlugin,
+                         hparams_session_end(hparams_status(status), now));
   writer_.flush();
 }
 

@@ -6,9 +6,13 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "runner/report/event_file.h"
+#include "runner/report/hparams_plugin.h"
 #include "runner/report/run_record.h"
 #include "runner/train/trainer.h"
 
@@ -22,8 +26,17 @@ class TensorBoardLog {
   // The report's `tensorboard` block: the file, and why writing stopped if it did.
   RecordTensorboard record() const;
 
+  // A sweep point, for the HParams dashboard: its session starts with its swept values...
+  void start_session(std::vector<HParam> hparams);
+  // ...and ends with the kept model's figures (`metrics`: test_accuracy, val_macro_f1, ...) as
+  // scalars `final/<name>` at `step`, the experiment (those hyperparameters and metrics) and how
+  // the run ended.
+  void end_session(RunStatus status, const std::map<std::string, double>& metrics,
+                   std::int64_t step);
+
  private:
   EventFileWriter writer_;
+  std::vector<HParam> hparams_;
   std::size_t points_written_ = 0, epochs_written_ = 0;
 };
 

@@ -271,6 +271,31 @@ void report_files_skipped_while_training(RunContext& c, RunRecord& report) {
   }
 }
 
+// A sweep point's values as the HParams dashboard's hyperparameters.
+std::vector<HParam> sweep_hparams(const RecordSweepPoint& point) {
+  std::vector<HParam> hparams;
+  if (point.values && point.values->is_object()) {
+    for (const auto& [path, value] : point.values->items()) hparams.push_back({path, value});
+  }
+  return hparams;
+}
+
+// The kept model's figures by report key (test_accuracy, val_loss, test_macro_f1, ...).
+std::map<std::string, double> final_figures(const std::optional<RecordMetrics>& metrics) {
+  std::map<std::string, double> figures;
+  if (!metrics) return figures;
+  const std::pair<const char*, std::optional<double>> named[] = {
+      {"test_accuracy", metrics->test_accuracy},
+      {"test_loss", metrics->test_loss},
+      {"val_accuracy", metrics->val_accuracy},
+      {"val_loss", metrics->val_loss}};
+  for (const auto& [name, value] : named) {
+    if (value) figures[name] = *value;
+  }
+  figures.insert(metrics->figures.begin(), metrics->figures.end());
+  return figures;
+}
+
 RunReport train_report(RunContext& c) {
   const Experiment& experiment = c.session.experiment;
   TrainingPlan plan;
@@ -309,6 +334,7 @@ RunReport train_report(RunContext& c) {
                             ? FolderInside{c.run_dir, "tensorboard"}
                             : c.request.tensorboard_dir,
                         experiment.resolved);
+    if (c.request.sweep_point) tensorboard->start_session(sweep_hparams(*c.request.sweep_point));
   }
   // The report (and page) rewritten after every epoch with status running: a run to watch.
   LiveReport::DrawPage draw_page;
@@ -374,12 +400,6 @@ RunReport train_report(RunContext& c) {
   }
   if (resumed) report.resumed_from = resumed_from_record(resumed->info);
   report_files_skipped_while_training(c, report);
-  if (tensorboard) {
-    report.tensorboard = tensorboard->record();
-    if (report.tensorboard->error) {
-      c.console.warning(fmt::format("TensorBoard: {}", *report.tensorboard->error));
-    }
-  }
   if (!outcome.error.empty()) report.error = outcome.error;
   auto finishing = SteadyClock::now();
   std::optional<RecordCheckpoint> checkpoint =
@@ -408,6 +428,16 @@ RunReport train_report(RunContext& c) {
     c.console.warning(fmt::format("run {}: {}", status_name(outcome.status), outcome.error));
   }
   report.checkpoint = std::move(checkpoint);
+  if (tensorboard) {
+    if (c.request.sweep_point) {
+      const std::int64_t last_step = outcome.epochs.empty() ? 0 : outcome.epochs.back().step;
+      tensorboard->end_session(outcome.status, final_figures(report.metrics), last_step);
+    }
+    report.tensorboard = tensorboard->record();
+    if (report.tensorboard->error) {
+      c.console.warning(fmt::format("TensorBoard: {}", *report.tensorboard->error));
+    }
+  }
   wall.evaluation_seconds = evaluation_seconds;
   wall.checkpoint_seconds = checkpoint_seconds;
   const double total = seconds_since(c.started);

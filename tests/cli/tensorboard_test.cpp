@@ -1,7 +1,9 @@
 // TensorBoard event files, read back by a reader written here from the format's description
 // (TFRecord framing with masked CRC-32Cs around tensorflow.Event protocol buffers), not by the
 // writer's code: framing, both CRCs, tags, steps and values against the report's curves, and a
-// last record cut short (a run killed mid-write) tolerated as TensorBoard tolerates it.
+// last record cut short (a run killed mid-write) tolerated as TensorBoard tolerates it. The
+// HParams data of sweep points is decoded here from the hparams plugin's .proto field numbers
+// (plugin_data.proto, api.proto, struct.proto's Value).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include <thread>
 
 #include "runner/report/event_file.h"
+#include "runner/report/hparams_plugin.h"
 #include "runner/util/crc32c.h"
 #include "runner/util/errors.h"
 #include "runner/util/files.h"
@@ -31,6 +34,7 @@ struct Event {
   std::string file_version;
   std::map<std::string, float> scalars;
   std::map<std::string, std::string> texts;
+  std::map<std::string, std::pair<std::string, std::string>> plugins;  // tag -> (name, content)
 };
 
 // A protobuf wire-format cursor over one message.
@@ -91,10 +95,31 @@ void read_value(std::string_view bytes, Event& event) {
   std::string tag;
   std::optional<float> scalar;
   std::optional<std::string> text;
+  std::optional<std::pair<std::string, std::string>> plugin;
   while (!m.done()) {
     auto [field, type] = m.key();
     if (field == 1 && type == 2) {
       tag = std::string(m.bytes());
+    } else if (field == 9 && type == 2) {  // SummaryMetadata: plugin_data (1)
+      Message metadata(m.bytes());
+      while (!metadata.done()) {
+        auto [f, t] = metadata.key();
+        if (f != 1 || t != 2) {
+          metadata.skip(t);
+          continue;
+        }
+        Message data(metadata.bytes());  // PluginData: plugin_name (1), content (2)
+        plugin.emplace();
+        while (!data.done()) {
+          auto [df, dt] = data.key();
+          if (df == 1 && dt == 2)
+            plugin->first = std::string(data.bytes());
+          else if (df == 2 && dt == 2)
+            plugin->second = std::string(data.bytes());
+          else
+            data.skip(dt);
+        }
+      }
     } else if (field == 2 && type == 5) {
       scalar = m.fixed<float>();
     } else if (field == 8 && type == 2) {
@@ -111,7 +136,126 @@ void read_value(std::string_view bytes, Event& event) {
     }
   }
   if (scalar) event.scalars[tag] = *scalar;
-  if (text) event.texts[tag] = *text;
+  if (plugin && plugin->first == "text") plugin.reset();  // a text summary, read above
+  if (text && !plugin) event.texts[tag] = *text;
+  if (plugin) event.plugins[tag] = *plugin;
+}
+
+// HParamsPluginData decoded: which message (2 experiment, 3 session start, 4 session end) and
+// its fields.
+struct HParamsData {
+  std::uint64_t version = 99;
+  unsigned kind = 0;
+  std::map<std::string, std::uint64_t> hparam_types;  // experiment: name -> DataType
+  std::vector<std::string> metric_tags;               // experiment
+  std::map<std::string, json> hparams;                // session start: name -> value
+  double time = 0;                                    // created, started or ended
+  std::uint64_t status = 0;                           // session end
+};
+
+// google.protobuf.Value: number (2), string (3), bool (4).
+json read_proto_value(std::string_view bytes) {
+  Message m(bytes);
+  json value;
+  while (!m.done()) {
+    auto [f, t] = m.key();
+    if (f == 2 && t == 1)
+      value = m.fixed<double>();
+    else if (f == 3 && t == 2)
+      value = std::string(m.bytes());
+    else if (f == 4 && t == 0)
+      value = m.varint() != 0;
+    else
+      m.skip(t);
+  }
+  return value;
+}
+
+HParamsData read_hparams(std::string_view bytes) {
+  HParamsData out;
+  Message m(bytes);
+  while (!m.done()) {
+    auto [field, type] = m.key();
+    if (field == 1 && type == 0) {
+      out.version = m.varint();
+      continue;
+    }
+    if (type != 2) {
+      m.skip(type);
+      continue;
+    }
+    out.kind = field;
+    Message body(m.bytes());
+    while (!body.done()) {
+      auto [f, t] = body.key();
+      if (field == 2 && f == 4 && t == 2) {  // Experiment.hparam_infos: name (1), type (4)
+        Message info(body.bytes());
+        std::string name;
+        std::uint64_t data_type = 0;
+        while (!info.done()) {
+          auto [i, it] = info.key();
+          if (i == 1 && it == 2)
+            name = std::string(info.bytes());
+          else if (i == 4 && it == 0)
+            data_type = info.varint();
+          else
+            info.skip(it);
+        }
+        out.hparam_types[name] = data_type;
+      } else if (field == 2 && f == 5 && t == 2) {  // metric_infos: name (1) = MetricName
+        Message info(body.bytes());
+        while (!info.done()) {
+          auto [i, it] = info.key();
+          if (i != 1 || it != 2) {
+            info.skip(it);
+            continue;
+          }
+          Message name(info.bytes());  // MetricName: group (1), tag (2)
+          while (!name.done()) {
+            auto [n, nt] = name.key();
+            if (n == 2 && nt == 2)
+              out.metric_tags.push_back(std::string(name.bytes()));
+            else
+              name.skip(nt);
+          }
+        }
+      } else if (field == 3 && f == 1 && t == 2) {  // SessionStartInfo.hparams: map entries
+        Message entry(body.bytes());
+        std::string key;
+        json value;
+        while (!entry.done()) {
+          auto [e, et] = entry.key();
+          if (e == 1 && et == 2)
+            key = std::string(entry.bytes());
+          else if (e == 2 && et == 2)
+            value = read_proto_value(entry.bytes());
+          else
+            entry.skip(et);
+        }
+        out.hparams[key] = value;
+      } else if (((field == 2 && f == 3) || (field == 3 && f == 5) || (field == 4 && f == 2)) &&
+                 t == 1) {
+        out.time = body.fixed<double>();
+      } else if (field == 4 && f == 1 && t == 0) {
+        out.status = body.varint();
+      } else {
+        body.skip(t);
+      }
+    }
+  }
+  return out;
+}
+
+// The hparams plugin's data of `tag` in the events (the last one), decoded.
+std::optional<HParamsData> hparams_of(const std::vector<Event>& events, const std::string& tag) {
+  std::optional<HParamsData> found;
+  for (const Event& e : events) {
+    auto it = e.plugins.find(tag);
+    if (it == e.plugins.end()) continue;
+    EXPECT_EQ(it->second.first, "hparams") << tag;
+    found = read_hparams(it->second.second);
+  }
+  return found;
 }
 
 Event read_event(std::string_view bytes) {
@@ -209,6 +353,52 @@ TEST(EventFile, ScalarsAndTextReadBackAndACutShortLastRecordIsLeftOut) {
   EXPECT_EQ(read_events(file).size(), 3u);
 }
 
+TEST(EventFile, HParamsMessagesReadBackWithEveryValueType) {
+  TempDir tmp;
+  std::filesystem::path file;
+  const std::vector<HParam> hparams = {{"training.optimizer.lr", 0.0125},
+                                       {"training.optimizer.name", "adam"},
+                                       {"dataset.augment_on", true},
+                                       {"model.widths", json::array({1, 2})}};
+  {
+    EventFileWriter writer({tmp.path(), "tb"});
+    writer.plugin_summary("_hparams_/session_start_info", 0, "hparams",
+                          hparams_session_start(hparams, 1.7e9));
+    writer.plugin_summary("_hparams_/experiment", 9, "hparams",
+                          hparams_experiment(hparams, {"final/test_accuracy", "val/loss"}, 1.8e9));
+    writer.plugin_summary("_hparams_/session_end_info", 9, "hparams",
+                          hparams_session_end(HParamsStatus::failure, 1.9e9));
+    writer.flush();
+    file = writer.path();
+  }
+  const auto events = read_events(file);
+  const auto start = hparams_of(events, "_hparams_/session_start_info");
+  ASSERT_TRUE(start);
+  EXPECT_EQ(start->version, 0u);
+  EXPECT_EQ(start->kind, 3u);
+  EXPECT_EQ(start->hparams.at("training.optimizer.lr"), 0.0125);
+  EXPECT_EQ(start->hparams.at("training.optimizer.name"), "adam");
+  EXPECT_EQ(start->hparams.at("dataset.augment_on"), true);
+  EXPECT_EQ(start->hparams.at("model.widths"), "[1,2]") << "a list is its JSON text";
+  EXPECT_EQ(start->time, 1.7e9);
+  const auto experiment = hparams_of(events, "_hparams_/experiment");
+  ASSERT_TRUE(experiment);
+  EXPECT_EQ(experiment->kind, 2u);
+  // DataType: 1 string, 2 bool, 3 float64.
+  EXPECT_EQ(experiment->hparam_types,
+            (std::map<std::string, std::uint64_t>{{"training.optimizer.lr", 3},
+                                                  {"training.optimizer.name", 1},
+                                                  {"dataset.augment_on", 2},
+                                                  {"model.widths", 1}}));
+  EXPECT_EQ(experiment->metric_tags, (std::vector<std::string>{"final/test_accuracy", "val/loss"}));
+  EXPECT_EQ(experiment->time, 1.8e9);
+  const auto end = hparams_of(events, "_hparams_/session_end_info");
+  ASSERT_TRUE(end);
+  EXPECT_EQ(end->kind, 4u);
+  EXPECT_EQ(end->status, 2u);  // STATUS_FAILURE
+  EXPECT_EQ(end->time, 1.9e9);
+}
+
 TEST(EventFile, AFolderThatCannotBeMadeIsAUserErrorNamingIt) {
   TempDir tmp;
   write_file_atomically(tmp / "file", "x");
@@ -295,10 +485,35 @@ TEST(TensorBoard, SweepPointsLogSideBySideUnderTheSweepFolder) {
                           "--tensorboard --output " +
                           (tmp / "out").string() + " -q");
   ASSERT_EQ(sweep.exit_code, 0) << sweep.output;
-  for (const char* id : {"width=0.5", "width=1"}) {
+  for (const auto& [id, width] : {std::pair{"width=0.5", 0.5}, {"width=1", 1.0}}) {
     const auto dir = tmp / "out" / "tiny_synthetic-sweep" / "tensorboard" / id;
     ASSERT_TRUE(std::filesystem::is_directory(dir)) << dir << "\n" << sweep.output;
-    EXPECT_FALSE(series(read_events(only_event_file(dir)), "train/loss").empty()) << id;
+    const auto events = read_events(only_event_file(dir));
+    EXPECT_FALSE(series(events, "train/loss").empty()) << id;
+    // The HParams dashboard's session: the swept value, the kept model's figures as metrics
+    // (scalars in the same file, equal to the report's), and a successful end.
+    const auto start = hparams_of(events, "_hparams_/session_start_info");
+    ASSERT_TRUE(start) << id;
+    EXPECT_EQ(start->hparams, (std::map<std::string, json>{{"model.width", width}})) << id;
+    const auto experiment = hparams_of(events, "_hparams_/experiment");
+    ASSERT_TRUE(experiment) << id;
+    EXPECT_EQ(experiment->hparam_types, (std::map<std::string, std::uint64_t>{{"model.width", 3}}));
+    const json report =
+        json::parse(read_file(tmp / "out" / "tiny_synthetic-sweep" / id / "report.json"));
+    ASSERT_FALSE(experiment->metric_tags.empty());
+    for (const std::string& tag : experiment->metric_tags) {
+      const auto values = series(events, tag);
+      ASSERT_EQ(values.size(), 1u) << tag;
+      EXPECT_EQ(values.begin()->second,
+                static_cast<float>(report["metrics"][tag.substr(6)].get<double>()))
+          << tag;
+    }
+    EXPECT_NE(std::find(experiment->metric_tags.begin(), experiment->metric_tags.end(),
+                        "final/test_accuracy"),
+              experiment->metric_tags.end());
+    const auto end = hparams_of(events, "_hparams_/session_end_info");
+    ASSERT_TRUE(end) << id;
+    EXPECT_EQ(end->status, 1u);  // STATUS_SUCCESS
   }
   // Run again (--force), each point's event file replaces its earlier one: one run, one line.
   const auto dir = tmp / "out" / "tiny_synthetic-sweep" / "tensorboard" / "width=1";
