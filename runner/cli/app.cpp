@@ -262,7 +262,8 @@ void add_devices_and_bench(CLI::App& app, Commands& c) {
 void add_report_commands(CLI::App& app, Commands& c) {
   c.report_cmd =
       app.add_subcommand("report",
-                         "summarise a sweep folder (table, summary files, plots) or one run (its "
+                         "summarise a sweep folder (table, summary files, plots), a folder of "
+                         "runs (its table; nothing written without --html) or one run (its "
                          "figures and curves)");
   c.report_cmd
       ->add_option("dir", c.report_dir,
@@ -271,8 +272,9 @@ void add_report_commands(CLI::App& app, Commands& c) {
       ->required();
   c.report_cmd->add_flag("--quiet,-q", c.report_quiet, "print only warnings and the summary path");
   c.report_cmd->add_flag("--html", c.report_html,
-                         "also write one run's page, RUN_DIR/report.html (a sweep folder's "
-                         "report.html and its points' pages are written always)");
+                         "also write one run's page, RUN_DIR/report.html, or a folder of runs' "
+                         "summary files, page and plots (a sweep folder's report.html and its "
+                         "points' pages are written always)");
 
   c.reproduce_cmd =
       app.add_subcommand("reproduce", "rerun a report's embedded config and compare its metrics");

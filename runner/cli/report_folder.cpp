@@ -108,14 +108,38 @@ FolderReport report_folder(const std::filesystem::path& dir, Console& console) {
   return out;
 }
 
+namespace {
+
+// A folder of runs that is not a sweep's (results/, results/NAME): its table, and nothing written
+// there unless asked (--html).
+nlohmann::json print_runs_of_folder(const std::filesystem::path& dir, Console& console) {
+  nlohmann::json summary = summarize_folder(dir);
+  console.line(runs_overview_markdown(summary));
+  for (const auto& bad : summary.value("unreadable_reports", nlohmann::json::array())) {
+    console.warning(fmt::format("left out: {}", bad["error"].get<std::string>()));
+  }
+  console.line(fmt::format(
+      "nothing written: {} holds runs, not a sweep; `runner report {} --html` writes its "
+      "summary files, page and plots there, `runner runs {}` queries the runs",
+      dir.string(), dir.string(), dir.string()));
+  return summary;
+}
+
+}  // namespace
+
 int report_command(const std::filesystem::path& dir, bool quiet, bool html) {
   Console console(quiet);
   if (auto report = single_run_report(dir)) {
     require_writable_folder(report->parent_path(), "the plots");
     return report_run(*report, console, html);
   }
-  require_writable_folder(dir, "the summary files and plots");
-  FolderReport report = report_folder(dir, console);
+  FolderReport report;
+  if (!html && !std::filesystem::exists(dir / kSweepManifest)) {
+    report.summary = print_runs_of_folder(dir, console);
+  } else {
+    require_writable_folder(dir, "the summary files and plots");
+    report = report_folder(dir, console);
+  }
   throw_if_plots_failed(report.plots, "plot_sweep.py");
   if (const auto& left_out = report.summary.value("unreadable_reports", nlohmann::json::array());
       !left_out.empty()) {

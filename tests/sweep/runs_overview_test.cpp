@@ -42,6 +42,13 @@ TEST(RunsOverview, GroupsUnrelatedRunsByExperimentAndMode) {
   EXPECT_NE(bench, std::string::npos) << result.output;
   EXPECT_LT(other, bench);  // sorted by experiment, then mode
   EXPECT_LT(bench, train);
+  // Read-only: a folder of runs is not a sweep's, nothing is written into it unless asked.
+  EXPECT_NE(result.output.find("nothing written: "), std::string::npos) << result.output;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "summary.json"));
+  EXPECT_FALSE(std::filesystem::exists(tmp / "summary.md"));
+  EXPECT_FALSE(std::filesystem::exists(tmp / "report.html"));
+  result = run_runner("report --html " + tmp.path().string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("plots: none for a folder of different experiments"),
             std::string::npos);
   json summary = read_json(tmp / "summary.json");
@@ -68,7 +75,7 @@ TEST(RunsOverview, ARunStoppedEarlyShowsTheEpochsItReached) {
   ASSERT_EQ(
       run_runner(tiny_config() + " --set training.epochs=2 --set name=other_net" + out).exit_code,
       0);
-  auto result = run_runner("report " + tmp.path().string());
+  auto result = run_runner("report --html " + tmp.path().string());
   ASSERT_EQ(result.exit_code, 0) << result.output;
   const json summary = read_json(tmp / "summary.json");
   ASSERT_EQ(summary["points"].size(), 2u);

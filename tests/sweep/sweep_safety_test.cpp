@@ -110,7 +110,7 @@ TEST(SweepSafety, CtrlCWhileThePlotsAreDrawnExitsWith130) {
   // SIGINT to the runner alone (as `kill -INT`): it reaches the script, which would plot for a
   // minute, and the runner stops at once.
   std::string report = "RUNNER_PYTHON=" + fake_python(tmp, "exec sleep 60") + " " + RUNNER_BINARY +
-                       " report " + runs;
+                       " report --html " + runs;  // a folder of runs is drawn when asked
   auto result = run_command(interrupted_after(report, 1));
   EXPECT_NE(result.output.find("exit=130"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("interrupted while drawing the plots"), std::string::npos)
@@ -118,7 +118,7 @@ TEST(SweepSafety, CtrlCWhileThePlotsAreDrawnExitsWith130) {
   EXPECT_LE(seconds_taken(result.output), 4) << result.output;
   // The script ended by Ctrl-C on its own (the terminal sends it to both): also an interrupt.
   auto own = run_command("RUNNER_PYTHON=" + fake_python(tmp, "kill -INT $$") + " " + RUNNER_BINARY +
-                         " report " + runs);
+                         " report --html " + runs);
   EXPECT_EQ(own.exit_code, 130) << own.output;
 }
 
@@ -181,7 +181,9 @@ TEST(SweepSafety, AReportFolderWithAFileThatIsNotAReportSaysWhich) {
                                ": not a report of this runner"),
             std::string::npos)
       << result.output;
-  EXPECT_TRUE(std::filesystem::exists(tmp / "summary.md"));  // the others are summarised
+  // The others are summarised (printed: a folder of runs is read, not written to).
+  EXPECT_NE(result.output.find("## tiny_synthetic (train)"), std::string::npos) << result.output;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "summary.md"));
 }
 
 }  // namespace
