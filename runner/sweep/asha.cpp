@@ -9,6 +9,7 @@
 #include "runner/config/field_path.h"
 #include "runner/config/monitor_spec.h"
 #include "runner/metrics/metric_kind.h"
+#include "runner/sweep/search_space.h"
 #include "runner/util/errors.h"
 
 namespace runner {
@@ -103,7 +104,10 @@ bool lists_metric(const nlohmann::json& config, std::string_view figure) {
 
 std::string asha_point_problem(const AshaSpec& spec, const nlohmann::json& config) {
   if (spec.metric.rfind("val_", 0) != 0) return "";
-  const std::string_view figure = std::string_view(spec.metric).substr(4);
+  if (auto problem = average_metric_problem("sweep.asha.metric", spec.metric, config);
+      !problem.empty())
+    return problem;
+  const std::string_view figure = model_figure(spec.metric);  // val_ema_macro_f1: macro_f1
   if (metric_of_figure(figure) && !lists_metric(config, figure)) {
     return fmt::format(
         "sweep.asha.metric: {} is a figure of the metric {}, which this point's config does not "

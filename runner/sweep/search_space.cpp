@@ -227,4 +227,16 @@ std::string trials_table(const RandomSearch& search) {
   return out;
 }
 
+std::string average_metric_problem(const std::string& field, const std::string& metric,
+                                   const nlohmann::json& config) {
+  if (!watches_average(metric)) return "";
+  const bool enabled = config.is_object() && config.contains("training") &&
+                       config["training"].is_object() && config["training"].contains("ema");
+  if (enabled) return "";
+  return fmt::format(
+      "{}: {} is a figure of training.ema's weight average, which this point's config does not "
+      "keep; enable it (training.ema: {{decay: 0.9999}}) or search by {}",
+      field, metric, "val_" + std::string(model_figure(metric)));
+}
+
 }  // namespace runner

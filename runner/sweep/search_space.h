@@ -56,4 +56,10 @@ std::vector<std::pair<std::string, nlohmann::json>> sample_trial(const RandomSea
 // The trials' values as a table for --dry-run: a row per trial, a column per path.
 std::string trials_table(const RandomSearch& search);
 
+// Why a point's config cannot give a searched metric of training.ema's average (val_ema_accuracy)
+// ("" when it can, or the metric is another): the config does not enable training.ema. `field`
+// names the setting (sweep.random.metric); `config` is the point's resolved config.
+std::string average_metric_problem(const std::string& field, const std::string& metric,
+                                   const nlohmann::json& config);
+
 }  // namespace runner

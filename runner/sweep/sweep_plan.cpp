@@ -13,6 +13,7 @@
 #include "runner/graph/dataset_geometry.h"
 #include "runner/graph/graph.h"
 #include "runner/sweep/asha.h"
+#include "runner/sweep/search_space.h"
 #include "runner/util/console.h"
 #include "runner/util/digest.h"
 #include "runner/util/parallel_for.h"
@@ -68,6 +69,12 @@ PlannedPoint plan_point(const SweepSpec& spec, const ConfigDocument& base, Sweep
     Experiment experiment = resolve_experiment(doc);
     if (spec.asha) {
       if (auto problem = asha_point_problem(*spec.asha, experiment.resolved); !problem.empty())
+        throw UserError(problem);
+    }
+    if (spec.random) {
+      if (auto problem = average_metric_problem("sweep.random.metric", spec.random->metric,
+                                                experiment.resolved);
+          !problem.empty())
         throw UserError(problem);
     }
     DatasetGeometry geometry = dataset_geometry(experiment.dataset);

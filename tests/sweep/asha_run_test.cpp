@@ -252,5 +252,53 @@ TEST(AshaSweep, BadSettingsAreRefusedNamingTheField) {
   EXPECT_EQ(result.exit_code, 0) << result.output;
 }
 
+// training.ema's average as what the search ranks by (val_ema_accuracy): the rungs compare each
+// trial's average, the best point is the one whose average scored best, and a point whose config
+// keeps no average is refused, naming the setting, for ASHA and a plain random search alike.
+TEST(AshaSweep, TheWeightAverageCanBeWhatTheTrialsAreRankedBy) {
+  TempDir tmp;
+  const auto file = [&](const std::string& name, const std::string& set, const std::string& asha) {
+    return tmp
+        .write(name, "name: ema\nbase: " + tiny_config() +
+                         "\nset: [dataset.validation_split=0.2, " + set +
+                         "]\nsweep:\n  random:\n    trials: 4\n    seed: 5\n"
+                         "    metric: val_ema_accuracy\n    space:\n"
+                         "      training.optimizer.lr: {log_uniform: [1.0e-3, 0.3]}\n" +
+                         asha)
+        .string();
+  };
+  const std::string with_ema =
+      file("ema.yaml", "'training.ema={decay: 0.9}'",
+           "  asha: {min_epochs: 1, max_epochs: 2, reduction_factor: 2}\n");
+  auto run = run_runner("sweep " + with_ema + " --output " + quoted(tmp / "out") + " -q");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto dir = tmp / "out" / "ema";
+  const auto trials = reports(dir);
+  for (const RungEntry& e : read_rung_records(dir)) {
+    const json& epoch = trials.at(e.id)["epochs"][e.rung - 1];
+    ASSERT_TRUE(e.value) << e.id;
+    EXPECT_EQ(*e.value, epoch["val_ema_accuracy"].get<double>()) << e.id;
+  }
+  const json summary = read_json(dir / "summary.json");
+  EXPECT_EQ(summary["search"]["metric"], "val_ema_accuracy");
+  double best = -1;
+  for (const json& row : summary["points"]) {
+    if (row["status"] == "completed") best = std::max(best, row["val_ema_accuracy"].get<double>());
+  }
+  const std::string best_id = summary["best"]["id"];
+  EXPECT_EQ(trials.at(best_id)["metrics"]["val_ema_accuracy"].get<double>(), best) << best_id;
+
+  for (const std::string& asha : {std::string("  asha: {max_epochs: 2}\n"), std::string()}) {
+    auto refused = run_runner("sweep " + file("plain.yaml", "training.threads=1", asha) +
+                              " --output " + quoted(tmp / "refused"));
+    EXPECT_EQ(refused.exit_code, 2) << refused.output;
+    EXPECT_NE(refused.output.find(
+                  std::string(asha.empty() ? "sweep.random.metric" : "sweep.asha.metric") +
+                  ": val_ema_accuracy is a figure of training.ema's weight average"),
+              std::string::npos)
+        << refused.output;
+  }
+}
+
 }  // namespace
 }  // namespace runner::testing
