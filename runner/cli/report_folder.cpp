@@ -114,7 +114,7 @@ namespace {
 // there unless asked (--html).
 nlohmann::json print_runs_of_folder(const std::filesystem::path& dir, Console& console) {
   nlohmann::json summary = summarize_folder(dir);
-  console.line(runs_overview_markdown(summary));
+  console.result(runs_overview_markdown(summary));  // what was asked for, also with --quiet
   for (const auto& bad : summary.value("unreadable_reports", nlohmann::json::array())) {
     console.warning(fmt::format("left out: {}", bad["error"].get<std::string>()));
   }

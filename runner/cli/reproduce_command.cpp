@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "runner/cli/commands.h"
@@ -122,7 +123,13 @@ int reproduce_command(const ReproduceOptions& options) {
   // The same thread count without changing the config (threads: 0 reads OMP_NUM_THREADS), so the
   // config's hash stays comparable: summation order, and so the last bits, depend on it.
   if (auto threads = field_of(original.environment, &RecordEnvironment::threads)) {
-    ::setenv("OMP_NUM_THREADS", std::to_string(*threads).c_str(), 1);
+    // A replayed change is capped at OMP_NUM_THREADS: a resumed run's earlier stretch may have
+    // used more than its last one started with.
+    int most = *threads;
+    for (const RecordThreadChange& c : field_of(original.cpu, &RecordCpu::thread_changes)
+                                           .value_or(std::vector<RecordThreadChange>{}))
+      most = std::max(most, c.threads.value_or(0));
+    ::setenv("OMP_NUM_THREADS", std::to_string(most).c_str(), 1);
   }
   // A `precision: fastest` run trains in what it chose then, not in what a timing here says.
   request.replay_precision = field_of(original.precision_choice, &RecordPrecisionChoice::chosen);

@@ -31,6 +31,8 @@ std::pair<Image, std::size_t> EncodedImages::decode_or_next(std::size_t index) c
     const std::size_t at = (index + tried) % files.size();
     try {
       return {decode(at), at};
+    } catch (const ImageOutOfMemory&) {
+      throw;  // not the file's fault: the machine's memory
     } catch (const UserError& e) {
       skipped->add(at, e.what());
     }

@@ -304,7 +304,9 @@ struct RecordWallTime {
   std::optional<double> training_seconds;    // the epochs' steps (throughput.train_seconds)
   std::optional<double> evaluation_seconds;  // held-out sets after epochs, and the kept model's
   std::optional<double> checkpoint_seconds;  // writing checkpoints after epochs
-  std::optional<double> other_seconds;       // the rest: logs, TensorBoard, the loop itself
+  // After epochs: the live report, its page and TensorBoard's events (LiveReport, TensorBoardLog)
+  std::optional<double> progress_seconds;
+  std::optional<double> other_seconds;  // the rest: log lines, the loop itself
   Unmodelled unmodelled;
 };
 

@@ -358,6 +358,7 @@ void fields(Io& io, R& r) {
   io("training_seconds", r.training_seconds);
   io("evaluation_seconds", r.evaluation_seconds);
   io("checkpoint_seconds", r.checkpoint_seconds);
+  io("progress_seconds", r.progress_seconds);
   io("other_seconds", r.other_seconds);
 }
 

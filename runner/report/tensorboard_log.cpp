@@ -65,25 +65,24 @@ void TensorBoardLog::update(const TrainingOutcome& so_far) {
   writer_.flush();
 }
 
-void TensorBoardLog::start_session(std::vector<HParam> hparams) {
+void TensorBoardLog::start_session(std::vector<HParam> hparams,
+                                   const std::vector<std::string>& figure_names) {
   hparams_ = std::move(hparams);
+  std::vector<std::string> tags;
+  for (const std::string& name : figure_names) tags.push_back("final/" + name);
+  const double now = seconds_since_epoch();
+  writer_.plugin_summary(kHParamsExperimentTag, 0, kHParamsPlugin,
+                         hparams_experiment(hparams_, tags, now));
   writer_.plugin_summary(kHParamsSessionStartTag, 0, kHParamsPlugin,
-                         hparams_session_start(hparams_, seconds_since_epoch()));
+                         hparams_session_start(hparams_, now));
   writer_.flush();
 }
 
 void TensorBoardLog::end_session(RunStatus status, const std::map<std::string, double>& metrics,
                                  std::int64_t step) {
-  std::vector<std::string> tags;
-  for (const auto& [name, value] : metrics) {
-    tags.push_back("final/" + name);
-    writer_.scalar(tags.back(), step, value);
-  }
-  const double now = seconds_since_epoch();
-  writer_.plugin_summary(kHParamsExperimentTag, step, kHParamsPlugin,
-                         hparams_experiment(hparams_, tags, now));
+  for (const auto& [name, value] : metrics) writer_.scalar("final/" + name, step, value);
   writer_.plugin_summary(kHParamsSessionEndTag, step, kHParamsPlugin,
-                         hparams_session_end(hparams_status(status), now));
+                         hparams_session_end(hparams_status(status), seconds_since_epoch()));
   writer_.flush();
 }
 

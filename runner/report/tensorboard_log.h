@@ -26,11 +26,13 @@ class TensorBoardLog {
   // The report's `tensorboard` block: the file, and why writing stopped if it did.
   RecordTensorboard record() const;
 
-  // A sweep point, for the HParams dashboard: its session starts with its swept values...
-  void start_session(std::vector<HParam> hparams);
-  // ...and ends with the kept model's figures (`metrics`: test_accuracy, val_macro_f1, ...) as
-  // scalars `final/<name>` at `step`, the experiment (those hyperparameters and metrics) and how
-  // the run ended.
+  // A sweep point, for the HParams dashboard: the experiment (the hyperparameters and the
+  // metrics' figure names every point plans: test_accuracy, val_macro_f1, ..., whose scalars are
+  // `final/<name>`; TensorBoard takes the first experiment it finds, so a point that fails still
+  // lists them all) and its session's start with its swept values...
+  void start_session(std::vector<HParam> hparams, const std::vector<std::string>& figure_names);
+  // ...and its end: the kept model's figures (`metrics`) as scalars `final/<name>` at `step`, and
+  // how the run ended.
   void end_session(RunStatus status, const std::map<std::string, double>& metrics,
                    std::int64_t step);
 

@@ -49,6 +49,7 @@ struct RunContext {
   SteadyClock::time_point started;    // the run's start: before its config is read
   std::optional<RunHistory> history;  // a run resumed in its own folder: the earlier stretches
   std::optional<FolderLock> lock;     // a run's own folder, held while it runs
+  std::optional<LiveReport> live;     // train mode, once the run folder is made
 
   void open_run_directory() {
     if (history) {
@@ -167,8 +168,9 @@ std::optional<RecordCheckpoint> finish_checkpoints(RunContext& c, EpochCheckpoin
     std::string command =
         runner_program() + " run " + shell_quote(c.session.experiment.source_file);
     for (const std::string& set : c.request.overrides) command += " --set " + shell_quote(set);
-    // Resumed from a checkpoint in its own folder, the run goes on there (RunHistory).
-    if (!is_inside_folder(c.run_dir, checkpoints->path())) {
+    // Resumed from a checkpoint in its own folder, the run goes on there (RunHistory); a sweep's
+    // point resumes into a new folder.
+    if (!c.request.run_dir.base.empty() || !is_inside_folder(c.run_dir, checkpoints->path())) {
       command += " --output " + shell_quote(c.request.output.string());
     }
     for (const std::string& tag : c.request.tags) command += " --tag " + shell_quote(tag);
@@ -280,6 +282,27 @@ std::vector<HParam> sweep_hparams(const RecordSweepPoint& point) {
   return hparams;
 }
 
+// The figures a run's `metrics` will hold when it completes, by report key: accuracy, loss and
+// the metrics list's of each evaluated set, and with training.ema the average's.
+std::vector<std::string> planned_figures(const Experiment& experiment, const DatasetSplits& data) {
+  std::vector<std::string> names;
+  for (const auto& [set, evaluated] :
+       {std::pair{"test", data.test.size() > 0}, std::pair{"val", data.validation.size() > 0}}) {
+    if (!evaluated) continue;
+    for (const char* model : {"_", "_ema_"}) {
+      if (std::string(model) == "_ema_" && !experiment.training.ema.enabled) continue;
+      const std::string prefix = std::string(set) + model;
+      names.push_back(prefix + "accuracy");
+      names.push_back(prefix + "loss");
+      for (const MetricSpec& metric : experiment.metrics) {
+        if (const std::string figure = figure_name(metric); !figure.empty())
+          names.push_back(prefix + figure);
+      }
+    }
+  }
+  return names;
+}
+
 // The kept model's figures by report key (test_accuracy, val_loss, test_macro_f1, ...).
 std::map<std::string, double> final_figures(const std::optional<RecordMetrics>& metrics) {
   std::map<std::string, double> figures;
@@ -334,7 +357,10 @@ RunReport train_report(RunContext& c) {
                             ? FolderInside{c.run_dir, "tensorboard"}
                             : c.request.tensorboard_dir,
                         experiment.resolved);
-    if (c.request.sweep_point) tensorboard->start_session(sweep_hparams(*c.request.sweep_point));
+    if (c.request.sweep_point) {
+      tensorboard->start_session(sweep_hparams(*c.request.sweep_point),
+                                 planned_figures(experiment, c.session.data));
+    }
   }
   // The report (and page) rewritten after every epoch with status running: a run to watch.
   LiveReport::DrawPage draw_page;
@@ -345,11 +371,13 @@ RunReport train_report(RunContext& c) {
   }
   RunRecord live_head = c.head();
   if (resumed) live_head.resumed_from = resumed_from_record(resumed->info);
-  LiveReport live(std::move(live_head), c.run_dir, experiment.training.epochs, c.started, draw_page,
-                  c.history ? &*c.history : nullptr, c.console);
+  live_head.sweep_point = c.request.sweep_point;  // a sweep reads its running points too
+  live_head.asha = c.request.asha;
+  c.live.emplace(std::move(live_head), c.run_dir, experiment.training.epochs, c.started, draw_page,
+                 c.history ? &*c.history : nullptr, c.console);
   plan.progress = [&](const TrainingOutcome& so_far) {
     if (tensorboard) tensorboard->update(so_far);
-    live.update(so_far);
+    c.live->update(so_far);
   };
   std::optional<EpochCheckpoints> checkpoints;
   if (!experiment.checkpoint.path.empty()) {
@@ -442,8 +470,10 @@ RunReport train_report(RunContext& c) {
   wall.checkpoint_seconds = checkpoint_seconds;
   const double total = seconds_since(c.started);
   wall.total_seconds = total;
-  wall.other_seconds = std::max(0.0, total - startup_seconds - outcome.train_seconds -
-                                         evaluation_seconds - checkpoint_seconds);
+  wall.progress_seconds = outcome.progress_seconds;
+  wall.other_seconds =
+      std::max(0.0, total - startup_seconds - outcome.train_seconds - evaluation_seconds -
+                        checkpoint_seconds - outcome.progress_seconds);
   report.wall_time = wall;
   return {std::move(report), outcome.status};
 }
@@ -550,8 +580,15 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
                      config_sha, started_at, {},       started};
   // As the seed watches nvidia-smi while it trains: sampled in the background (GPU only).
   auto monitor = session.backend->monitor_utilization();
-  auto [report, status] =
-      request.mode == RunMode::train ? train_report(context) : benchmark_report(context);
+  auto [report, status] = [&] {
+    try {
+      return request.mode == RunMode::train ? train_report(context) : benchmark_report(context);
+    } catch (const std::exception& e) {
+      // A live report left saying "running" would be read as a run still training.
+      if (context.live) context.live->abandon(e.what());
+      throw;
+    }
+  }();
   const DeviceUtilization utilisation = monitor ? monitor->stop() : DeviceUtilization{};
   if (auto why = program->facts().cuda_graph_fallback; !why.empty()) {
     console.warning_once(  // the same for every point of a sweep

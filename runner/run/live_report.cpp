@@ -55,9 +55,9 @@ void LiveReport::update(const TrainingOutcome& so_far) {
   written_ = true;
   last_written_ = now;
   try {
-    const RunRecord report = record(so_far);
-    const std::filesystem::path file = write_report(run_dir_, report);
-    if (draw_page_) draw_page_(report, file);
+    last_ = record(so_far);
+    const std::filesystem::path file = write_report(run_dir_, *last_);
+    if (draw_page_) draw_page_(*last_, file);
   } catch (const std::exception& e) {
     if (!warned_) {
       console_.warning(
@@ -66,6 +66,26 @@ void LiveReport::update(const TrainingOutcome& so_far) {
                       e.what()));
       warned_ = true;
     }
+  }
+}
+
+void LiveReport::abandon(const std::string& why) noexcept {
+  if (!last_) return;
+  try {
+    RunRecord report = std::move(*last_);
+    last_.reset();
+    report.status = RunStatus::failed;
+    report.error = why;
+    report.progress.reset();
+    report.finished_at = timestamp_now();
+    if (report.segments && !report.segments->empty()) {
+      report.segments->back().ended = status_name(RunStatus::failed);
+      report.segments->back().finished_at = report.finished_at;
+    }
+    const std::filesystem::path file = write_report(run_dir_, report);
+    if (draw_page_) draw_page_(report, file);
+  } catch (...) {
+    // Already failing: the error that ended the run is the one to report.
   }
 }
 

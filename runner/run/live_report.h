@@ -8,6 +8,8 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
+#include <string>
 
 #include "runner/report/run_record.h"
 #include "runner/run/run_history.h"
@@ -34,6 +36,10 @@ class LiveReport {
   // The record update() writes (for tests: what a reader will find).
   RunRecord record(const TrainingOutcome& so_far) const;
 
+  // The run ended by an exception (`why`) before its final report: the last live record is
+  // rewritten as failed with that error, so nothing keeps saying it runs. Never throws.
+  void abandon(const std::string& why) noexcept;
+
  private:
   RunRecord head_;
   std::filesystem::path run_dir_;
@@ -42,6 +48,7 @@ class LiveReport {
   DrawPage draw_page_;
   const RunHistory* history_;
   Console& console_;
+  std::optional<RunRecord> last_;  // the last record written
   bool warned_ = false;
   bool written_ = false;
   SteadyClock::time_point last_written_;

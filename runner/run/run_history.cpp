@@ -12,8 +12,8 @@ namespace runner {
 namespace {
 
 // The folders above a checkpoint that may be its run's: checkpoint.path is relative to the run
-// folder, usually a file in it or one level down.
-constexpr int kLevelsUp = 3;
+// folder, usually a file in it or a level or two down.
+constexpr int kLevelsUp = 8;
 
 // Keeps the entries of epochs up to `last`: the checkpoint's later ones are trained again.
 template <class Point>
@@ -58,8 +58,9 @@ RecordSegment segment_of(const RunRecord& report) {
 }
 
 // The run's step where epoch `epoch` ended: its evaluation's point on a curve (every epoch is
-// evaluated on the test or the validation set); 0 for none.
-std::int64_t step_after_epoch(const RunRecord& report, int epoch) {
+// evaluated on the test or the validation set); 0 before the first; none when not recorded.
+std::optional<std::int64_t> step_after_epoch(const RunRecord& report, int epoch) {
+  if (epoch == 0) return 0;
   for (const auto& points : {field_of(report.curves, &RecordCurves::test),
                              field_of(report.curves, &RecordCurves::validation)}) {
     if (!points) continue;
@@ -67,7 +68,7 @@ std::int64_t step_after_epoch(const RunRecord& report, int epoch) {
       if (p.epoch == epoch && p.step) return *p.step;
     }
   }
-  return 0;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -94,9 +95,10 @@ std::optional<RunHistory> RunHistory::of_checkpoint(const std::filesystem::path&
       history.resume_step_ = step_after_epoch(earlier, epochs_done);
       history.first_threads_ = field_of(earlier.environment, &RecordEnvironment::threads);
       history.threads_at_resume_ = history.first_threads_;
-      if (auto changes = field_of(earlier.cpu, &RecordCpu::thread_changes)) {
+      if (auto changes = field_of(earlier.cpu, &RecordCpu::thread_changes);
+          changes && history.resume_step_) {
         for (const RecordThreadChange& c : *changes) {
-          if (c.step.value_or(0) >= history.resume_step_) break;
+          if (c.step.value_or(0) >= *history.resume_step_) break;
           history.thread_changes_.push_back(c);
           history.threads_at_resume_ = c.threads;
         }
@@ -138,7 +140,10 @@ void RunHistory::complete(RunRecord& record) const {
   // The threads as a rerun from scratch must set them: the first stretch's count from step 0, its
   // changes, this stretch's count from the resumed step, then its own changes. An entry made here
   // has no measured free cores: it records its thread count there.
-  if (record.cpu) {
+  // Where the resumed step is unknown (a killed run's report ended before the checkpoint's
+  // epoch), this stretch's own changes stay as they are.
+  if (record.cpu && resume_step_) {
+    const std::int64_t resumed_at = *resume_step_;
     const std::optional<int> start = field_of(record.environment, &RecordEnvironment::threads);
     std::vector<RecordThreadChange> changes;
     if (first_threads_ && start && *first_threads_ != *start)
@@ -146,9 +151,14 @@ void RunHistory::complete(RunRecord& record) const {
     changes.insert(changes.end(), thread_changes_.begin(), thread_changes_.end());
     std::vector<RecordThreadChange> own =
         record.cpu->thread_changes.value_or(std::vector<RecordThreadChange>{});
-    const bool own_first = !own.empty() && own.front().step.value_or(-1) <= resume_step_;
+    // A stretch fitted to the machine records its first count at step 0 (when it compiled): it
+    // took effect at the resumed step.
+    for (RecordThreadChange& c : own) {
+      if (c.step.value_or(0) < resumed_at) c.step = resumed_at;
+    }
+    const bool own_first = !own.empty() && own.front().step.value_or(-1) <= resumed_at;
     if (start && threads_at_resume_ != start && !own_first)
-      changes.push_back({resume_step_, *start, static_cast<double>(*start), {}});
+      changes.push_back({resumed_at, *start, static_cast<double>(*start), {}});
     changes.insert(changes.end(), own.begin(), own.end());
     record.cpu->thread_changes = std::move(changes);
   }

@@ -16,7 +16,7 @@ namespace runner {
 
 class RunHistory {
  public:
-  // The run folder holding `checkpoint`: the nearest folder above it (at most three levels) with
+  // The run folder holding `checkpoint`: the nearest folder above it (at most eight levels) with
   // a train report; its history up to `epochs_done`. nullopt when the checkpoint is in no run
   // folder (an absolute checkpoint.path elsewhere): the resumed run then gets a new folder. A
   // report there that cannot be read is an error naming it (a new folder would hide the run).
@@ -45,7 +45,7 @@ class RunHistory {
   // the resumed step, the count the run started with and the count in use at that step.
   std::vector<RecordThreadChange> thread_changes_;
   std::optional<int> first_threads_, threads_at_resume_;
-  std::int64_t resume_step_ = 0;
+  std::optional<std::int64_t> resume_step_;  // none: the report lacks the checkpoint's epoch
 };
 
 }  // namespace runner

@@ -158,6 +158,20 @@ TEST(RunHistory, TheThreadChangesOfEveryStretchAreKeptForReproduce) {
     changes.emplace_back(*c.step, *c.threads);
   EXPECT_EQ(changes,
             (std::vector<std::pair<std::int64_t, int>>{{0, 4}, {12, 1}, {20, 2}, {30, 1}}));
+
+  // A stretch fitted to a busy machine records its first count at step 0, when it compiled: in
+  // the whole run that count starts at the resumed step.
+  RunRecord fitted = stretch(2, 3);
+  fitted.environment.emplace();
+  fitted.environment->threads = 2;
+  fitted.cpu.emplace();
+  fitted.cpu->thread_changes = {{0, 1, 0.7, {}}, {30, 2, 1.9, {}}};
+  history->complete(fitted);
+  changes.clear();
+  for (const RecordThreadChange& c : *fitted.cpu->thread_changes)
+    changes.emplace_back(*c.step, *c.threads);
+  EXPECT_EQ(changes,
+            (std::vector<std::pair<std::int64_t, int>>{{0, 4}, {12, 1}, {20, 1}, {30, 2}}));
 }
 
 TEST(RunHistory, NoHistoryOutsideARunFolderOrInASweepsPoint) {
