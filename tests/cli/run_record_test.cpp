@@ -107,7 +107,7 @@ TEST(RunRecord, TheRunsWallTimeIsSplitIntoItsParts) {
   EXPECT_GE(wall["other_seconds"].get<double>(), 0);
   double parts = 0;
   for (const char* part : {"startup_seconds", "training_seconds", "evaluation_seconds",
-                           "checkpoint_seconds", "other_seconds"}) {
+                           "checkpoint_seconds", "progress_seconds", "other_seconds"}) {
     parts += wall[part].get<double>();
   }
   EXPECT_NEAR(parts, wall["total_seconds"].get<double>(), 1e-6);

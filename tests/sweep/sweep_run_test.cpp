@@ -259,8 +259,9 @@ TEST(Report, SummarisesAFolderOfRunsAndSaysWhyPlotsAreSkipped) {
       run_runner(tiny_config() + " --quiet --set training.epochs=1 --output " + tmp.path().string())
           .exit_code,
       0);
+  // --html: a folder of runs (no sweep.json) gets its summary files and plots when asked.
   auto result = run_command("RUNNER_PYTHON=/nonexistent/python3 " + std::string(RUNNER_BINARY) +
-                            " report " + tmp.path().string());
+                            " report --html " + tmp.path().string());
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("plots skipped: /nonexistent/python3 not found"), std::string::npos)
       << result.output;
@@ -284,7 +285,7 @@ TEST(Report, APythonWithoutMatplotlibSkipsThePlotsWithOneLine) {
   auto python = tmp.write("python3", "#!/bin/sh\nexec /usr/bin/python3 -S \"$@\"\n");
   std::filesystem::permissions(python, std::filesystem::perms::owner_all);
   auto result = run_command("RUNNER_PYTHON=" + python.string() + " " + std::string(RUNNER_BINARY) +
-                            " report " + tmp.path().string());
+                            " report --html " + tmp.path().string());
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("plots skipped: /usr/bin/python3 has no matplotlib (Debian: apt "
                                "install python3-matplotlib)"),
