@@ -10,15 +10,13 @@ Run with Debian's Python, which has Pillow and torchvision:
 Pixels are hex strings of planar (C, H, W) bytes.
 """
 
-import json
 import os
 import random
 
-from PIL import Image
-import torchvision
 from torchvision import transforms as T
 
-from image_golden import from_planar, planar  # scripts/: planar (C, H, W) bytes <-> PIL
+# scripts/: planar (C, H, W) bytes <-> PIL, and the golden file's writer
+from image_golden import from_planar, planar, write_cases
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data",
                    "fit_golden.json")
@@ -51,11 +49,7 @@ def main():
         assert result.size == (ow, oh), (result.size, oh, ow)
         out.append({"channels": c, "height": h, "width": w, "fit": fit, "out_height": oh,
                     "out_width": ow, "pixels": data.hex(), "expected": planar(result)})
-    with open(OUT, "w") as f:
-        json.dump({"torchvision": torchvision.__version__, "pillow": Image.__version__,
-                   "cases": out}, f, indent=1)
-        f.write("\n")
-    print(f"{len(out)} cases in {OUT}")
+    write_cases(OUT, out)
 
 
 if __name__ == "__main__":

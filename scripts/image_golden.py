@@ -41,6 +41,15 @@ def planar(image):
     return b"".join(b.tobytes() for b in bands).hex()
 
 
+def write_cases(path, cases):
+    """Writes a golden file: the library versions that made it and its cases."""
+    with open(path, "w") as f:
+        json.dump({"torchvision": torchvision.__version__, "pillow": Image.__version__,
+                   "cases": cases}, f, indent=1)
+        f.write("\n")
+    print(f"{len(cases)} cases in {path}")
+
+
 def from_planar(data, channels, height, width):
     plane = height * width
     bands = [Image.frombytes("L", (width, height), data[c * plane:(c + 1) * plane])

@@ -12,15 +12,13 @@ Files are hex strings of the JPEG's bytes; pixels hex strings of planar (C, H, W
 """
 
 import io
-import json
 import os
 import random
 
 from PIL import Image
-import torchvision
 from torchvision import transforms as T
 
-from image_golden import planar  # scripts/: a PIL image as planar (C, H, W) bytes
+from image_golden import planar, write_cases  # scripts/: a PIL image as planar (C, H, W) bytes
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data",
                    "jpeg_draft_golden.json")
@@ -70,11 +68,7 @@ def main():
                     "draft_height": draft[1], "channels": channels,
                     "decoded_width": decoded.size[0], "decoded_height": decoded.size[1],
                     "decoded": planar(decoded), "resized": planar(resized)})
-    with open(OUT, "w") as f:
-        json.dump({"pillow": Image.__version__, "torchvision": torchvision.__version__,
-                   "cases": out}, f, indent=1)
-        f.write("\n")
-    print(f"{len(out)} cases in {OUT}")
+    write_cases(OUT, out)
 
 
 if __name__ == "__main__":

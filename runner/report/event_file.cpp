@@ -79,15 +79,7 @@ void EventFileWriter::text(const std::string& tag, std::int64_t step, const std:
   varint(tensor, 7);
   bytes_field(tensor, 2, shape);     // TensorProto.tensor_shape
   bytes_field(tensor, 8, markdown);  // TensorProto.string_val
-  std::string summary_value;
-  bytes_field(summary_value, 1, tag);       // Summary.Value.tag
-  bytes_field(summary_value, 8, tensor);    // Summary.Value.tensor
-  bytes_field(summary_value, 9, metadata);  // Summary.Value.metadata
-  std::string summary;
-  bytes_field(summary, 1, summary_value);
-  std::string what;
-  bytes_field(what, 5, summary);
-  write_event(step, what);
+  tensor_summary(tag, step, tensor, metadata);
 }
 
 void EventFileWriter::plugin_summary(const std::string& tag, std::int64_t step,
@@ -103,14 +95,19 @@ void EventFileWriter::plugin_summary(const std::string& tag, std::int64_t step,
   std::string tensor;
   varint_field(tensor, 1, 1);     // TensorProto.dtype = DT_FLOAT
   bytes_field(tensor, 2, shape);  // TensorProto.tensor_shape
+  tensor_summary(tag, step, tensor, metadata);
+}
+
+void EventFileWriter::tensor_summary(const std::string& tag, std::int64_t step,
+                                     const std::string& tensor, const std::string& metadata) {
   std::string summary_value;
   bytes_field(summary_value, 1, tag);       // Summary.Value.tag
   bytes_field(summary_value, 8, tensor);    // Summary.Value.tensor
   bytes_field(summary_value, 9, metadata);  // Summary.Value.metadata
   std::string summary;
-  bytes_field(summary, 1, summary_value);
+  bytes_field(summary, 1, summary_value);  // Summary.value
   std::string what;
-  bytes_field(what, 5, summary);
+  bytes_field(what, 5, summary);  // Event.summary
   write_event(step, what);
 }
 

@@ -37,6 +37,9 @@ class EventFileWriter {
   const std::string& error() const { return error_; }
 
  private:
+  // A summary of one value: an encoded TensorProto and SummaryMetadata.
+  void tensor_summary(const std::string& tag, std::int64_t step, const std::string& tensor,
+                      const std::string& metadata);
   void write_event(std::int64_t step, const std::string& what);
   std::filesystem::path path_;
   std::ofstream out_;
