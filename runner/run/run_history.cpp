@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "runner/report/read_report.h"
+#include "runner/train/epoch_checkpoints.h"
 
 namespace runner {
 namespace {
@@ -71,6 +72,35 @@ std::optional<std::int64_t> step_after_epoch(const RunRecord& report, int epoch)
   return std::nullopt;
 }
 
+// Whether the report's run wrote `checkpoint`: its checkpoint block names it, or its config's
+// checkpoint.path (relative to `folder`, or absolute) does, or that path's last-epoch file. A
+// report.json that happens to sit in a folder above an unrelated checkpoint is not its run.
+bool wrote_checkpoint(const RunRecord& report, const std::filesystem::path& folder,
+                      const std::filesystem::path& checkpoint) {
+  std::error_code error;
+  const std::filesystem::path wanted = std::filesystem::weakly_canonical(checkpoint, error);
+  auto same = [&](const std::filesystem::path& path) {
+    std::error_code ignored;
+    return !path.empty() && std::filesystem::weakly_canonical(path, ignored) == wanted;
+  };
+  if (report.checkpoint) {
+    for (const auto& named : {report.checkpoint->path, report.checkpoint->last_path}) {
+      if (named && same(*named)) return true;
+    }
+  }
+  if (report.config && report.config->is_object()) {
+    const nlohmann::json& block = report.config->value("checkpoint", nlohmann::json::object());
+    if (block.is_object() && block.contains("path") && block["path"].is_string()) {
+      const std::filesystem::path configured = block["path"].get<std::string>();
+      if (configured.empty()) return false;
+      const std::filesystem::path full =
+          configured.is_absolute() ? configured : folder / configured;
+      return same(full) || same(last_checkpoint_path(full));
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<RunHistory> RunHistory::of_checkpoint(const std::filesystem::path& checkpoint,
@@ -83,7 +113,10 @@ std::optional<RunHistory> RunHistory::of_checkpoint(const std::filesystem::path&
     if (std::filesystem::is_regular_file(report_file, error)) {
       RunRecord earlier = read_run_record(report_file);
       // A sweep's point stays as the sweep wrote it; an eval report has no run to go on with.
-      if (earlier.mode != RunMode::train || earlier.sweep_point) return std::nullopt;
+      if (earlier.mode != RunMode::train || earlier.sweep_point ||
+          !wrote_checkpoint(earlier, folder, checkpoint)) {
+        return std::nullopt;
+      }
       RunHistory history;
       history.run_dir_ = folder;
       history.epochs_done_ = epochs_done;

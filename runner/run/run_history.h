@@ -17,8 +17,9 @@ namespace runner {
 class RunHistory {
  public:
   // The run folder holding `checkpoint`: the nearest folder above it (at most eight levels) with
-  // a train report; its history up to `epochs_done`. nullopt when the checkpoint is in no run
-  // folder (an absolute checkpoint.path elsewhere): the resumed run then gets a new folder. A
+  // a train report whose run wrote that file (its checkpoint block or checkpoint.path names it);
+  // its history up to `epochs_done`. nullopt when the checkpoint is in no run folder (an
+  // absolute checkpoint.path elsewhere): the resumed run then gets a new folder. A
   // report there that cannot be read is an error naming it (a new folder would hide the run).
   static std::optional<RunHistory> of_checkpoint(const std::filesystem::path& checkpoint,
                                                  int epochs_done);

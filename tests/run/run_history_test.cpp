@@ -30,7 +30,7 @@ json killed_report() {
           {"status", "running"},
           {"name", "tiny"},
           {"run_id", "run"},
-          {"config", {{"name", "tiny"}}},
+          {"config", {{"name", "tiny"}, {"checkpoint", {{"path", "checkpoints/c.safetensors"}}}}},
           {"epochs", epochs},
           {"curves", {{"train", train}, {"test", test}}},
           {"progress", {{"epochs_done", 3}, {"epochs_planned", 9}, {"elapsed_seconds", 2.0}}},
@@ -68,8 +68,10 @@ TEST(RunHistory, KeepsTheEarlierEpochsUpToTheCheckpointAndNamesAKilledRunsGap) {
   const auto run_dir = tmp / "runs" / "tiny" / "run";
   write_file_atomically(run_dir / "report.json", killed_report().dump());
 
-  // Resumed from epoch 2 (a checkpoint one level down): epoch 3 is trained again.
-  const auto from_two = RunHistory::of_checkpoint(run_dir / "checkpoints" / "c.safetensors", 2);
+  // Resumed from epoch 2 (the last-epoch file beside checkpoint.path, one level down): epoch 3 is
+  // trained again.
+  const auto from_two =
+      RunHistory::of_checkpoint(run_dir / "checkpoints" / "c.last.safetensors", 2);
   ASSERT_TRUE(from_two);
   EXPECT_EQ(from_two->run_dir(), run_dir);
   EXPECT_EQ(from_two->missing_epochs(), "");
@@ -93,7 +95,7 @@ TEST(RunHistory, KeepsTheEarlierEpochsUpToTheCheckpointAndNamesAKilledRunsGap) {
   EXPECT_EQ(now.epochs_done, 5);
 
   // Resumed from epoch 5, past what the live report held: epochs 4 and 5 are named missing.
-  const auto from_five = RunHistory::of_checkpoint(run_dir / "c.safetensors", 5);
+  const auto from_five = RunHistory::of_checkpoint(run_dir / "checkpoints" / "c.safetensors", 5);
   ASSERT_TRUE(from_five);
   EXPECT_NE(from_five->missing_epochs().find("epochs 4 to 5 stay out"), std::string::npos)
       << from_five->missing_epochs();
@@ -116,7 +118,7 @@ TEST(RunHistory, KeepsTheEarlierEpochsUpToTheCheckpointAndNamesAKilledRunsGap) {
   twice["resumed_from"] = {{"path", "c"}, {"sha256", std::string(64, 'a')}, {"epochs_done", 1}};
   write_file_atomically(run_dir / "report.json", twice.dump());
   RunRecord third = stretch(3, 4);
-  RunHistory::of_checkpoint(run_dir / "c.safetensors", 3)->complete(third);
+  RunHistory::of_checkpoint(run_dir / "checkpoints" / "c.safetensors", 3)->complete(third);
   ASSERT_EQ(third.segments->size(), 3u);
   EXPECT_EQ(third.segments->at(0).ended, "interrupted");
   EXPECT_EQ(third.segments->at(1).ended, "killed") << "the stretch as it ended";
@@ -145,7 +147,7 @@ TEST(RunHistory, TheThreadChangesOfEveryStretchAreKeptForReproduce) {
                       {{"step", 25}, {"threads", 2}, {"free_cores", 2.1}}}}};
   write_file_atomically(tmp / "run" / "report.json", earlier.dump());
   // Resumed from epoch 2, which ended at step 20: the change at step 25 is in a redone epoch.
-  const auto history = RunHistory::of_checkpoint(tmp / "run" / "c.safetensors", 2);
+  const auto history = RunHistory::of_checkpoint(tmp / "run" / "checkpoints" / "c.safetensors", 2);
   ASSERT_TRUE(history);
   RunRecord record = stretch(2, 3);
   record.environment.emplace();
@@ -177,6 +179,11 @@ TEST(RunHistory, TheThreadChangesOfEveryStretchAreKeptForReproduce) {
 TEST(RunHistory, NoHistoryOutsideARunFolderOrInASweepsPoint) {
   testing::TempDir tmp;
   EXPECT_FALSE(RunHistory::of_checkpoint(tmp / "a" / "b" / "c" / "d" / "c.safetensors", 1));
+  // A run's report above a checkpoint its run did not write (another file, elsewhere inside).
+  write_file_atomically(tmp / "run" / "report.json", killed_report().dump());
+  EXPECT_TRUE(RunHistory::of_checkpoint(tmp / "run" / "checkpoints" / "c.safetensors", 1));
+  EXPECT_FALSE(RunHistory::of_checkpoint(tmp / "run" / "checkpoints" / "other.safetensors", 1));
+  EXPECT_FALSE(RunHistory::of_checkpoint(tmp / "run" / "mine" / "c.safetensors", 1));
   json point = killed_report();
   point["sweep_point"] = {{"sweep", "s"},
                           {"id", "p0"},
@@ -185,7 +192,7 @@ TEST(RunHistory, NoHistoryOutsideARunFolderOrInASweepsPoint) {
                           {"overrides", json::array()},
                           {"point_sha256", std::string(64, 'b')}};
   write_file_atomically(tmp / "point" / "report.json", point.dump());
-  EXPECT_FALSE(RunHistory::of_checkpoint(tmp / "point" / "c.safetensors", 1));
+  EXPECT_FALSE(RunHistory::of_checkpoint(tmp / "point" / "checkpoints" / "c.safetensors", 1));
   // A report there that is not one: an error naming it, not a silent new folder.
   write_file_atomically(tmp / "broken" / "report.json", "{\"status\": 3}");
   EXPECT_THROW(RunHistory::of_checkpoint(tmp / "broken" / "c.safetensors", 1), UserError);
