@@ -17,11 +17,6 @@ using namespace protobuf;
 
 namespace {
 
-double seconds_now() {
-  using namespace std::chrono;
-  return duration<double>(system_clock::now().time_since_epoch()).count();
-}
-
 std::string host_name() {
   char name[256] = {};
   if (::gethostname(name, sizeof name - 1) != 0) return "localhost";
@@ -30,10 +25,15 @@ std::string host_name() {
 
 }  // namespace
 
+double event_wall_time() {
+  using namespace std::chrono;
+  return duration<double>(system_clock::now().time_since_epoch()).count();
+}
+
 EventFileWriter::EventFileWriter(const FolderInside& dir) {
   create_folders_inside(dir, "the TensorBoard folder");
   path_ = dir.path() / fmt::format("events.out.tfevents.{}.{}",
-                                   static_cast<long long>(seconds_now()), host_name());
+                                   static_cast<long long>(event_wall_time()), host_name());
   std::error_code ignored;
   if (std::filesystem::is_symlink(std::filesystem::symlink_status(path_, ignored))) {
     throw UserError(
@@ -115,7 +115,7 @@ void EventFileWriter::write_event(std::int64_t step, const std::string& what) {
   if (!error_.empty()) return;
   std::string event;
   key(event, 1, kFixed64);  // Event.wall_time
-  little_endian(event, seconds_now());
+  little_endian(event, event_wall_time());
   key(event, 2, kVarint);  // Event.step
   varint(event, static_cast<std::uint64_t>(step));
   event += what;

@@ -46,6 +46,9 @@ class EventFileWriter {
   std::string error_;
 };
 
+// Seconds since the Unix epoch: an event's wall_time, and the hparams plugin's times.
+double event_wall_time();
+
 // Removes the event files in `dir` (events.out.tfevents.*), nothing else; no error when there
 // are none or no such folder. None when a link is where `dir` goes: they would be the target's.
 void remove_event_files(const FolderInside& dir);

@@ -1,14 +1,7 @@
 #include "runner/report/tensorboard_log.h"
 
-#include <chrono>
-
 namespace runner {
 namespace {
-
-double seconds_since_epoch() {
-  using namespace std::chrono;
-  return duration<double>(system_clock::now().time_since_epoch()).count();
-}
 
 HParamsStatus hparams_status(RunStatus status) {
   switch (status) {
@@ -70,7 +63,7 @@ void TensorBoardLog::start_session(std::vector<HParam> hparams,
   hparams_ = std::move(hparams);
   std::vector<std::string> tags;
   for (const std::string& name : figure_names) tags.push_back("final/" + name);
-  const double now = seconds_since_epoch();
+  const double now = event_wall_time();
   writer_.plugin_summary(kHParamsExperimentTag, 0, kHParamsPlugin,
                          hparams_experiment(hparams_, tags, now));
   writer_.plugin_summary(kHParamsSessionStartTag, 0, kHParamsPlugin,
@@ -82,7 +75,7 @@ void TensorBoardLog::end_session(RunStatus status, const std::map<std::string, d
                                  std::int64_t step) {
   for (const auto& [name, value] : metrics) writer_.scalar("final/" + name, step, value);
   writer_.plugin_summary(kHParamsSessionEndTag, step, kHParamsPlugin,
-                         hparams_session_end(hparams_status(status), seconds_since_epoch()));
+                         hparams_session_end(hparams_status(status), event_wall_time()));
   writer_.flush();
 }
 

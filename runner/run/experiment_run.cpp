@@ -363,12 +363,8 @@ RunReport train_report(RunContext& c) {
     }
   }
   // The report (and page) rewritten after every epoch with status running: a run to watch.
-  LiveReport::DrawPage draw_page;
-  if (experiment.report.html && c.request.write_page) {
-    draw_page = [&](const RunRecord& record, const std::filesystem::path& file) {
-      c.request.write_page(record, file);
-    };
-  }
+  LiveReport::DrawPage draw_page;  // the run's PageWriter, its returned path unused
+  if (experiment.report.html) draw_page = c.request.write_page;
   RunRecord live_head = c.head();
   if (resumed) live_head.resumed_from = resumed_from_record(resumed->info);
   live_head.sweep_point = c.request.sweep_point;  // a sweep reads its running points too

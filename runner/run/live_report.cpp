@@ -51,8 +51,7 @@ void LiveReport::update(const TrainingOutcome& so_far) {
   if (so_far.epochs.empty()) return;
   // Epochs of a few milliseconds would spend their time writing: at most one write a second.
   const auto now = SteadyClock::now();
-  if (written_ && now - last_written_ < std::chrono::seconds(1)) return;
-  written_ = true;
+  if (last_written_ && now - *last_written_ < std::chrono::seconds(1)) return;
   last_written_ = now;
   try {
     last_ = record(so_far);

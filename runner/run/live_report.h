@@ -50,8 +50,7 @@ class LiveReport {
   Console& console_;
   std::optional<RunRecord> last_;  // the last record written
   bool warned_ = false;
-  bool written_ = false;
-  SteadyClock::time_point last_written_;
+  std::optional<SteadyClock::time_point> last_written_;  // none before the first write
 };
 
 }  // namespace runner

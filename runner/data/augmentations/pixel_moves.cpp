@@ -67,16 +67,16 @@ class RandomCrop : public PixelMove {
         std::vector<std::uint8_t>(static_cast<std::size_t>(image.channels) * height_ * width_)};
     const std::size_t in_plane = static_cast<std::size_t>(image.height) * image.width;
     const std::size_t out_plane = static_cast<std::size_t>(height_) * width_;
-    for (int c = 0; c < image.channels; ++c) {
+    // The window's columns inside the image; the rest stays zero (the padding).
+    const int x0 = std::max(0, -left), x1 = std::min(width_, image.width - left);
+    for (int c = 0; c < image.channels && x0 < x1; ++c) {
       for (int y = 0; y < height_; ++y) {
         const int sy = top + y;
         if (sy < 0 || sy >= image.height) continue;
-        for (int x = 0; x < width_; ++x) {
-          const int sx = left + x;
-          if (sx < 0 || sx >= image.width) continue;
-          out.pixels[c * out_plane + static_cast<std::size_t>(y) * width_ + x] =
-              image.pixels[c * in_plane + static_cast<std::size_t>(sy) * image.width + sx];
-        }
+        const std::uint8_t* from =
+            image.pixels.data() + c * in_plane + static_cast<std::size_t>(sy) * image.width;
+        std::copy(from + left + x0, from + left + x1,
+                  out.pixels.data() + c * out_plane + static_cast<std::size_t>(y) * width_ + x0);
       }
     }
     image = std::move(out);
