@@ -164,6 +164,7 @@ struct Commands {
   bool describe_flat = false, describe_json = false;
   std::filesystem::path checkpoint;  // eval's
   PredictOptions predict;
+  ExportOptions export_model;
   bool measure_peak = false;  // devices'
   BenchOptions bench;
   SweepOptions sweep;
@@ -179,7 +180,7 @@ struct Commands {
   CLI::App *run_cmd = nullptr, *validate_cmd = nullptr, *describe_cmd = nullptr,
            *eval_cmd = nullptr, *devices_cmd = nullptr, *bench_cmd = nullptr, *sweep_cmd = nullptr,
            *report_cmd = nullptr, *reproduce_cmd = nullptr, *sweep_status_cmd = nullptr,
-           *predict_cmd = nullptr;
+           *predict_cmd = nullptr, *export_cmd = nullptr;
 };
 
 // The commands that run or look at one config: run, validate, describe, eval.
@@ -243,6 +244,26 @@ void add_predict_command(CLI::App& app, Commands& c) {
       ->check(whole_number(1, 1'000'000));
   c.predict_cmd->add_option("--device", o.device,
                             "auto, cpu, cuda or cuda:N (default: the run's device)");
+}
+
+// export: the trained network as an ONNX model.
+void add_export_command(CLI::App& app, Commands& c) {
+  ExportOptions& o = c.export_model;
+  c.export_cmd = app.add_subcommand(
+      "export", "write a trained model as ONNX (opset 13), its normalisation included");
+  c.export_cmd
+      ->add_option("run", o.model,
+                   "a run's folder (its report.json and checkpoint), or a checkpoint with the "
+                   "run's report.json beside it")
+      ->required();
+  c.export_cmd->add_option("--onnx", o.onnx, "the ONNX file to write")->required();
+  c.export_cmd->add_flag("--softmax", o.softmax,
+                         "add the softmax of the logits as a second output, 'probabilities'");
+  c.export_cmd
+      ->add_option("--batch", o.batch,
+                   "a fixed batch size (default: any, a symbolic dimension; OpenCV 4.6 runs "
+                   "channel gates only with a fixed one)")
+      ->check(whole_number(1, 1'000'000));
 }
 
 // devices, then bench.
@@ -387,6 +408,7 @@ int dispatch(const Commands& c) {
   if (*c.eval_cmd) return eval_command(c.eval, c.checkpoint);
   if (*c.devices_cmd) return devices_command(c.measure_peak);
   if (*c.predict_cmd) return predict_command(c.predict);
+  if (*c.export_cmd) return export_command(c.export_model);
   if (*c.bench_cmd) return bench_command(c.bench);
   if (*c.sweep_cmd) {
     if (c.sweep.point > 0) return sweep_point_command(c.sweep);
@@ -439,6 +461,7 @@ int run_cli(int argc, char** argv) {
   add_config_commands(app, commands);  // in the order `runner --help` lists them
   add_devices_and_bench(app, commands);
   add_predict_command(app, commands);
+  add_export_command(app, commands);
   commands.sweep_cmd = add_sweep_command(app, commands.sweep);
   commands.sweep_status_cmd = add_sweep_status_command(app, commands.sweep_status);
   add_report_commands(app, commands);

@@ -64,6 +64,13 @@ struct RunsOptions {
   bool no_cache = false;                       // read every report, keep no index
 };
 
+struct ExportOptions {
+  std::filesystem::path model;  // a run's folder, or its checkpoint (report.json beside)
+  std::filesystem::path onnx;   // the model file to write
+  bool softmax = false;         // a "probabilities" output beside "logits"
+  int batch = 0;                // a fixed batch size; 0: any
+};
+
 struct PredictOptions {
   std::filesystem::path model;  // a run's folder, or its checkpoint (report.json beside)
   std::vector<std::filesystem::path> files;  // image files and folders of them
@@ -89,5 +96,6 @@ int eval_command(const SessionOptions& options, const std::filesystem::path& che
 int devices_command(bool measure_peak);
 // Exit 1 when a file could not be decoded (the others are still labelled).
 int predict_command(const PredictOptions& options);
+int export_command(const ExportOptions& options);
 
 }  // namespace runner

@@ -43,42 +43,6 @@ void check_finite_weights(const Program& program, const fs::path& file) {
   }
 }
 
-// The experiment the run resolved, from its report, checked as `run` checks a config: an edited
-// report is refused naming the report and the field ("RUN/report.json: config.model.layers[0]:
-// ..."), before anything is compiled for it.
-Experiment experiment_of(const TrainedRun& run) {
-  ConfigDocument doc;
-  doc.file = run.report_path.string();
-  doc.source_map = SourceMap(doc.file, "config");
-  doc.json = *run.report.config;
-  validate_config(doc);
-  return resolve_experiment(doc);
-}
-
-struct ClassNames {
-  std::vector<std::string> names;
-  std::string origin;  // why there are that many, for a model that does not give as many values
-};
-
-// In label order: the report's (so a moved dataset does not matter), else from the dataset's
-// format (reports written before they held them).
-ClassNames class_names_of(const TrainedRun& run, const DatasetSpec& spec) {
-  const auto names = field_of(run.report.data, &RecordData::class_names);
-  if (names && !names->empty()) {
-    return {*names, fmt::format("{} lists {} class names in data.class_names",
-                                run.report_path.string(), names->size())};
-  }
-  try {
-    DatasetGeometry geometry = dataset_geometry(spec);
-    return {geometry.class_names, geometry.classes_origin};
-  } catch (const UserError& e) {
-    throw UserError(
-        fmt::format("{}: the report has no data.class_names and the dataset cannot "
-                    "tell them: {}",
-                    run.report_path.string(), e.what()));
-  }
-}
-
 // The files to label, in the order given; folders walked as image_folder walks them.
 std::vector<fs::path> input_files(const std::vector<fs::path>& inputs) {
   std::vector<fs::path> files;
@@ -238,12 +202,11 @@ void check_predict_memory(const Experiment& experiment, const Graph& graph, bool
 }
 
 int predict_command(const PredictOptions& options) {
-  TrainedRun run = find_trained_run(options.model);
+  TrainedModel model = open_trained_model(options.model);
   Session session;
-  session.experiment = experiment_of(run);
-  if (run.checkpoint.empty()) {
-    run.checkpoint = checkpoint_of(run.report, options.model, session.experiment.checkpoint.path);
-  }
+  session.experiment = std::move(model.experiment);
+  session.graph = std::move(model.graph);
+  const TrainedRun& run = model.run;
   if (!options.device.empty()) {
     auto device = Device::parse(options.device);
     if (!device) {
@@ -253,12 +216,8 @@ int predict_command(const PredictOptions& options) {
     session.experiment.device = *device;
   }
   const Experiment& experiment = session.experiment;
-  ClassNames classes = class_names_of(run, experiment.dataset);
-  const ImageShape image = format_of(experiment.dataset).image(experiment.dataset);
-  session.graph = build_graph(experiment.model, Shape{image.channels, image.height, image.width},
-                              static_cast<int>(classes.names.size()), classes.origin);
+  ClassNames& classes = model.classes;
   check_layer_support(session.graph, experiment.device);
-  check_checkpoint_fits(run.checkpoint, session.graph);
   std::vector<fs::path> files = input_files(options.files);
   if (files.empty()) throw UserError("no image files to predict");
 

@@ -5,12 +5,48 @@
 
 #include <vector>
 
+#include "runner/config/load_config.h"
+#include "runner/data/dataset_format.h"
+#include "runner/graph/dataset_geometry.h"
 #include "runner/report/read_report.h"
+#include "runner/train/checkpoint.h"
 #include "runner/util/errors.h"
 
 namespace runner {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+Experiment experiment_of(const TrainedRun& run) {
+  ConfigDocument doc;
+  doc.file = run.report_path.string();
+  doc.source_map = SourceMap(doc.file, "config");
+  doc.json = *run.report.config;
+  validate_config(doc);
+  return resolve_experiment(doc);
+}
+
+// In label order: the report's (so a moved dataset does not matter), else from the dataset's
+// format (reports written before they held them).
+ClassNames class_names_of(const TrainedRun& run, const DatasetSpec& spec) {
+  const auto names = field_of(run.report.data, &RecordData::class_names);
+  if (names && !names->empty()) {
+    return {*names, fmt::format("{} lists {} class names in data.class_names",
+                                run.report_path.string(), names->size())};
+  }
+  try {
+    DatasetGeometry geometry = dataset_geometry(spec);
+    return {geometry.class_names, geometry.classes_origin};
+  } catch (const UserError& e) {
+    throw UserError(
+        fmt::format("{}: the report has no data.class_names and the dataset cannot "
+                    "tell them: {}",
+                    run.report_path.string(), e.what()));
+  }
+}
+
+}  // namespace
 
 fs::path checkpoint_of(const RunRecord& report, const fs::path& run_dir,
                        const std::string& configured_path) {
@@ -68,6 +104,24 @@ TrainedRun find_trained_run(const fs::path& model) {
                                 run.report_path.string()));
   }
   return run;
+}
+
+TrainedModel open_trained_model(const fs::path& model) {
+  TrainedModel trained;
+  trained.run = find_trained_run(model);
+  trained.experiment = experiment_of(trained.run);
+  if (trained.run.checkpoint.empty()) {
+    trained.run.checkpoint =
+        checkpoint_of(trained.run.report, model, trained.experiment.checkpoint.path);
+  }
+  trained.classes = class_names_of(trained.run, trained.experiment.dataset);
+  const ImageShape image = format_of(trained.experiment.dataset).image(trained.experiment.dataset);
+  trained.graph = build_graph(trained.experiment.model,
+                              Shape{image.channels, image.height, image.width},
+                              static_cast<int>(trained.classes.names.size()),
+                              trained.classes.origin);
+  check_checkpoint_fits(trained.run.checkpoint, trained.graph);
+  return trained;
 }
 
 }  // namespace runner

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <string>
 
+#include "runner/config/experiment.h"
+#include "runner/graph/graph.h"
 #include "runner/report/run_record.h"
 
 namespace runner {
@@ -26,5 +28,22 @@ TrainedRun find_trained_run(const std::filesystem::path& model);
 // config's checkpoint.path.
 std::filesystem::path checkpoint_of(const RunRecord& report, const std::filesystem::path& run_dir,
                                     const std::string& configured_path);
+
+struct ClassNames {
+  std::vector<std::string> names;
+  std::string origin;  // why there are that many, for a model that does not give as many values
+};
+
+// A trained run ready to use its model: the experiment its report resolved (checked as `run`
+// checks a config: an edited report is refused naming the report and the field,
+// "RUN/report.json: config.model.layers[0]: ..."), its class names in label order, its graph
+// built, and its checkpoint found and checked to fit the graph, before anything is compiled.
+struct TrainedModel {
+  TrainedRun run;  // run.checkpoint set
+  Experiment experiment;
+  ClassNames classes;
+  Graph graph;
+};
+TrainedModel open_trained_model(const std::filesystem::path& model);
 
 }  // namespace runner

@@ -30,4 +30,9 @@ void double_field(std::string& out, unsigned field, double value) {
   little_endian(out, value);
 }
 
+void float_field(std::string& out, unsigned field, float value) {
+  key(out, field, kFixed32);
+  little_endian(out, value);
+}
+
 }  // namespace runner::protobuf

@@ -1,5 +1,6 @@
-// The protobuf wire format, written by hand for the few fixed messages TensorBoard reads (event
-// files, their summaries, the hparams plugin's data): a key is (field << 3) | wire type.
+// The protobuf wire format, written by hand for the few fixed messages the runner writes
+// (TensorBoard's event files, their summaries, the hparams plugin's data; the ONNX export's
+// model): a key is (field << 3) | wire type.
 #pragma once
 
 #include <cstdint>
@@ -24,5 +25,6 @@ void little_endian(std::string& out, T value) {
 void bytes_field(std::string& out, unsigned field, const std::string& bytes);
 void varint_field(std::string& out, unsigned field, std::uint64_t value);
 void double_field(std::string& out, unsigned field, double value);
+void float_field(std::string& out, unsigned field, float value);
 
 }  // namespace runner::protobuf
