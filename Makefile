@@ -20,9 +20,12 @@ BUILD_TEST_PACKAGES = libgtest-dev libgmock-dev python3-matplotlib
 # and the reference BLAS alone made the PyTorch peer up to 2x slower (LeNet) to 40x (ViT).
 BENCH_PACKAGES = python3-torch python3-torchvision python3-numpy libopenblas0-pthread
 # Only for the tests: the single-node Slurm cluster of tests/sweep/slurm_cluster_test.cpp
-# (scripts/slurm_local_cluster.sh; users of a real cluster need none of it), and the headless
-# browser that opens the HTML pages (tests/html/browser_test.cpp).
+# (scripts/slurm_local_cluster.sh; users of a real cluster need none of it), the headless
+# browser that opens the HTML pages (tests/html/browser_test.cpp); and, without their
+# recommends, the independent checks of `runner export` (tests/cli/onnx_export_test.cpp: onnx's
+# checker, OpenCV's dnn module).
 TEST_PACKAGES = slurm-wlm munge chromium
+EXPORT_TEST_PACKAGES = python3-onnx python3-opencv
 # libFuzzer and the sanitizer runtimes of Debian 12's clang (14).
 FUZZ_PACKAGES = clang libclang-rt-14-dev libfuzzer-14-dev
 # One clang tree for the sanitizer tests and the fuzz targets: everything in it is built once with
@@ -65,10 +68,11 @@ deps:
 build-deps: deps
 	$(call install_missing,$(BUILD_TEST_PACKAGES))
 
-# The packages only the tests need (CI installs them; without them the Slurm and browser tests
-# are skipped).
+# The packages only the tests need (CI installs them; without them the Slurm, browser and ONNX
+# export tests are skipped).
 test-deps:
 	$(call install_missing,$(TEST_PACKAGES))
+	$(call install_missing,$(EXPORT_TEST_PACKAGES),--no-install-recommends)
 
 # Ninja where it is installed (make deps installs it): it keeps both cores busy across targets.
 GENERATOR = $(shell command -v ninja >/dev/null 2>&1 && echo -G Ninja)

@@ -54,6 +54,8 @@ def check_onnx(path, findings):
             raise AssertionError(f"output {name} has shape {dims}, expected "
                                  f"[{batch}, {len(classes)}]")
     findings["checker"] = "ok"
+    findings["run_id"] = metadata.get("run_id")
+    findings["classes"] = len(classes)
     findings["outputs"] = list(outputs)
     findings["opset"] = model.opset_import[0].version
     findings["ops"] = sorted({node.op_type for node in model.graph.node})
@@ -87,10 +89,11 @@ def softmax(logits):
 
 def compare(logits, predictions, classes, what):
     """How far `what`'s logits are from the runner's predictions: (top-1 agreements, the largest
-    probability difference); an AssertionError when they disagree."""
+    probability difference, the largest difference of log-probabilities, which sees a small
+    probability's error too); an AssertionError when they disagree."""
     if logits.shape != (len(predictions), len(classes)):
         raise AssertionError(f"{what}'s logits have shape {logits.shape}")
-    worst, agree = 0.0, 0
+    worst, worst_log, agree = 0.0, 0.0, 0
     for row, prediction in zip(logits, predictions):
         probabilities = softmax(row)
         runner = {c["class"]: c["probability"] for c in prediction["predictions"]}
@@ -98,12 +101,14 @@ def compare(logits, predictions, classes, what):
             raise AssertionError("the predictions must list every class (--top-k <classes>)")
         for index, name in enumerate(classes):
             worst = max(worst, abs(probabilities[index] - runner[name]))
+            if probabilities[index] > 0 and runner[name] > 0:
+                worst_log = max(worst_log, abs(math.log(probabilities[index]) - math.log(runner[name])))
         top = classes[int(np.argmax(probabilities))]
         agree += top == prediction["predictions"][0]["class"]
     if agree != len(predictions) or not worst <= TOLERANCE:
         raise AssertionError(f"{what} and the runner disagree: top-1 on {agree} of "
                              f"{len(predictions)} images, probabilities up to {worst:.3g} apart")
-    return agree, worst
+    return agree, worst, worst_log
 
 
 def opencv_logits(path, batch):
@@ -126,8 +131,8 @@ def main():
         batch = load_batch(predictions, input_dims)
         findings["images"] = len(predictions)
         reference = onnx_reference.run(model, {"pixels": batch})["logits"]
-        _, findings["reference_difference"] = compare(reference, predictions, classes,
-                                                      "the NumPy reference")
+        _, findings["reference_difference"], findings["reference_log_difference"] = compare(
+            reference, predictions, classes, "the NumPy reference")
         try:
             logits = opencv_logits(args.model, batch)
         except cv2.error as e:
@@ -136,8 +141,9 @@ def main():
             findings["opencv"] = "cannot run: " + " ".join(str(e).split())[-300:]
         else:
             findings["opencv"] = "ran"
-            findings["top1_agree"], findings["max_probability_difference"] = compare(
-                logits, predictions, classes, "OpenCV")
+            (findings["top1_agree"], findings["max_probability_difference"],
+             findings["max_log_probability_difference"]) = compare(logits, predictions, classes,
+                                                                   "OpenCV")
     except (AssertionError, onnx.checker.ValidationError, onnx.shape_inference.InferenceError,
             cv2.error, KeyError, ValueError, NotImplementedError) as e:
         findings["error"] = f"{type(e).__name__}: {e}"

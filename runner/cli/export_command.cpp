@@ -6,6 +6,7 @@
 #include <cmath>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "runner/cli/commands.h"
 #include "runner/cli/trained_run.h"
@@ -24,17 +25,23 @@ namespace fs = std::filesystem;
 // protobuf's limit on one message: larger models need ONNX's external data, not written here.
 constexpr std::size_t kMaxModelBytes = (std::size_t{1} << 31) - 1;
 
-// The checkpoint's weights by name; weights that are not finite are refused, naming the tensor.
-ExportWeights weights_of(const fs::path& file) {
+// The checkpoint's tensors that `graph` has as parameters or buffers, by name (not the optimizer's
+// state); weights that are not finite are refused, naming the tensor.
+ExportWeights weights_of(const fs::path& file, const Graph& graph) {
+  std::set<std::string> wanted;
+  for (const Node& node : graph.nodes) {
+    for (const ParamSpec& param : node.params) wanted.insert(param.name);
+  }
   Checkpoint checkpoint = load_safetensors(file);
   ExportWeights weights;
   for (HostTensor& tensor : checkpoint.tensors) {
-    if (tensor.dtype != TensorDtype::f32) continue;  // step counters, not weights
+    if (!wanted.contains(tensor.name)) continue;
     for (float value : tensor.values) {
       if (!std::isfinite(value)) {
-        throw UserError(fmt::format("{}: the weights are not finite ({} holds {}): there is no "
-                                    "model to export",
-                                    file.string(), tensor.name, value));
+        throw UserError(
+            fmt::format("{}: the weights are not finite ({} holds {}): there is no "
+                        "model to export",
+                        file.string(), tensor.name, value));
       }
     }
     weights[tensor.name] = ExportWeight{std::move(tensor.dims), std::move(tensor.values)};
@@ -64,12 +71,13 @@ std::string preprocessing_of(const Experiment& experiment, const Shape& input) {
 int export_command(const ExportOptions& options) {
   if (options.onnx.empty()) throw UserError("export: --onnx FILE is required (the model to write)");
   if (fs::is_directory(options.onnx)) {
-    throw UserError(fmt::format("--onnx: {} is a folder; expected the model file to write (e.g. "
-                                "model.onnx)",
-                                options.onnx.string()));
+    throw UserError(
+        fmt::format("--onnx: {} is a folder; expected the model file to write (e.g. "
+                    "model.onnx)",
+                    options.onnx.string()));
   }
   TrainedModel model = open_trained_model(options.model);
-  const ExportWeights weights = weights_of(model.run.checkpoint);
+  const ExportWeights weights = weights_of(model.run.checkpoint, model.graph);
   const Experiment& experiment = model.experiment;
   const RunRecord& report = model.run.report;
 

@@ -116,10 +116,9 @@ TrainedModel open_trained_model(const fs::path& model) {
   }
   trained.classes = class_names_of(trained.run, trained.experiment.dataset);
   const ImageShape image = format_of(trained.experiment.dataset).image(trained.experiment.dataset);
-  trained.graph = build_graph(trained.experiment.model,
-                              Shape{image.channels, image.height, image.width},
-                              static_cast<int>(trained.classes.names.size()),
-                              trained.classes.origin);
+  trained.graph =
+      build_graph(trained.experiment.model, Shape{image.channels, image.height, image.width},
+                  static_cast<int>(trained.classes.names.size()), trained.classes.origin);
   check_checkpoint_fits(trained.run.checkpoint, trained.graph);
   return trained;
 }

@@ -32,8 +32,7 @@ class OnnxBuilder {
   std::string scalar(const std::string& prefix, const std::string& what, float value);
   std::string int64s(const std::string& prefix, const std::string& what,
                      const std::vector<std::int64_t>& values);  // a 1-D tensor
-  std::string int64_scalar(const std::string& prefix, const std::string& what,
-                           std::int64_t value);
+  std::string int64_scalar(const std::string& prefix, const std::string& what, std::int64_t value);
 
   onnx::GraphParts& parts() { return parts_; }
 

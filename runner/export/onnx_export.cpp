@@ -18,8 +18,8 @@ constexpr const char* kInput = "pixels";
 std::string normalized_input(OnnxBuilder& onnx, const Graph& graph, const Normalization& norm) {
   const ByteNormalizer normalizer(norm, graph.input.c);
   const std::vector<std::int64_t> dims = {graph.input.c, 1, 1};
-  const std::string scaled =
-      onnx.add("Mul", "normalize", {kInput, onnx.floats("normalize", "scale", dims, normalizer.scale)});
+  const std::string scaled = onnx.add(
+      "Mul", "normalize", {kInput, onnx.floats("normalize", "scale", dims, normalizer.scale)});
   return onnx.add("Add", "normalize",
                   {scaled, onnx.floats("normalize", "shift", dims, normalizer.shift)});
 }

@@ -4,11 +4,11 @@
 // Every tensor is as PyTorch holds it: images (N, C, H, W), flat (N, C), tokens (N, T, C).
 #pragma once
 
+#include <fmt/format.h>
+
 #include <map>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "runner/export/onnx_builder.h"
 #include "runner/graph/graph.h"
@@ -30,7 +30,8 @@ struct OnnxLayer {
   const std::vector<Shape>& input_shapes;
   const ExportWeights& weights;
   std::int64_t batch = 0;  // the model's fixed batch size; 0: any (a symbolic dimension)
-  // The checkpoint tensor "<layer>.<suffix>" ("<layer>" for an empty suffix) as an initializer under its own name.
+  // The checkpoint tensor "<layer>.<suffix>" ("<layer>" for an empty suffix) as an initializer
+  // under its own name.
   std::string weight(const std::string& suffix) const;
   // The same reshaped to `dims` (as many values): a per-channel vector as (C, 1, 1).
   std::string weight_as(const std::string& suffix, const std::vector<std::int64_t>& dims) const;

@@ -26,8 +26,8 @@ RUNNER_ONNX_LAYER(mul) {
 }
 
 RUNNER_ONNX_LAYER(scale) {
-  return layer.add("Mul", {layer.inputs[0],
-                           layer.weight_as("weight", per_channel_dims(layer.input_shapes[0]))});
+  return layer.add(
+      "Mul", {layer.inputs[0], layer.weight_as("weight", per_channel_dims(layer.input_shapes[0]))});
 }
 
 }  // namespace runner

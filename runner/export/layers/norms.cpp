@@ -21,8 +21,7 @@ std::string normalize_rows(const OnnxLayer& layer, const std::string& x, std::in
                            double eps) {
   const std::string& name = layer.node.name;
   const std::string ones = layer.onnx.floats(name, "ones", {rows}, std::vector<float>(rows, 1.f));
-  const std::string zeros =
-      layer.onnx.floats(name, "zeros", {rows}, std::vector<float>(rows, 0.f));
+  const std::string zeros = layer.onnx.floats(name, "zeros", {rows}, std::vector<float>(rows, 0.f));
   return layer.add("InstanceNormalization", {x, ones, zeros},
                    {onnx::float_attribute("epsilon", static_cast<float>(eps))});
 }
@@ -68,8 +67,9 @@ RUNNER_ONNX_LAYER(layer_norm) {
       normalize_rows(layer, channels_last, static_cast<std::int64_t>(in.h) * in.w, eps);
   const std::string channels_first =
       layer.add("Transpose", {normalized}, {onnx::ints_attribute("perm", {0, 2, 1})});
-  return affine(layer, layer.add("Reshape", {channels_first, layer.onnx.int64s(name, "image",
-                                                                               {0, in.c, in.h, in.w})}));
+  return affine(
+      layer, layer.add("Reshape",
+                       {channels_first, layer.onnx.int64s(name, "image", {0, in.c, in.h, in.w})}));
 }
 
 // (N, C, ...) -> (N, groups, C/groups x positions) rows, normalised, and back.
@@ -82,8 +82,7 @@ RUNNER_ONNX_LAYER(group_norm) {
   const std::string normalized = normalize_rows(layer, grouped, groups, layer.node.attrs.eps);
   std::vector<std::int64_t> shape = {0, in.c};
   if (in.is_image()) shape.insert(shape.end(), {in.h, in.w});
-  return affine(layer,
-                layer.add("Reshape", {normalized, layer.onnx.int64s(name, "shape", shape)}));
+  return affine(layer, layer.add("Reshape", {normalized, layer.onnx.int64s(name, "shape", shape)}));
 }
 
 }  // namespace runner

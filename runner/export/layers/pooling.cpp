@@ -9,7 +9,8 @@ std::vector<std::string> window_attributes(const LayerAttrs& a, bool padded) {
   std::vector<std::string> attributes = {
       onnx::ints_attribute("kernel_shape", {a.kernel_h, a.kernel_w}),
       onnx::ints_attribute("strides", {a.stride_h, a.stride_w})};
-  if (padded) attributes.push_back(onnx::ints_attribute("pads", {a.pad_h, a.pad_w, a.pad_h, a.pad_w}));
+  if (padded)
+    attributes.push_back(onnx::ints_attribute("pads", {a.pad_h, a.pad_w, a.pad_h, a.pad_w}));
   return attributes;
 }
 

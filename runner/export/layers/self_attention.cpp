@@ -20,9 +20,9 @@ std::string projected_heads(const OnnxLayer& layer, const Heads& h, int part, co
   const ExportWeight& w = layer.values("qkv.weight");
   const std::string prefix = fmt::format("{}.{}", node.name, what);
   std::string y = layer.add(
-      "MatMul", {layer.inputs[0],
-                 layer.onnx.weight(prefix + ".weight_transposed", {h.features, h.features},
-                                   transposed(w, part * h.features, h.features))});
+      "MatMul",
+      {layer.inputs[0], layer.onnx.weight(prefix + ".weight_transposed", {h.features, h.features},
+                                          transposed(w, part * h.features, h.features))});
   if (node.attrs.bias) {
     const std::vector<float>& b = layer.values("qkv.bias").values;
     const auto first = b.begin() + part * h.features;
@@ -30,8 +30,8 @@ std::string projected_heads(const OnnxLayer& layer, const Heads& h, int part, co
                                                {first, first + h.features})});
   }
   const std::string split = layer.add(
-      "Reshape", {y, layer.onnx.int64s(node.name, "heads_shape",
-                                       {0, h.tokens, h.heads, h.head_features})});
+      "Reshape",
+      {y, layer.onnx.int64s(node.name, "heads_shape", {0, h.tokens, h.heads, h.head_features})});
   return layer.add("Transpose", {split}, {onnx::ints_attribute("perm", perm)});
 }
 
@@ -50,15 +50,16 @@ RUNNER_ONNX_LAYER(self_attention) {
                                 static_cast<float>(1 / std::sqrt(double(h.head_features))))});
   const std::string probabilities =
       layer.add("Softmax", {scores}, {onnx::int_attribute("axis", -1)});
-  const std::string joined = layer.add(
-      "Transpose", {layer.add("MatMul", {probabilities, v})}, {onnx::ints_attribute("perm", {0, 2, 1, 3})});
+  const std::string joined = layer.add("Transpose", {layer.add("MatMul", {probabilities, v})},
+                                       {onnx::ints_attribute("perm", {0, 2, 1, 3})});
   const std::string tokens = layer.add(
       "Reshape", {joined, layer.onnx.int64s(node.name, "tokens_shape", {0, h.tokens, h.features})});
   const ExportWeight& proj = layer.values("proj.weight");
-  std::string out = layer.add(
-      "MatMul", {tokens, layer.onnx.weight(node.name + ".proj.weight_transposed",
-                                           {h.features, h.features}, transposed(proj))});
-  if (node.attrs.bias) out = layer.add("Add", {out, layer.weight_as("proj.bias", {1, 1, h.features})});
+  std::string out =
+      layer.add("MatMul", {tokens, layer.onnx.weight(node.name + ".proj.weight_transposed",
+                                                     {h.features, h.features}, transposed(proj))});
+  if (node.attrs.bias)
+    out = layer.add("Add", {out, layer.weight_as("proj.bias", {1, 1, h.features})});
   return out;
 }
 

@@ -41,7 +41,8 @@ RUNNER_ONNX_LAYER(token_select) {
     return layer.add("ReduceMean", {layer.inputs[0]},
                      {onnx::ints_attribute("axes", {1}), onnx::int_attribute("keepdims", 0)});
   }
-  return layer.add("Gather", {layer.inputs[0], layer.onnx.int64_scalar(layer.node.name, "first", 0)},
+  return layer.add("Gather",
+                   {layer.inputs[0], layer.onnx.int64_scalar(layer.node.name, "first", 0)},
                    {onnx::int_attribute("axis", 1)});
 }
 
