@@ -218,16 +218,21 @@ void add_config_commands(CLI::App& app, Commands& c) {
                          "safetensors checkpoint (with a config; a run folder needs none)");
 }
 
+// The RUN argument of the commands that use a trained model.
+void add_trained_run_argument(CLI::App& command, std::filesystem::path& model) {
+  command
+      .add_option("run", model,
+                  "a run's folder (its report.json and checkpoint), or a checkpoint with the "
+                  "run's report.json beside it")
+      ->required();
+}
+
 // predict: label image files with a trained run's model.
 void add_predict_command(CLI::App& app, Commands& c) {
   PredictOptions& o = c.predict;
   c.predict_cmd = app.add_subcommand(
       "predict", "label image files with a trained model, preprocessed as its run's data was");
-  c.predict_cmd
-      ->add_option("run", o.model,
-                   "a run's folder (its report.json and checkpoint), or a checkpoint with the "
-                   "run's report.json beside it")
-      ->required();
+  add_trained_run_argument(*c.predict_cmd, o.model);
   c.predict_cmd
       ->add_option("files", o.files, "image files, or folders walked as image_folder walks them")
       ->required();
@@ -251,11 +256,7 @@ void add_export_command(CLI::App& app, Commands& c) {
   ExportOptions& o = c.export_model;
   c.export_cmd = app.add_subcommand(
       "export", "write a trained model as ONNX (opset 13), its normalisation included");
-  c.export_cmd
-      ->add_option("run", o.model,
-                   "a run's folder (its report.json and checkpoint), or a checkpoint with the "
-                   "run's report.json beside it")
-      ->required();
+  add_trained_run_argument(*c.export_cmd, o.model);
   c.export_cmd->add_option("--onnx", o.onnx, "the ONNX file to write")->required();
   c.export_cmd->add_flag("--softmax", o.softmax,
                          "add the softmax of the logits as a second output, 'probabilities'");
