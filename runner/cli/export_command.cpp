@@ -49,6 +49,26 @@ ExportWeights weights_of(const fs::path& file, const Graph& graph) {
   return weights;
 }
 
+std::string too_large(double bytes) {
+  return fmt::format(
+      "the model is {:.1f} GiB, more than the 2 GiB a protobuf message may hold; ONNX's "
+      "external data files would be needed, which export does not write",
+      bytes / (1 << 30));
+}
+
+// --onnx must not name the run's own checkpoint or report, which the export would replace.
+void refuse_run_files(const fs::path& onnx, const TrainedRun& run) {
+  for (const fs::path& own : {run.checkpoint, run.report_path}) {
+    std::error_code error;
+    if (fs::equivalent(onnx, own, error)) {
+      throw UserError(
+          fmt::format("--onnx: {} is the run's {}; the model goes to a file of its "
+                      "own (e.g. model.onnx)",
+                      onnx.string(), own == run.checkpoint ? "checkpoint" : "report"));
+    }
+  }
+}
+
 // How the run fitted each test image to the input, for the metadata: what a user of the model
 // does before handing it pixels.
 std::string preprocessing_of(const Experiment& experiment, const Shape& input) {
@@ -77,6 +97,12 @@ int export_command(const ExportOptions& options) {
                     options.onnx.string()));
   }
   TrainedModel model = open_trained_model(options.model);
+  refuse_run_files(options.onnx, model.run);
+  // Four bytes a value, before anything is read: a model past protobuf's limit is refused now,
+  // not after holding it several times over.
+  if (model.graph.parameter_count() * 4 > static_cast<std::int64_t>(kMaxModelBytes)) {
+    throw UserError(too_large(static_cast<double>(model.graph.parameter_count()) * 4));
+  }
   const ExportWeights weights = weights_of(model.run.checkpoint, model.graph);
   const Experiment& experiment = model.experiment;
   const RunRecord& report = model.run.report;
@@ -90,7 +116,9 @@ int export_command(const ExportOptions& options) {
                          model.run.checkpoint.string());
   nlohmann::json normalization = {{"mean", spec.normalize.mean}, {"std", spec.normalize.std}};
   spec.metadata = {
-      {"class_names", nlohmann::json(model.classes.names).dump()},
+      // Names that are not UTF-8 (a folder's bytes) with U+FFFD where JSON cannot hold them.
+      {"class_names", nlohmann::json(model.classes.names)
+                          .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)},
       {"run_id", report.run_id.value_or("")},
       {"run_name", spec.name},
       {"report", fs::absolute(model.run.report_path).string()},
@@ -101,13 +129,7 @@ int export_command(const ExportOptions& options) {
       {"runner_version", runner_version()},
   };
   const std::string bytes = export_onnx(model.graph, weights, spec);
-  if (bytes.size() > kMaxModelBytes) {
-    throw UserError(fmt::format(
-        "the model is {:.1f} GiB, more than the 2 GiB a protobuf message may hold; ONNX's "
-        "external data files would be needed, which export does not write",
-        static_cast<double>(bytes.size()) / (1 << 30)));
-  }
-  if (!options.onnx.parent_path().empty()) fs::create_directories(options.onnx.parent_path());
+  if (bytes.size() > kMaxModelBytes) throw UserError(too_large(static_cast<double>(bytes.size())));
   write_file_atomically(options.onnx, bytes);
   const Shape& in = model.graph.input;
   const std::string batch = options.batch > 0 ? std::to_string(options.batch) : "batch";

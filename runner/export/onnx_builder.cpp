@@ -5,8 +5,11 @@
 
 namespace runner {
 
-OnnxBuilder::OnnxBuilder(const std::vector<std::string>& reserved)
-    : names_(reserved.begin(), reserved.end()) {}
+OnnxBuilder::OnnxBuilder(const std::vector<std::string>& io_names,
+                         const std::vector<std::string>& parameter_names)
+    : names_(io_names.begin(), io_names.end()), io_names_(names_) {
+  names_.insert(parameter_names.begin(), parameter_names.end());
+}
 
 std::string OnnxBuilder::unique(const std::string& base) {
   std::string name = base;
@@ -28,17 +31,24 @@ void OnnxBuilder::add_named(const std::string& op_type, const std::string& outpu
   parts_.nodes.push_back(onnx::node(op_type, output, inputs, {output}, attributes));
 }
 
+std::string OnnxBuilder::initializer(const std::string& name, const std::vector<std::int64_t>& dims,
+                                     const std::vector<float>& values) {
+  parts_.initializers.push_back(onnx::float_tensor(name, dims, values));
+  return name;
+}
+
 std::string OnnxBuilder::weight(const std::string& name, const std::vector<std::int64_t>& dims,
                                 const std::vector<float>& values) {
-  const std::string unique_name = unique(name);
-  parts_.initializers.push_back(onnx::float_tensor(unique_name, dims, values));
-  return unique_name;
+  if (auto it = weights_.find(name); it != weights_.end()) return it->second;
+  const std::string stored = io_names_.contains(name) ? unique(name) : name;
+  weights_[name] = stored;
+  return initializer(stored, dims, values);
 }
 
 std::string OnnxBuilder::floats(const std::string& prefix, const std::string& what,
                                 const std::vector<std::int64_t>& dims,
                                 const std::vector<float>& values) {
-  return weight(prefix + "/" + what, dims, values);
+  return initializer(unique(prefix + "/" + what), dims, values);
 }
 
 std::string OnnxBuilder::scalar(const std::string& prefix, const std::string& what, float value) {

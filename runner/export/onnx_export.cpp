@@ -39,7 +39,11 @@ std::vector<std::string> kinds_without_export(const Graph& graph) {
 
 std::string export_onnx(const Graph& graph, const ExportWeights& weights,
                         const OnnxExportSpec& spec) {
-  OnnxBuilder onnx({kInput, "logits", "probabilities"});
+  std::vector<std::string> parameters;
+  for (const Node& node : graph.nodes) {
+    for (const ParamSpec& param : node.params) parameters.push_back(param.name);
+  }
+  OnnxBuilder onnx({kInput, "logits", "probabilities"}, parameters);
   const std::string input = normalized_input(onnx, graph, spec.normalize);
   std::vector<std::string> outputs;  // per node, the tensor holding its output
   for (const Node& node : graph.nodes) {
@@ -53,11 +57,7 @@ std::string export_onnx(const Graph& graph, const ExportWeights& weights,
     const std::vector<Shape> shapes = graph.input_shapes(node);
     outputs.push_back(write(OnnxLayer{onnx, node, inputs, shapes, weights, spec.batch}));
   }
-  std::string logits = outputs.back();
-  if (!graph.output().output.flat) {  // a classifier left as (classes x 1 x 1)
-    logits = onnx.add("Flatten", "output", {logits}, {onnx::int_attribute("axis", 1)});
-  }
-  onnx.add_named("Identity", "logits", {logits});
+  onnx.add_named("Identity", "logits", {outputs.back()});  // build_graph made it flat
   const onnx::Dimension batch =
       spec.batch > 0 ? onnx::Dimension(spec.batch) : onnx::Dimension(std::string("batch"));
   const std::vector<onnx::Dimension> output_dims = {batch, std::int64_t{graph.classes}};
@@ -81,6 +81,7 @@ std::string export_onnx(const Graph& graph, const ExportWeights& weights,
   model.producer_version = runner_version();
   model.doc = spec.doc;
   model.graph = onnx::graph(parts);
+  parts = {};  // the initializers' bytes, now in model.graph
   model.metadata = spec.metadata;
   return onnx::model(model);
 }

@@ -50,7 +50,7 @@ using OnnxLayerExport = std::string (*)(const OnnxLayer&);
 OnnxLayerExport find_onnx_layer(const std::string& type);
 
 // Shared by the kinds' files: the dims a per-channel (or per-feature) vector of `shape` takes to
-// broadcast against it ((C, 1, 1) for an image, (C) for flat features and tokens).
+// broadcast against it ((C, 1, 1) for an image, (C) for flat features, (1, 1, C) for tokens).
 std::vector<std::int64_t> per_channel_dims(const Shape& shape);
 // Rows [first_row, first_row + rows) of a 2-D weight (all rows: rows -1), transposed: the
 // (in, out) matrix a MatMul of (..., in) features takes.

@@ -370,7 +370,7 @@ RunReport train_report(RunContext& c) {
   live_head.sweep_point = c.request.sweep_point;  // a sweep reads its running points too
   live_head.asha = c.request.asha;
   c.live.emplace(std::move(live_head), c.run_dir, experiment.training.epochs, c.started, draw_page,
-                 c.history ? &*c.history : nullptr, c.console);
+                 c.history ? &*c.history : nullptr, &c.threads, c.console);
   plan.progress = [&](const TrainingOutcome& so_far) {
     if (tensorboard) tensorboard->update(so_far);
     c.live->update(so_far);

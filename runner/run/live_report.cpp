@@ -13,13 +13,14 @@ namespace runner {
 
 LiveReport::LiveReport(RunRecord head, std::filesystem::path run_dir, int epochs_planned,
                        SteadyClock::time_point started, DrawPage draw_page,
-                       const RunHistory* history, Console& console)
+                       const RunHistory* history, const StepThreads* threads, Console& console)
     : head_(std::move(head)),
       run_dir_(std::move(run_dir)),
       epochs_planned_(epochs_planned),
       started_(started),
       draw_page_(std::move(draw_page)),
       history_(history),
+      threads_(threads),
       console_(console) {}
 
 RunRecord LiveReport::record(const TrainingOutcome& so_far) const {
@@ -43,6 +44,7 @@ RunRecord LiveReport::record(const TrainingOutcome& so_far) const {
     progress.seconds_left = std::max(0, epochs_planned_ - done) * per_epoch;
   }
   report.progress = progress;
+  if (threads_) report.cpu = cpu_record(so_far, *threads_);  // before the history merges changes
   if (history_) history_->complete(report);
   return report;
 }

@@ -26,9 +26,11 @@ class LiveReport {
 
   // head: the report's fixed part (config, environment, data, model, times started).
   // history: a run resumed in its own folder, whose earlier stretches lead its record (or null).
+  // threads: the steps' compute threads, whose changes so far the record carries (a killed
+  // run's last record is then replayable), or null.
   LiveReport(RunRecord head, std::filesystem::path run_dir, int epochs_planned,
              SteadyClock::time_point started, DrawPage draw_page, const RunHistory* history,
-             Console& console);
+             const StepThreads* threads, Console& console);
 
   // After an epoch (the trainer's progress hook): the record of the run so far, written.
   void update(const TrainingOutcome& so_far);
@@ -47,6 +49,7 @@ class LiveReport {
   SteadyClock::time_point started_;
   DrawPage draw_page_;
   const RunHistory* history_;
+  const StepThreads* threads_;
   Console& console_;
   std::optional<RunRecord> last_;  // the last record written
   bool warned_ = false;

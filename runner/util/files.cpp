@@ -53,21 +53,34 @@ bool write_all(int fd, std::string_view bytes) {
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
   check_replaceable_file(path, path.string());
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+  std::error_code error;
+  if (path.has_parent_path()) {
+    std::filesystem::create_directories(path.parent_path(), error);
+    if (error) {
+      throw UserError(
+          fmt::format("{}: cannot create its folder: {}", path.string(), error.message()));
+    }
+  }
   std::filesystem::path temporary = path;
   temporary += fmt::format(".tmp.{}", ::getpid());
   const int fd = create_new_file(temporary);
   if (fd < 0) {
-    throw UserError(fmt::format("{}: cannot write: {}", temporary.string(), std::strerror(errno)));
+    throw UserError(fmt::format("{}: cannot write (its temporary file {}): {}", path.string(),
+                                temporary.string(), std::strerror(errno)));
   }
   const bool written = write_all(fd, bytes);
   const int write_errno = errno;
   if (::close(fd) != 0 || !written) {
     ::unlink(temporary.c_str());
-    throw UserError(fmt::format("{}: write failed ({})", temporary.string(),
+    throw UserError(fmt::format("{}: write failed ({}), the earlier file left as it was",
+                                path.string(),
                                 written ? "closing it" : std::strerror(write_errno)));
   }
-  std::filesystem::rename(temporary, path);  // replaces a link at `path`, not its target
+  std::filesystem::rename(temporary, path, error);  // replaces a link at `path`, not its target
+  if (error) {
+    ::unlink(temporary.c_str());
+    throw UserError(fmt::format("{}: cannot replace it: {}", path.string(), error.message()));
+  }
 }
 
 void write_json_atomically(const std::filesystem::path& path, const nlohmann::json& value) {

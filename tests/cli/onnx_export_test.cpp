@@ -206,8 +206,9 @@ TEST(OnnxExport, EveryConvolutionalKindRunsInOpenCvAsRunnerPredictsIt) {
   expect_opencv_agrees(export_and_check(tmp, run_dir, write_noise_images(tmp, 3, 16), 10, ""));
 }
 
-// A squeeze-and-excitation gate (one value per channel, broadcast over the positions) and the
-// token kinds OpenCV 4.6 runs, on gray images: OpenCV needs a fixed batch size for both
+// Squeeze-and-excitation gates (one value per channel, flat or one token, broadcast over the
+// positions) and the token kinds OpenCV 4.6 runs, on gray images: OpenCV needs a fixed batch size
+// for both
 // (`--batch`), where its broadcasts are planned with the input's shape.
 TEST(OnnxExport, GatesAndTokensRunInOpenCvWithAFixedBatch) {
   REQUIRE_ONNX_TOOLS();
@@ -218,6 +219,10 @@ TEST(OnnxExport, GatesAndTokensRunInOpenCvWithAFixedBatch) {
     - {name: excite, type: linear, out_features: 8}
     - {name: gate, type: hardsigmoid}
     - {name: se, type: mul, inputs: [stem, gate]}
+    - {name: pooled, type: global_avg_pool2d, inputs: [se]}
+    - {name: one_token, type: to_tokens}
+    - {name: token_gate, type: sigmoid}
+    - {name: gated, type: mul, inputs: [se, token_gate]}
     - {name: tokens, type: to_tokens}
     - {name: cls, type: class_token}
     - {name: mix, type: linear, out_features: 12}
@@ -287,6 +292,12 @@ TEST(OnnxExport, BadRequestsAreRefusedNamingWhatIsWrong) {
   CommandResult no_flag = run_runner("export " + run_dir.string());
   EXPECT_EQ(no_flag.exit_code, 2);
   EXPECT_NE(no_flag.output.find("--onnx"), std::string::npos) << no_flag.output;
+  for (const char* own : {"model.safetensors", "report.json"}) {
+    CommandResult overwrite =
+        run_runner("export " + run_dir.string() + " --onnx " + (run_dir / own).string());
+    EXPECT_EQ(overwrite.exit_code, 2) << own;
+    EXPECT_NE(overwrite.output.find("is the run's"), std::string::npos) << overwrite.output;
+  }
   // Weights that are not finite export nothing, and an existing file stays as it was.
   write_bytes(tmp / "m.onnx", "earlier");
   std::string checkpoint = read_file(run_dir / "model.safetensors");

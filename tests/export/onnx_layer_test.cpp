@@ -2,6 +2,7 @@
 // tests/cli/onnx_export_test.cpp, against independent runtimes).
 #include <gtest/gtest.h>
 
+#include "runner/export/onnx_builder.h"
 #include "runner/export/onnx_export.h"
 #include "runner/graph/layer_kind.h"
 #include "runner/util/errors.h"
@@ -68,6 +69,19 @@ TEST(OnnxExport, WeightsKeepTheirNamesAndValues) {
   ASSERT_NE(name, std::string::npos);
   EXPECT_NE(bytes.find(halves, name), std::string::npos);
   EXPECT_NE(bytes.find("fc.bias"), std::string::npos);
+}
+
+// Checkpoint tensors keep their names (a graph input or output name excepted) and are stored
+// once; what is made from them has a '/' in its name, which no layer name has.
+TEST(OnnxBuilderNames, WeightsKeepTheirNamesAndMadeTensorsTakeSlashNames) {
+  OnnxBuilder onnx({"pixels", "logits"}, {"fc.weight", "logits"});
+  EXPECT_EQ(onnx.weight("fc.weight", {1}, {1.f}), "fc.weight");
+  EXPECT_EQ(onnx.weight("fc.weight", {1}, {1.f}), "fc.weight");
+  EXPECT_EQ(onnx.weight("logits", {1}, {1.f}), "logits_2");  // a layer named as the output
+  EXPECT_EQ(onnx.floats("fc", "weight_transposed", {1}, {1.f}), "fc/weight_transposed");
+  EXPECT_EQ(onnx.floats("fc", "weight_transposed", {1}, {1.f}), "fc/weight_transposed_2");
+  EXPECT_EQ(onnx.add("Relu", "fc", {"fc.weight"}), "fc/Relu");
+  EXPECT_EQ(onnx.parts().initializers.size(), 4u);
 }
 
 }  // namespace

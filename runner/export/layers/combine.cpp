@@ -19,7 +19,7 @@ RUNNER_ONNX_LAYER(concat) {
 RUNNER_ONNX_LAYER(mul) {
   const Shape &x = layer.input_shapes[0], &gate = layer.input_shapes[1];
   std::string g = layer.inputs[1];
-  if (x.is_image() && gate.flat) {  // (N, C) -> (N, C, 1, 1)
+  if (x.is_image() && !gate.is_image()) {  // (N, C) or one token (N, 1, C) -> (N, C, 1, 1)
     g = layer.add("Reshape", {g, layer.onnx.int64s(layer.node.name, "gate_shape", {0, x.c, 1, 1})});
   }
   return layer.add("Mul", {layer.inputs[0], g});

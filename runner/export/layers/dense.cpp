@@ -18,7 +18,7 @@ RUNNER_ONNX_LAYER(linear) {
   // (N, T, C) x W^T: MatMul of each token, W^T stored as an initializer of its own.
   const ExportWeight& w = layer.values("weight");
   const std::string product = layer.add(
-      "MatMul", {layer.inputs[0], layer.onnx.weight(node.name + ".weight_transposed",
+      "MatMul", {layer.inputs[0], layer.onnx.floats(node.name, "weight_transposed",
                                                     {w.dims[1], w.dims[0]}, transposed(w))});
   if (!node.attrs.bias) return product;
   return layer.add("Add", {product, layer.weight("bias")});

@@ -18,16 +18,15 @@ std::string projected_heads(const OnnxLayer& layer, const Heads& h, int part, co
                             const std::vector<std::int64_t>& perm) {
   const Node& node = layer.node;
   const ExportWeight& w = layer.values("qkv.weight");
-  const std::string prefix = fmt::format("{}.{}", node.name, what);
-  std::string y = layer.add(
-      "MatMul",
-      {layer.inputs[0], layer.onnx.weight(prefix + ".weight_transposed", {h.features, h.features},
-                                          transposed(w, part * h.features, h.features))});
+  const std::string matrix =
+      layer.onnx.floats(node.name, fmt::format("{}.weight_transposed", what),
+                        {h.features, h.features}, transposed(w, part * h.features, h.features));
+  std::string y = layer.add("MatMul", {layer.inputs[0], matrix});
   if (node.attrs.bias) {
     const std::vector<float>& b = layer.values("qkv.bias").values;
     const auto first = b.begin() + part * h.features;
-    y = layer.add("Add", {y, layer.onnx.weight(prefix + ".bias", {1, 1, h.features},
-                                               {first, first + h.features})});
+    y = layer.add("Add", {y, layer.onnx.floats(node.name, fmt::format("{}.bias", what),
+                                               {1, 1, h.features}, {first, first + h.features})});
   }
   const std::string split = layer.add(
       "Reshape",
@@ -56,7 +55,7 @@ RUNNER_ONNX_LAYER(self_attention) {
       "Reshape", {joined, layer.onnx.int64s(node.name, "tokens_shape", {0, h.tokens, h.features})});
   const ExportWeight& proj = layer.values("proj.weight");
   std::string out =
-      layer.add("MatMul", {tokens, layer.onnx.weight(node.name + ".proj.weight_transposed",
+      layer.add("MatMul", {tokens, layer.onnx.floats(node.name, "proj.weight_transposed",
                                                      {h.features, h.features}, transposed(proj))});
   if (node.attrs.bias)
     out = layer.add("Add", {out, layer.weight_as("proj.bias", {1, 1, h.features})});
