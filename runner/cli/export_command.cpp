@@ -89,7 +89,6 @@ std::string preprocessing_of(const Experiment& experiment, const Shape& input) {
 }  // namespace
 
 int export_command(const ExportOptions& options) {
-  if (options.onnx.empty()) throw UserError("export: --onnx FILE is required (the model to write)");
   if (fs::is_directory(options.onnx)) {
     throw UserError(
         fmt::format("--onnx: {} is a folder; expected the model file to write (e.g. "

@@ -3,8 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "backends/common/host_math.h"
 #include "runner/report/environment.h"
 #include "runner/util/errors.h"
@@ -25,17 +23,6 @@ std::string normalized_input(OnnxBuilder& onnx, const Graph& graph, const Normal
 }
 
 }  // namespace
-
-std::vector<std::string> kinds_without_export(const Graph& graph) {
-  std::vector<std::string> missing;
-  for (const Node& node : graph.nodes) {
-    if (!find_onnx_layer(node.type) &&
-        std::find(missing.begin(), missing.end(), node.type) == missing.end()) {
-      missing.push_back(node.type);
-    }
-  }
-  return missing;
-}
 
 std::string export_onnx(const Graph& graph, const ExportWeights& weights,
                         const OnnxExportSpec& spec) {

@@ -27,7 +27,4 @@ struct OnnxExportSpec {
 std::string export_onnx(const Graph& graph, const ExportWeights& weights,
                         const OnnxExportSpec& spec);
 
-// The kinds of `graph` that have no export, in the order met (none: every kind has one).
-std::vector<std::string> kinds_without_export(const Graph& graph);
-
 }  // namespace runner
