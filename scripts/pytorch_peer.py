@@ -100,6 +100,9 @@ def load_split(dataset, train):
     else:
         raise SystemExit(f"dataset {name}: not supported by this script")
     limit = dataset.get("train_limit" if train else "test_limit", 0)
+    if isinstance(images, Photos):
+        photos = Photos(images.images[:limit] if limit else images.images, images.size)
+        return photos, torch.from_numpy(labels[:len(photos)].astype(np.int64))
     if limit:
         images, labels = images[:limit], labels[:limit]
     return torch.from_numpy(images.copy()), torch.from_numpy(labels.astype(np.int64))
@@ -107,20 +110,68 @@ def load_split(dataset, train):
 
 def image_folder_split(dataset, root, train):
     """torchvision's ImageFolder on the split's folder, with the runner's preprocessing:
-    convert('RGB') or ('L'), then Resize(image_size) (bilinear, antialiased), as uint8."""
-    from torchvision import datasets, transforms
+    convert('RGB') or ('L'), then Resize(image_size) (bilinear, antialiased), as uint8; the test
+    split through dataset.eval_transform's Resize and CenterCrop first. With dataset.decode:
+    per_epoch the training split stays full-size photos (Photos), fitted when a batch is made."""
+    from torchvision import datasets, transforms as T
     size = dataset["image_size"]
     size = [size, size] if isinstance(size, int) else size
     mode = "L" if dataset.get("channels", 3) == 1 else "RGB"
     folder = dataset.get("train", "train") if train else dataset.get("test", "test")
     folder = folder if os.path.isabs(folder) else os.path.join(root, folder)
-    to_bytes = transforms.Compose([
-        transforms.Lambda(lambda image: image.convert(mode)),
-        transforms.Resize(size, interpolation=transforms.InterpolationMode.BILINEAR),
-        transforms.PILToTensor()])
-    split = datasets.ImageFolder(folder, transform=to_bytes)
+    steps = [T.Lambda(lambda image: image.convert(mode))]
+    if train and dataset.get("decode", "once") == "per_epoch":
+        split = datasets.ImageFolder(folder, transform=T.Compose(steps))
+        return Photos([split[i][0] for i in range(len(split))], size), np.asarray(split.targets)
+    if not train:
+        for step in dataset.get("eval_transform", []):
+            (kind, opts), = step.items()
+            fit = opts["size"]
+            steps.append(T.Resize(fit if isinstance(fit, int) else tuple(fit),
+                                  interpolation=T.InterpolationMode.BILINEAR)
+                         if kind == "resize" else T.CenterCrop(tuple(fit)))
+    steps += [T.Resize(size, interpolation=T.InterpolationMode.BILINEAR), T.PILToTensor()]
+    split = datasets.ImageFolder(folder, transform=T.Compose(steps))
     images = np.stack([np.asarray(split[i][0]) for i in range(len(split))])
     return images, np.asarray(split.targets)
+
+
+class Photos:
+    """A training split decoded per epoch, as the runner's loader makes its batches: indexing
+    by rows gives the full-size PIL images, which augment() fits to image_size (a first
+    random_resized_crop crops the photo, otherwise Resize(image_size) first)."""
+
+    def __init__(self, images, size):
+        self.images, self.size = images, size
+
+    def __len__(self):
+        return len(self.images)
+
+    def __getitem__(self, rows):
+        return PhotoBatch([self.images[i] for i in rows.tolist()], self.size)
+
+
+class PhotoBatch(list):
+    def __init__(self, images, size):
+        super().__init__(images)
+        self.size = size
+
+
+def fit_photos(photos, steps):
+    """The runner's per_epoch rule: a first random_resized_crop gets the photo at full size,
+    otherwise each photo is resized to image_size before the steps. Returns the uint8 batch and
+    the steps left."""
+    import torchvision.transforms.functional as TF
+    from torchvision import transforms as T
+    first = next(iter(steps[0])) if steps else None
+    if first == "random_resized_crop":
+        fit, steps = recipe_transform(first, steps[0][first]), steps[1:]
+    elif first in ("resize", "center_crop"):
+        raise SystemExit(f"pytorch_peer.py: a first {first} step with decode: per_epoch is not "
+                         "implemented here")
+    else:
+        fit = T.Resize(photos.size, interpolation=T.InterpolationMode.BILINEAR)
+    return torch.stack([TF.pil_to_tensor(fit(photo)) for photo in photos]), steps
 
 
 def synthetic_split(spec, train):
@@ -194,7 +245,10 @@ def augment(batch, steps, generator):
     """torchvision's RandomCrop(size, padding), RandomHorizontalFlip(p) and RandomVerticalFlip(p)
     on uint8 batches (drawn from `generator`); the recipe steps image by image on PIL images, as
     torchvision's reference recipes apply them (drawn from torch's global generator).
-    random_erasing is left to erase(), after normalisation."""
+    random_erasing is left to erase(), after normalisation. A PhotoBatch (decode: per_epoch) is
+    fitted to image_size first."""
+    if isinstance(batch, PhotoBatch):
+        batch, steps = fit_photos(batch, steps)
     for step in steps:
         (kind, opts), = step.items()
         opts = opts or {}
@@ -359,6 +413,14 @@ class Scale(nn.Module):
         return x * self.weight.view(-1, *([1] * (x.dim() - 2)))
 
 
+class ReLU6(nn.Module):
+    """min(max(x, 0), 6) as clamp: PyTorch 1.13 has no bf16 CPU kernel for nn.ReLU6's backward
+    (hardtanh's), so bf16 autocast would fail on MobileNetV2; clamp's backward has one."""
+
+    def forward(self, x):
+        return x.clamp(0, 6)
+
+
 def mul(x, gate):
     """The runner's `mul`: x times a gate of its shape or of one value per channel (Cx1x1, or a
     flat C that multiplies every position of its channel)."""
@@ -468,7 +530,7 @@ class GraphNet(nn.Module):
             return Scale(c, s.get("init_value", 1e-6)), shape
         activations = {"relu": nn.ReLU(), "gelu": nn.GELU(s.get("approximate", "none")),
                        "sigmoid": nn.Sigmoid(), "tanh": nn.Tanh(), "silu": nn.SiLU(),
-                       "relu6": nn.ReLU6(), "hardswish": nn.Hardswish(),
+                       "relu6": ReLU6(), "hardswish": nn.Hardswish(),
                        "hardsigmoid": nn.Hardsigmoid(), "add": None, "mul": None}
         if kind == "leaky_relu":
             return nn.LeakyReLU(s.get("negative_slope", 0.01)), shape
@@ -619,7 +681,7 @@ def build(config):
     dataset = config["dataset"]
     train = load_split(dataset, True)
     test = load_split(dataset, False)
-    shape = tuple(train[0].shape[1:])
+    shape = tuple(test[0].shape[1:])  # image_size (a per_epoch training split is photos)
     net = GraphNet(config["model"]["plain_layers"], shape, config["model"].get("width", 1.0))
     return net, train, test
 
