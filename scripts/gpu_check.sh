@@ -29,8 +29,8 @@
 #       sweep         configs/sweeps/cpu_vs_gpu.yaml (throughput per device, GPU speedup)
 #       bench         scripts/bench.sh --device cuda against this machine's PyTorch: LeNet at
 #                     batch 16, 256 and 4096, strict FP32 and PyTorch's defaults (tf32)
-#       architectures runner bench of the block-written ResNet-18 and MobileNetV2 (configs/bench/,
-#                     synthetic CIFAR-shaped images) on cuda, 30 steps each
+#       architectures runner bench of the block-written ResNet-18, MobileNetV2 and ViT-tiny
+#                     (configs/bench/, synthetic CIFAR-shaped images) on cuda, 30 steps each
 #       recipe        configs/variants/lenet_fashion_mnist_full_recipe.yaml for one epoch on
 #                     cuda: the host loader's augmentation feeding the GPU, mixup and cutmix in
 #                     its load kernel and loss, and the weights EMA
@@ -294,13 +294,14 @@ run() {
 
     if wanted architectures; then
       # The newer architectures, written with blocks: every kind they use on cuda, end to end.
-      step architectures 120 bash -c 'runner=$1 out=$2; shift 2
+      step architectures 150 bash -c 'runner=$1 out=$2; shift 2
         for config; do
           "$runner" bench "$config" --set device=cuda --steps 30 --warmup-steps 5 --quiet \
             --output "$out" || exit 1
         done' architectures "$runner" "$work/runs/architectures" \
         "$root/configs/bench/resnet18_cifar_synthetic.yaml" \
-        "$root/configs/bench/mobilenetv2_cifar_synthetic.yaml" || true
+        "$root/configs/bench/mobilenetv2_cifar_synthetic.yaml" \
+        "$root/configs/bench/vit_tiny_cifar_synthetic.yaml" || true
     fi
 
     if wanted recipe; then
