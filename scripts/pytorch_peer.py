@@ -381,8 +381,9 @@ def runner_described(config_file):
 
 def read_config(config_file):
     """The config with model.plain_layers, its layers as the runner builds them. A config this
-    script cannot read alone (composed with `defaults:`, tagged `!replace`, or written with
-    blocks) is read by the runner itself, so the expansion and composition are the runner's."""
+    script cannot read alone (composed with `defaults:`, tagged `!replace`, written with blocks,
+    or with augmentation or evaluation steps, whose defaults such as a crop's size are the
+    runner's) is read by the runner itself, so expansion, composition and defaults are its own."""
     with open(config_file) as f:
         text = f.read()
     try:
@@ -390,7 +391,8 @@ def read_config(config_file):
     except Exception:  # YAML tags (!replace) or YAML without PyYAML: the runner reads it
         config = None
     if (not isinstance(config, dict) or "defaults" in config or "include" in config
-            or "blocks" in config.get("model", {})):
+            or "blocks" in config.get("model", {})
+            or {"augment", "eval_transform"} & set(config.get("dataset", {}))):
         described = runner_described(config_file)
         config = described["config"]
         config["model"]["plain_layers"] = described["layers"]

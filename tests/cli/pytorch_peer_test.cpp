@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "data/data_files.h"
+#include "data/image_writers.h"
 #include "runner/config/load_config.h"
 #include "test_support.h"
 
@@ -309,6 +310,50 @@ TEST(PyTorchPeer, TrainsAKaimingInitialisedConfig) {
   ASSERT_EQ(trained.exit_code, 0) << trained.output;
   const auto last_line = trained.output.substr(trained.output.rfind('{'));
   EXPECT_TRUE(nlohmann::json::parse(last_line).contains("test_accuracy")) << trained.output;
+}
+
+// A folder of photos of several shapes, trained with `decode: per_epoch` (random_resized_crop of
+// the full-size photo) and evaluated through `eval_transform` (Resize of the shorter side, then
+// CenterCrop): the peer fits the test photos to the runner's bytes (the same test loss from the
+// runner's checkpoint) and trains on the photos at full size as torchvision's ImageFolder does.
+TEST(PyTorchPeer, FitsAFoldersPhotosAsTheRunnerDoes) {
+  if (!have_torch()) GTEST_SKIP() << "no /usr/bin/python3 with torch, yaml and numpy";
+  TempDir tmp;
+  const std::pair<int, int> shapes[] = {{13, 9}, {9, 15}, {20, 11}, {8, 8}};
+  std::uint32_t seed = 1;
+  for (const char* split : {"train", "test"}) {
+    for (const char* label : {"cat", "dog"}) {
+      for (int i = 0; i < 8; ++i) {
+        const auto [w, h] = shapes[i % 4];
+        write_bytes(tmp / "photos" / split / label / (std::to_string(i) + ".png"),
+                    rgb_png(w, h, test_pixels(static_cast<std::size_t>(w * h * 3), seed++)));
+      }
+    }
+  }
+  auto config =
+      tmp.write("photos.yaml",
+                "name: photos\ndevice: cpu\n"
+                "dataset:\n  name: image_folder\n  root: " +
+                    (tmp / "photos").string() +
+                    "\n  image_size: 8\n  decode: per_epoch\n  workers: 0\n"
+                    "  eval_transform: [{resize: {size: 10}}, {center_crop: {}}]\n"
+                    "  augment: [{random_resized_crop: {}}, {horizontal_flip: {}}]\n"
+                    "model:\n  layers:\n"
+                    "    - {name: conv, type: conv2d, out_channels: 4, kernel: 3}\n"
+                    "    - {name: relu, type: relu}\n"
+                    "    - {name: flat, type: flatten}\n"
+                    "    - {name: fc, type: linear, out_features: 2}\n"
+                    "training: {epochs: 2, batch_size: 4, optimizer: {type: sgd, lr: 0.05}}\n"
+                    "checkpoint: {path: c.safetensors}\n");
+  const nlohmann::json report = run_in(tmp, config);
+  ASSERT_TRUE(report.is_object());
+  EXPECT_EQ(report["data"]["splits"]["train"]["decode"], "per_epoch");
+  expect_peer_reproduces(tmp, config, report, 4);  // conv and fc: weight and bias
+  auto trained = run_command("RUNNER=" + std::string(RUNNER_BINARY) + " " + peer() + " train " +
+                             config.string() + " --threads 1");
+  ASSERT_EQ(trained.exit_code, 0) << trained.output;
+  const auto line = nlohmann::json::parse(trained.output.substr(trained.output.rfind('{')));
+  EXPECT_EQ(line["epoch_losses"].size(), 2u) << trained.output;
 }
 
 // The shipped ResNet-18, MobileNetV2 and ViT (their `make bench` configs: the shipped network on
