@@ -90,6 +90,16 @@ nlohmann::json peer_scores(const TempDir& tmp, const std::filesystem::path& conf
   return scored.exit_code == 0 ? nlohmann::json::parse(scored.output) : nlohmann::json();
 }
 
+// The peer's training of `config` on one thread: the JSON line it ends with (null if it failed).
+nlohmann::json peer_trained(const std::filesystem::path& config) {
+  auto trained = run_command("RUNNER=" + std::string(RUNNER_BINARY) + " " + peer() + " train " +
+                             config.string() + " --threads 1");
+  EXPECT_EQ(trained.exit_code, 0) << trained.output;
+  const auto brace = trained.output.rfind('{');
+  if (trained.exit_code != 0 || brace == std::string::npos) return nlohmann::json();
+  return nlohmann::json::parse(trained.output.substr(brace));
+}
+
 // The peer's test accuracy of `checkpoint` under `config`, run from the folder `tmp`.
 double peer_accuracy(const TempDir& tmp, const std::filesystem::path& config,
                      const std::string& checkpoint) {
@@ -305,11 +315,7 @@ TEST(PyTorchPeer, TrainsAKaimingInitialisedConfig) {
                 "    - {name: pool, type: global_avg_pool2d, flatten: true}\n"
                 "    - {name: fc, type: linear, out_features: 10}\n"
                 "training: {epochs: 1, batch_size: 16}\n");
-  auto trained = run_command("RUNNER=" + std::string(RUNNER_BINARY) + " " + peer() + " train " +
-                             config.string() + " --threads 1");
-  ASSERT_EQ(trained.exit_code, 0) << trained.output;
-  const auto last_line = trained.output.substr(trained.output.rfind('{'));
-  EXPECT_TRUE(nlohmann::json::parse(last_line).contains("test_accuracy")) << trained.output;
+  EXPECT_TRUE(peer_trained(config).contains("test_accuracy"));
 }
 
 // A folder of photos of several shapes, trained with `decode: per_epoch` (random_resized_crop of
@@ -349,11 +355,7 @@ TEST(PyTorchPeer, FitsAFoldersPhotosAsTheRunnerDoes) {
   ASSERT_TRUE(report.is_object());
   EXPECT_EQ(report["data"]["splits"]["train"]["decode"], "per_epoch");
   expect_peer_reproduces(tmp, config, report, 4);  // conv and fc: weight and bias
-  auto trained = run_command("RUNNER=" + std::string(RUNNER_BINARY) + " " + peer() + " train " +
-                             config.string() + " --threads 1");
-  ASSERT_EQ(trained.exit_code, 0) << trained.output;
-  const auto line = nlohmann::json::parse(trained.output.substr(trained.output.rfind('{')));
-  EXPECT_EQ(line["epoch_losses"].size(), 2u) << trained.output;
+  EXPECT_EQ(peer_trained(config)["epoch_losses"].size(), 2u);
 }
 
 // The shipped ResNet-18, MobileNetV2 and ViT (their `make bench` configs: the shipped network on
