@@ -66,9 +66,11 @@ DeviceInfo OnednnBackend::info() const {
   info.details["onednn_version"] = onednn_version();
   info.details["cores"] = std::to_string(std::thread::hardware_concurrency());
   info.details["max_threads"] = std::to_string(omp_get_max_threads());
-  // Which 16-channel 3x3 convolutions ran: a report says, since their rounding differs.
-  info.details["own_kernels"] =
-      winograd16::available() ? "winograd16 (AVX-512)" : "none (oneDNN for every layer)";
+  // Which own kernels can run: a report says, since their rounding differs from oneDNN's
+  // convolution kernels' (bf16 needs AVX-512 too).
+  info.details["own_kernels"] = winograd16::available()
+                                    ? "winograd16 (AVX-512), window-row weight gradients (bf16)"
+                                    : "none (oneDNN for every layer)";
   info.precisions = cpu_precisions();
   return info;
 }

@@ -567,7 +567,7 @@ ExperimentResult run_experiment(const ExperimentRequest& request, Console& conso
   const Experiment& experiment = session.experiment;
 
   session.choose_precision(console, request.replay_precision);
-  if (request.mode == RunMode::train) session.warn_if_precision_is_slower(console);
+  session.warn_if_precision_is_slower(console);  // `runner bench` too: its table shows one
   std::string started_at = timestamp_now();
   std::string config_sha = sha256_hex(experiment.resolved.dump());
   StepThreads threads = step_threads(request, session, cpu_at_start);

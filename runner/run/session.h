@@ -44,9 +44,10 @@ struct Session {
   // got: what `validate` runs too, so that it does not call valid what `run` refuses (fp16 on a
   // CPU, bf16 where the CPU only emulates it).
   void open_device(Console& console);
-  // Before training in another precision than fp32: times a few steps of throwaway programs in
-  // both and warns when the chosen one is the slower here (a second or two; bf16 on a CPU that
-  // emulates it, or whose kernels for these layers are slow in it, ran at 0.2-0.85x fp32).
+  // Before training or benchmarking in another precision than fp32: times a few steps of
+  // throwaway programs in both and warns when the chosen one is the slower here (a second or
+  // two; bf16 on a CPU that emulates it, or whose kernels for these layers are slow in it, ran at
+  // 0.2-0.85x fp32).
   void warn_if_precision_is_slower(Console& console) const;
   // training.precision: fastest: times a few steps of throwaway programs in each candidate
   // precision (or takes `replayed`, the original run's choice) and trains in the fastest.

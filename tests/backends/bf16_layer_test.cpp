@@ -170,6 +170,7 @@ TEST_P(Bf16Layer, NoPassRunsAGenericBf16KernelWhereFp32HasASpecialisedOne) {
 
 // A strided convolution wider than 1x1 computes its weight gradient from FP32 copies of its
 // bf16 tensors (conv2d.cpp): oneDNN 2.6's bf16 kernel there runs at half its FP32 kernel's rate.
+// (Wide windows of 512 or more taps x channels run as matrix products instead: WindowRowCases.)
 // oneDNN's log writes a problem as "mb4_ic3oc16_ih32oh16kh3sh2dh0ph1_iw32ow16kw3sw2dw0pw1".
 TEST_P(Bf16Layer, StridedWindowsComputeTheirWeightGradientInFp32) {
   const int batch = GetParam().batch;
@@ -187,6 +188,101 @@ TEST_P(Bf16Layer, StridedWindowsComputeTheirWeightGradientInFp32) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Layers, Bf16Layer, ::testing::ValuesIn(cases()),
+                         [](const auto& info) { return info.param.name; });
+
+// Convolutions whose weight gradient runs as matrix products of window rows
+// (conv2d_matmul_weights.h): few output positions, or a strided window, with rows of 512 or more
+// taps x channels. The input's layouts differ: plain (the image itself, 57 channels: copied
+// channels-last first) and 16-channel blocks (after a first convolution).
+std::vector<LayerCase> window_row_cases() {
+  auto head = [](std::vector<LayerSpec> body) {
+    body.push_back(layer("flat", "flatten"));
+    body.push_back(layer("fc", "linear", {{"out_features", kClasses}}));
+    return body;
+  };
+  return {
+      {"rows_4x4_blocked_bias",
+       {16, 4, 4},
+       3,
+       head({layer("c1", "conv2d", {{"out_channels", 64}, {"kernel", 1}}),
+             layer("c2", "conv2d", {{"out_channels", 24}, {"kernel", 3}, {"padding", 1}})})},
+      {"rows_strided_dilated_plain_nobias",
+       {57, 9, 11},
+       2,
+       head({layer("c", "conv2d",
+                   {{"out_channels", 7},
+                    {"kernel", 3},
+                    {"stride", 2},
+                    {"padding", 2},
+                    {"dilation", 2},
+                    {"bias", false}})})},
+      {"rows_1x1_3x3_positions",
+       {512, 3, 3},
+       2,
+       head({layer("c", "conv2d", {{"out_channels", 5}, {"kernel", 1}})})},
+  };
+}
+
+INSTANTIATE_TEST_SUITE_P(WindowRowCases, Bf16Layer, ::testing::ValuesIn(window_row_cases()),
+                         [](const auto& info) { return info.param.name; });
+
+class WindowRowGradient : public Bf16Layer {};
+
+// The products' weight and bias gradients agree with oneDNN's convolution kernel's (the program
+// with backend.own_kernels off) to FP32's rounding: both sum the same bf16 products in FP32, in
+// another order. And the products ran: no convolution computed a weight gradient.
+TEST_P(WindowRowGradient, AgreesWithOneDnnsConvolutionKernel) {
+  if (!native_bf16()) GTEST_SKIP() << "this CPU only emulates bf16 (no native bf16 matmul)";
+  const int batch = GetParam().batch;
+  auto rows = compile(batch, batch, 128, Precision::bf16, true);
+  auto direct = compile(batch, batch, 128, Precision::bf16, false);
+  std::size_t products = 0;
+  const std::regex rows_of("ic(\\d+).*kh(\\d+).*kw(\\d+)");  // "mb3_ic64oc24_ih4oh4kh3..."
+  for (const auto& f : executed_primitives(*rows, batch_, batch)) {
+    std::smatch m;
+    const bool weight_gradient =
+        f[3] == "convolution" && f[5] == "backward_weights" && std::regex_search(f[9], m, rows_of);
+    EXPECT_FALSE(weight_gradient && std::stoi(m[1]) * std::stoi(m[2]) * std::stoi(m[3]) >= 512)
+        << f[9] << ": " << f[4];
+    products += f[3] == "matmul";
+  }
+  EXPECT_GT(products, 0u);
+  rows = compile(batch, batch, 128, Precision::bf16, true);  // executed_primitives stepped it
+  for (auto* program : {rows.get(), direct.get()})
+    program->train_step(batch_.bytes.data(), batch_.labels.data(), batch);
+  const auto before = as_values(initial_);
+  const std::vector<HostTensor> direct_values = direct->parameters();
+  for (const HostTensor& tensor : rows->parameters()) {
+    if (!before.count(tensor.name)) continue;
+    const HostTensor& other =
+        *std::find_if(direct_values.begin(), direct_values.end(),
+                      [&](const HostTensor& t) { return t.name == tensor.name; });
+    Values grad(tensor.values.size()), expected(tensor.values.size());
+    for (std::size_t i = 0; i < grad.size(); ++i) {
+      grad[i] = before.at(tensor.name)[i] - tensor.values[i];
+      expected[i] = before.at(tensor.name)[i] - other.values[i];
+    }
+    EXPECT_LT(relative_error(grad, expected), 1e-4) << tensor.name;
+  }
+}
+
+// With the cases above, one whose window rows take more than one product: 40 images of 1,024
+// output positions x 576 taps-channels are 47 MB of rows, two products of 28 and 12 images (the
+// second adding into the first's gradient).
+std::vector<LayerCase> window_row_cases_and_chunks() {
+  std::vector<LayerCase> all = window_row_cases();
+  all.push_back(
+      {"rows_in_two_products",
+       {64, 64, 64},
+       40,
+       {layer("c", "conv2d", {{"out_channels", 4}, {"kernel", 3}, {"stride", 2}, {"padding", 1}}),
+        layer("pool", "global_avg_pool2d", {{"flatten", true}}),
+        layer("fc", "linear", {{"out_features", kClasses}})}});
+  return all;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, WindowRowGradient,
+                         ::testing::ValuesIn(window_row_cases_and_chunks()),
                          [](const auto& info) { return info.param.name; });
 
 class Bf16Lenet : public Bf16Layer {};

@@ -24,10 +24,11 @@ class OnednnLayerTest : public ::testing::TestWithParam<LayerCase> {
 
   // Under options_for: one SGD step with lr 1 leaves p - grad.
   std::unique_ptr<Program> compile(int train_batch, int eval_batch, int max_chunk = 128,
-                                   Precision precision = Precision::fp32) {
+                                   Precision precision = Precision::fp32, bool own_kernels = true) {
     CompileOptions options = options_for(graph_, train_batch, eval_batch);
     options.max_chunk = max_chunk;
     options.precision = precision;
+    options.own_kernels = own_kernels;
     auto program = onednn::OnednnBackend().compile(graph_, options);
     program->load_parameters(initial_);
     return program;

@@ -1,10 +1,12 @@
 // conv2d on oneDNN: direct convolution (grouped, dilated), or Winograd where it is faster; image
 // outputs channels-last or in the primitive's blocked layout (BuildContext::activation_desc), an
 // optional fused ReLU. 16 channels in and out, 3x3, stride 1, on AVX-512: the own Winograd
-// kernels of conv2d_winograd16.h instead.
+// kernels of conv2d_winograd16.h instead; in bf16, some weight gradients as matrix products
+// (conv2d_matmul_weights.h).
 #include <algorithm>
 
 #include "backends/onednn/build_context.h"
+#include "backends/onednn/layers/conv2d_matmul_weights.h"
 #include "backends/onednn/layers/conv2d_winograd16.h"
 
 namespace runner::onednn {
@@ -176,6 +178,11 @@ class Conv2d : public OnednnLayer {
   }
 
   void backward_weights(BuildContext& ctx, const Node& node, const dnnl::memory& output_grad) {
+    if (matmul_weight_gradient_applies(ctx, node, src_.get_desc().dims(),
+                                       output_grad.get_desc().dims()) &&
+        add_matmul_weight_gradient(ctx, node, src_, output_grad)) {
+      return;
+    }
     const LayerAttrs& a = node.attrs;
     const ParamSpec& weight = node.params[0];
     // `compute` is the type of the input and output gradient the primitive reads; f32 weight
@@ -183,7 +190,8 @@ class Conv2d : public OnednnLayer {
     // for the shape (an image's single channel), and for strided windows wider than 1x1, where
     // oneDNN 2.6's bf16 kernel runs at about half its FP32 kernel's rate (250 against 460
     // GFLOP/s on ResNet-8's downsampling convolutions, 2 threads with AVX512-BF16): two
-    // conversions instead of a slow path.
+    // conversions instead of a slow path. Wide windows run as matrix products before all this
+    // (conv2d_matmul_weights.h).
     auto choose = [&](dt compute) {
       const bool given = compute == ctx.data;  // else the layouts are the primitive's
       return winograd_or_direct<dnnl::convolution_backward_weights::primitive_desc>(
