@@ -195,11 +195,7 @@ INSTANTIATE_TEST_SUITE_P(Layers, Bf16Layer, ::testing::ValuesIn(cases()),
 // taps x channels. The input's layouts differ: plain (the image itself, 57 channels: copied
 // channels-last first) and 16-channel blocks (after a first convolution).
 std::vector<LayerCase> window_row_cases() {
-  auto head = [](std::vector<LayerSpec> body) {
-    body.push_back(layer("flat", "flatten"));
-    body.push_back(layer("fc", "linear", {{"out_features", kClasses}}));
-    return body;
-  };
+  const auto head = with_classifier;
   return {
       {"rows_4x4_blocked_bias",
        {16, 4, 4},

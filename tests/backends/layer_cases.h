@@ -37,12 +37,15 @@ inline std::vector<LayerSpec> basic_block(int channels) {
           layer("out", "relu")};
 }
 
+// `body`, then flatten and a linear layer to the classes.
+inline std::vector<LayerSpec> with_classifier(std::vector<LayerSpec> body) {
+  body.push_back(layer("flat", "flatten"));
+  body.push_back(layer("fc", "linear", {{"out_features", kClasses}}));
+  return body;
+}
+
 inline std::vector<LayerCase> image_cases() {
-  auto head = [](std::vector<LayerSpec> body) {
-    body.push_back(layer("flat", "flatten"));
-    body.push_back(layer("fc", "linear", {{"out_features", kClasses}}));
-    return body;
-  };
+  const auto head = with_classifier;
   return {
       {"conv", {3, 8, 8}, 2, head({layer("c", "conv2d", {{"out_channels", 4}, {"kernel", 3}})})},
       {"conv_stride_pad_nobias_odd",

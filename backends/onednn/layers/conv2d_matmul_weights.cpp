@@ -33,9 +33,9 @@ struct Geometry {
 Geometry geometry_of(const Node& node, const dnnl::memory::dims& src,
                      const dnnl::memory::dims& dst) {
   const LayerAttrs& a = node.attrs;
-  return {src[0],     src[1],     src[2],     src[3],     dst[1],       dst[2],      dst[3],
-          a.kernel_h, a.kernel_w, a.stride_h, a.stride_w, a.pad_h,     a.pad_w,     a.dilation_h,
-          a.dilation_w};
+  return {src[0],     src[1],  src[2],     src[3],       dst[1],
+          dst[2],     dst[3],  a.kernel_h, a.kernel_w,   a.stride_h,
+          a.stride_w, a.pad_h, a.pad_w,    a.dilation_h, a.dilation_w};
 }
 
 // Channels that lie next to each other in memory, copied as one: a 16-channel block, or every
@@ -101,8 +101,8 @@ void write_window_rows(const std::uint16_t* src, const InputLayout& layout, cons
 dnnl::memory at_offset(const dnnl::memory& base, const dnnl::memory::desc& md,
                        std::int64_t offset) {
   auto* bytes = static_cast<char*>(base.get_data_handle());
-  const auto element = static_cast<std::int64_t>(dnnl::memory::data_type_size(
-      base.get_desc().data_type()));
+  const auto element =
+      static_cast<std::int64_t>(dnnl::memory::data_type_size(base.get_desc().data_type()));
   return dnnl::memory(md, base.get_engine(), bytes + offset * element);
 }
 
@@ -193,24 +193,24 @@ bool add_matmul_weight_gradient(BuildContext& ctx, const Node& node, const dnnl:
   const dnnl::memory windows = ctx.allocate(chunks[0].pd.weights_desc());
   auto shared_layout = std::make_shared<const InputLayout>(std::move(layout));
   for (const Chunk& chunk : chunks) {
-    ctx.backward->add(node.name + " backward weights (window rows)",
-                      [=, g = g, first = chunk.first, count = chunk.count] {
-                        write_window_rows(static_cast<const std::uint16_t*>(input.get_data_handle()),
-                                          *shared_layout, g, first, count,
-                                          static_cast<std::uint16_t*>(windows.get_data_handle()));
-                      });
-    ctx.backward->add(
-        node.name + " backward weights",  dnnl::matmul(chunk.pd),
-        {{DNNL_ARG_SRC, at_offset(grad, chunk.pd.src_desc(), chunk.first * g.positions() * g.outputs)},
-         {DNNL_ARG_WEIGHTS, at_offset(windows, chunk.pd.weights_desc(), 0)},
-         {DNNL_ARG_DST, weight_grad_2d}});
+    ctx.backward->add(node.name + " backward weights (window rows)", [=, g = g, first = chunk.first,
+                                                                      count = chunk.count] {
+      write_window_rows(static_cast<const std::uint16_t*>(input.get_data_handle()), *shared_layout,
+                        g, first, count, static_cast<std::uint16_t*>(windows.get_data_handle()));
+    });
+    ctx.backward->add(node.name + " backward weights", dnnl::matmul(chunk.pd),
+                      {{DNNL_ARG_SRC, at_offset(grad, chunk.pd.src_desc(),
+                                                chunk.first * g.positions() * g.outputs)},
+                       {DNNL_ARG_WEIGHTS, at_offset(windows, chunk.pd.weights_desc(), 0)},
+                       {DNNL_ARG_DST, weight_grad_2d}});
   }
   if (node.attrs.bias) {
     const ParamSpec& bias = node.params[1];
     const dnnl::memory bias_grad = ctx.params->gradient(
         bias.name, dnnl::memory::desc(bias.dims, dt::f32, tag::a), gradient_layouts);
-    ctx.backward->add(node.name + " backward bias", dnnl::reduction(bias_pd),
-                      {{DNNL_ARG_SRC, grad}, {DNNL_ARG_DST, at_offset(bias_grad, bias_pd.dst_desc(), 0)}});
+    ctx.backward->add(
+        node.name + " backward bias", dnnl::reduction(bias_pd),
+        {{DNNL_ARG_SRC, grad}, {DNNL_ARG_DST, at_offset(bias_grad, bias_pd.dst_desc(), 0)}});
   }
   ctx.backward->append(gradient_layouts);
   return true;
