@@ -1,6 +1,7 @@
 // Layout helpers for layer builders and the registry of oneDNN layer implementations.
 #include "backends/onednn/build_context.h"
 
+#include <algorithm>
 #include <map>
 
 #include "runner/util/errors.h"
@@ -38,6 +39,20 @@ bool same_bytes(const dnnl::memory::desc& a, const dnnl::memory::desc& b) {
 }
 
 }  // namespace
+
+dnnl::memory StepScratch::request(const dnnl::memory::desc& md, const dnnl::engine& engine) {
+  requests_.emplace_back(md, engine, nullptr);  // no bytes until bind()
+  return requests_.back();
+}
+
+void StepScratch::bind(const dnnl::engine& engine) {
+  std::size_t bytes = 0;
+  for (const dnnl::memory& m : requests_) bytes = std::max(bytes, m.get_desc().get_size());
+  if (bytes == 0) return;
+  const auto size = static_cast<dnnl::memory::dim>(bytes);
+  buffer_ = dnnl::memory(dnnl::memory::desc({size}, dt::u8, tag::a), engine);
+  for (dnnl::memory& m : requests_) m.set_data_handle(buffer_.get_data_handle());
+}
 
 dnnl::memory BuildContext::view_as(const dnnl::memory& from, const dnnl::memory::desc& want) const {
   if (from.get_desc() == want) return from;

@@ -27,6 +27,20 @@ struct MaskSource {
   const int* first_image = nullptr;
 };
 
+// Working bytes that backward steps need only while they run (a convolution's window rows): one
+// buffer for the whole backward pass, as large as the largest request, since its steps run one
+// at a time. A memory handed out has its bytes once the net is built (bind()).
+class StepScratch {
+ public:
+  dnnl::memory request(const dnnl::memory::desc& md, const dnnl::engine& engine);
+  // Allocates the buffer and points every memory handed out at it.
+  void bind(const dnnl::engine& engine);
+
+ private:
+  std::vector<dnnl::memory> requests_;
+  dnnl::memory buffer_;
+};
+
 struct BuildContext {
   dnnl::engine engine;
   // The type of activations and their gradients: f32, or bf16 for mixed precision (weights
@@ -41,7 +55,8 @@ struct BuildContext {
   ParamStore* params = nullptr;
   StepList* refresh = nullptr;  // parameter layout mirrors, run before the forward pass
   StepList* forward = nullptr;
-  StepList* backward = nullptr;  // training only
+  StepList* backward = nullptr;             // training only
+  StepScratch* backward_scratch = nullptr;  // training only
   // Inference nets: where activations come from, and the index of the layer being built.
   ActivationPool* activations = nullptr;
   int layer = 0;

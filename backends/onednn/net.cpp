@@ -215,6 +215,7 @@ std::unique_ptr<Net> compile_net(const Graph& graph, const dnnl::engine& engine,
   ctx.refresh = &net->refresh;
   ctx.forward = &net->forward;
   ctx.backward = &net->backward;
+  ctx.backward_scratch = &net->backward_scratch;
 
   const auto input_dims = ctx.dims_of(graph.input);
   net->input = ctx.allocate(dnnl::memory::desc(input_dims, dt::f32, tag::abcd));
@@ -241,7 +242,10 @@ std::unique_ptr<Net> compile_net(const Graph& graph, const dnnl::engine& engine,
   // Plain (N, classes): the graph ends in a flat layer. The loss reads and writes f32.
   const dnnl::memory::desc logits_f32(outputs.back().get_desc().dims(), dt::f32, tag::ab);
   net->logits = ctx.in_layout(outputs.back(), logits_f32, net->forward, "logits to f32");
-  if (training) build_backward(graph, *net, ctx, outputs, relus);
+  if (training) {
+    build_backward(graph, *net, ctx, outputs, relus);
+    net->backward_scratch.bind(engine);
+  }
   return net;
 }
 

@@ -19,7 +19,8 @@ struct Net {
   // Every gradient buffer: a layer may write or read one only through a view of its bytes
   // (a token sequence as rows), which does not keep it.
   std::vector<dnnl::memory> gradients;
-  dnnl::memory gradient_arena;  // their bytes (buffers never live at once share them)
+  dnnl::memory gradient_arena;   // their bytes (buffers never live at once share them)
+  StepScratch backward_scratch;  // the backward steps' working bytes
   // Inference nets: the bytes their activations share (layer outputs whose readers have run).
   std::unique_ptr<ActivationPool> activations;
 };

@@ -190,9 +190,10 @@ bool add_matmul_weight_gradient(BuildContext& ctx, const Node& node, const dnnl:
   const dnnl::memory weight_grad = ctx.params->gradient(
       weight.name, dnnl::memory::desc(weight.dims, dt::f32, tag::acdb), gradient_layouts);
   const dnnl::memory weight_grad_2d = at_offset(weight_grad, chunks[0].pd.dst_desc(), 0);
-  const dnnl::memory windows = ctx.allocate(chunks[0].pd.weights_desc());
   auto shared_layout = std::make_shared<const InputLayout>(std::move(layout));
   for (const Chunk& chunk : chunks) {
+    // The rows live only through their product: every layer's share one buffer.
+    const dnnl::memory windows = ctx.backward_scratch->request(chunk.pd.weights_desc(), ctx.engine);
     ctx.backward->add(node.name + " backward weights (window rows)", [=, g = g, first = chunk.first,
                                                                       count = chunk.count] {
       write_window_rows(static_cast<const std::uint16_t*>(input.get_data_handle()), *shared_layout,
@@ -201,7 +202,7 @@ bool add_matmul_weight_gradient(BuildContext& ctx, const Node& node, const dnnl:
     ctx.backward->add(node.name + " backward weights", dnnl::matmul(chunk.pd),
                       {{DNNL_ARG_SRC, at_offset(grad, chunk.pd.src_desc(),
                                                 chunk.first * g.positions() * g.outputs)},
-                       {DNNL_ARG_WEIGHTS, at_offset(windows, chunk.pd.weights_desc(), 0)},
+                       {DNNL_ARG_WEIGHTS, windows},
                        {DNNL_ARG_DST, weight_grad_2d}});
   }
   if (node.attrs.bias) {
