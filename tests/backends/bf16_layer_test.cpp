@@ -262,16 +262,16 @@ TEST_P(WindowRowGradient, AgreesWithOneDnnsConvolutionKernel) {
   }
 }
 
-// With the cases above, one whose window rows take more than one product: 40 images of 1,024
-// output positions x 576 taps-channels are 47 MB of rows, two products of 28 and 12 images (the
-// second adding into the first's gradient).
+// With the cases above, one whose window rows take more than one product: 34 images of 1,024
+// output positions x 525 taps-channels (5x5 x 21) are 37 MB of rows, two products of 31 and 3
+// images (the second adding into the first's gradient).
 std::vector<LayerCase> window_row_cases_and_chunks() {
   std::vector<LayerCase> all = window_row_cases();
   all.push_back(
       {"rows_in_two_products",
-       {64, 64, 64},
-       40,
-       {layer("c", "conv2d", {{"out_channels", 4}, {"kernel", 3}, {"stride", 2}, {"padding", 1}}),
+       {21, 64, 64},
+       34,
+       {layer("c", "conv2d", {{"out_channels", 4}, {"kernel", 5}, {"stride", 2}, {"padding", 2}}),
         layer("pool", "global_avg_pool2d", {{"flatten", true}}),
         layer("fc", "linear", {{"out_features", kClasses}})}});
   return all;
