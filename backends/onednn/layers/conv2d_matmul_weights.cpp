@@ -4,8 +4,6 @@
 // images and positions (a reduction).
 #include "backends/onednn/layers/conv2d_matmul_weights.h"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -59,9 +57,15 @@ std::vector<ChannelRun> channel_runs(const std::vector<dnnl_dim_t>& channel_offs
 
 // Where the input's pixels and channels lie (element_offsets of its layout).
 struct InputLayout {
-  std::vector<std::vector<dnnl_dim_t>> offsets;  // per dimension (N, C, H, W)
+  std::vector<std::vector<dnnl_dim_t>> offsets;  // per dimension (N, C, H, W); empty: unreadable
   std::vector<ChannelRun> runs;
 };
+
+InputLayout layout_of(const dnnl::memory::desc& md) {
+  InputLayout layout{element_offsets(md), {}};
+  if (!layout.offsets.empty()) layout.runs = channel_runs(layout.offsets[1]);
+  return layout;
+}
 
 // Writes the window rows of images [first, first + count): row (n, y, x) holds, tap by tap
 // (ky, kx), the input's channels at that tap, zeros where it falls into the padding.
@@ -174,14 +178,12 @@ bool add_matmul_weight_gradient(BuildContext& ctx, const Node& node, const dnnl:
 
   // The input where its channels come in runs (blocks of 16, channels-last), else a
   // channels-last copy of it.
-  InputLayout layout{element_offsets(src.get_desc()), {}};
+  InputLayout layout = layout_of(src.get_desc());
   dnnl::memory input = src;
-  if (!layout.offsets.empty()) layout.runs = channel_runs(layout.offsets[1]);
   if (layout.offsets.empty() || static_cast<std::int64_t>(layout.runs.size()) * 8 > g.channels) {
     const dnnl::memory::desc channels_last(src.get_desc().dims(), dt::bf16, tag::acdb);
     input = ctx.in_layout(src, channels_last, *ctx.backward, node.name + " src layout");
-    layout = {element_offsets(channels_last), {}};
-    layout.runs = channel_runs(layout.offsets[1]);
+    layout = layout_of(channels_last);
   }
   const dnnl::memory grad =
       ctx.in_layout(output_grad, grad_rows, *ctx.backward, node.name + " grad layout");
@@ -211,7 +213,7 @@ bool add_matmul_weight_gradient(BuildContext& ctx, const Node& node, const dnnl:
         bias.name, dnnl::memory::desc(bias.dims, dt::f32, tag::a), gradient_layouts);
     ctx.backward->add(
         node.name + " backward bias", dnnl::reduction(bias_pd),
-        {{DNNL_ARG_SRC, grad}, {DNNL_ARG_DST, at_offset(bias_grad, bias_pd.dst_desc(), 0)}});
+        {{DNNL_ARG_SRC, grad}, {DNNL_ARG_DST, reshaped(bias_grad, {1, g.outputs, 1, 1})}});
   }
   ctx.backward->append(gradient_layouts);
   return true;
