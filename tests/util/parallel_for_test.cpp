@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "runner/util/errors.h"
@@ -21,12 +23,20 @@ TEST(ParallelFor, CallsTheBodyOnceForEveryIndex) {
   }
 }
 
+// The indices after the failing one take a millisecond each: without that, a thread that did not
+// fail could finish all of them while the failing one is descheduled on a busy machine (a flake
+// seen in CI), and the test would not tell whether hand-out stops.
+void slow_after_ten(std::size_t i) {
+  if (i > 10) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
 TEST(ParallelFor, RethrowsTheFirstErrorAndStopsHandingOutWork) {
   std::atomic<int> calls{0};
   try {
     parallel_for("testing", 100000, 1, [&](std::size_t i) {
       ++calls;
       if (i == 10) throw UserError("index 10 is bad");
+      slow_after_ten(i);
     });
     FAIL() << "no exception";
   } catch (const UserError& error) {
@@ -43,6 +53,7 @@ TEST(ParallelFor, AnInterruptStopsItAndThrowsInterrupted) {
     parallel_for("counting", 100000, 1, [&](std::size_t i) {
       ++calls;
       if (i == 10) request_interrupt();
+      slow_after_ten(i);
     });
     begin_cleanup_after_interrupt();
     FAIL() << "returned after an interrupt";
