@@ -111,15 +111,15 @@ std::string report_path_in(const std::string& output) {
 }
 
 std::string interrupted_after(const std::string& command, double seconds) {
-  return "(start=$(date +%s); " + command + " & pid=$!; sleep " + std::to_string(seconds) +
-         "; kill -INT $pid; for i in $(seq 100); do kill -0 $pid 2>/dev/null || break; "
-         "sleep 0.1; done; kill -KILL $pid 2>/dev/null; wait $pid; echo exit=$? "
-         "seconds=$(( $(date +%s) - start )))";
+  return "(" + command + " & pid=$!; sleep " + std::to_string(seconds) +
+         "; signalled=$(date +%s.%N); kill -INT $pid; for i in $(seq 100); do kill -0 $pid "
+         "2>/dev/null || break; sleep 0.1; done; kill -KILL $pid 2>/dev/null; wait $pid; echo "
+         "exit=$? seconds=$(awk \"BEGIN { print $(date +%s.%N) - $signalled }\"))";
 }
 
-int seconds_taken(const std::string& output) {
+double seconds_taken(const std::string& output) {
   auto at = output.find("seconds=");
-  return at == std::string::npos ? -1 : std::atoi(output.c_str() + at + 8);
+  return at == std::string::npos ? -1 : std::atof(output.c_str() + at + 8);
 }
 
 std::filesystem::path source_dir() {

@@ -52,11 +52,12 @@ CommandResult run_runner(const std::string& arguments);
 
 // A shell command line that starts `command` in the background, sends it (that process alone)
 // SIGINT after `seconds`, SIGKILLs it if it still runs 10 s later, and prints
-// "exit=<its exit code> seconds=<whole seconds from start to end>".
+// "exit=<its exit code> seconds=<from the signal to its end>" (from the signal: how long it
+// takes to start on a busy machine is not what such a test measures).
 std::string interrupted_after(const std::string& command, double seconds);
 
 // The number after "seconds=" in such output, or -1.
-int seconds_taken(const std::string& output);
+double seconds_taken(const std::string& output);
 
 // Runs `body` in a forked child whose address space is capped at `bytes` (too small for many
 // thread stacks) and returns the exit code `body` returned; -1 when the child died of a signal.

@@ -16,8 +16,12 @@ TEST(Interrupt, StopsAtTheNextStepAndWritesAnInterruptedReport) {
   std::string command = std::string(RUNNER_BINARY) + " " +
                         (source_dir() / "configs" / "tiny_synthetic.yaml").string() +
                         " --quiet --set training.epochs=100000 --output " + tmp.path().string();
-  auto result = run_command("(" + command +
-                            " & pid=$!; sleep 1.5; kill -TERM $pid; wait $pid; echo exit=$?)");
+  // The signal once training runs (its first live report is on disk): start-up on a busy
+  // machine can take longer than any fixed wait.
+  auto result =
+      run_command("(" + command + " & pid=$!; while [ -z \"$(find " + tmp.path().string() +
+                  " -name report.json)\" ]; do kill -0 $pid || break; sleep 0.05; done; "
+                  "kill -TERM $pid; wait $pid; echo exit=$?)");
   EXPECT_NE(result.output.find("exit=130"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("run interrupted: interrupted in epoch"), std::string::npos)
       << result.output;
@@ -79,9 +83,10 @@ s.serve_forever()
       " --quiet --set dataset.download=true --set dataset.root=" + (tmp / "cifar").string() +
       " --set dataset.url=http://127.0.0.1:$(cat " + port_file + ")/c.tar.gz" + " --output " +
       (tmp / "out").string();
-  auto result = run_command(
-      "(python3 " + server.string() + " " + port_file + " & server=$!; while [ ! -s " + port_file +
-      " ]; do sleep 0.05; done; " + interrupted_after(run, 2) + "; kill $server)");
+  auto result =
+      run_command("(python3 " + server.string() + " " + port_file + " & server=$!; while [ ! -s " +
+                  port_file + " ]; do kill -0 $server || break; sleep 0.05; done; " +
+                  interrupted_after(run, 2) + "; kill $server)");
   EXPECT_NE(result.output.find("exit=130"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("interrupted while downloading CIFAR-10"), std::string::npos)
       << result.output;

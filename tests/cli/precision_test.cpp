@@ -140,6 +140,19 @@ TEST(Precision, ACpuThatOnlyEmulatesBf16RefusesItUnlessAllowed) {
   EXPECT_EQ(allowed.exit_code, 0) << allowed.output;
   EXPECT_NE(allowed.output.find("warning: training.precision bf16:"), std::string::npos)
       << allowed.output;
+  // Emulated, its step is about 12x fp32's (AMD EPYC, 2026-12-08): measured and told, by `run`
+  // before training and by `bench` beside its table.
+  const std::string slower =
+      "warning: training.precision bf16 is slower than fp32 on this cpu: a "
+      "training step took ";
+  EXPECT_NE(allowed.output.find(slower), std::string::npos) << allowed.output;
+  auto bench = run_command("ONEDNN_MAX_CPU_ISA=AVX512_CORE " + std::string(RUNNER_BINARY) +
+                           " bench " + tiny_resnet() +
+                           " --set training.precision=bf16 --set training.allow_emulation=true"
+                           " --steps 3 --profile-steps 0 --quiet --output " +
+                           tmp.path().string());
+  EXPECT_EQ(bench.exit_code, 0) << bench.output;
+  EXPECT_NE(bench.output.find(slower), std::string::npos) << bench.output;
 }
 
 TEST(Precision, ACpuWithoutAvx512CannotRunBf16AtAll) {

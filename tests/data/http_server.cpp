@@ -71,12 +71,13 @@ void HttpServer::serve() {
       request.append(buffer, static_cast<std::size_t>(n));
     }
     const std::string reason = status_ == 200 ? "OK" : "Error";
+    // Counted before the answer: the client may check the count as soon as it has the body.
+    ++served_;
     send_all(client, "HTTP/1.0 " + std::to_string(status_) + " " + reason +
                          "\r\nContent-Type: application/octet-stream\r\nContent-Length: " +
                          std::to_string(body_.size()) + "\r\nConnection: close\r\n\r\n" + body_);
     ::shutdown(client, SHUT_WR);
     ::close(client);
-    ++served_;
     deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   }
 }
