@@ -21,6 +21,7 @@ status=0
 # address space (RLIMIT_AS) cannot run where ASan reserves terabytes of shadow address space.
 # So are the long end-to-end tests of tests/sanitize/long_tests.txt (CI's time limit).
 excluded_names="Bench.PerLayerTimesMakeUpTheProfileAndRoughlyTheStep
+Precision.AnEmulatedBf16IsMeasuredSlowerAndRunAndBenchSaySo
 BatchLoader.ThreadsThatCannotStartAreAUserErrorNotAnAbort
 ComputeThreads.ThreadsThatCannotStartAreAUserErrorNamingTheField
 ConfigLimits.RunningOutOfMemoryWhileResolvingBlamesTheConfig
