@@ -49,6 +49,15 @@ CommandResult bf16_run(const std::filesystem::path& output) {
 #define SKIP_WITHOUT_NATIVE_BF16() \
   if (!native_bf16()) GTEST_SKIP() << "this CPU has no native bf16 (" << cpu_precisions() << ")"
 
+#define SKIP_WITHOUT_ANY_BF16()                           \
+  if (cpu_precisions().find("bf16") == std::string::npos) \
+  GTEST_SKIP() << "no AVX-512: oneDNN cannot even emulate bf16 here"
+
+// The runner with oneDNN's ISA lowered below AVX512-BF16: bf16 only emulated.
+std::string runner_emulating_bf16() {
+  return "ONEDNN_MAX_CPU_ISA=AVX512_CORE " + std::string(RUNNER_BINARY);
+}
+
 TEST(Precision, DevicesListWhatTheCpuRuns) {
   const std::string list = cpu_precisions();
   EXPECT_EQ(list.rfind("fp32", 0), 0u) << list;
@@ -120,13 +129,10 @@ TEST(Precision, Bf16ResumesToTheUninterruptedNumbers) {
 }
 
 TEST(Precision, ACpuThatOnlyEmulatesBf16RefusesItUnlessAllowed) {
-  if (cpu_precisions().find("bf16") == std::string::npos) {
-    GTEST_SKIP() << "no AVX-512: oneDNN cannot even emulate bf16 here";
-  }
+  SKIP_WITHOUT_ANY_BF16();
   TempDir tmp;
-  const std::string run = "ONEDNN_MAX_CPU_ISA=AVX512_CORE " + std::string(RUNNER_BINARY) + " run " +
-                          tiny_resnet() + " --set training.precision=bf16 --quiet --output " +
-                          tmp.path().string();
+  const std::string run = runner_emulating_bf16() + " run " + tiny_resnet() +
+                          " --set training.precision=bf16 --quiet --output " + tmp.path().string();
   auto refused = run_command(run);
   EXPECT_EQ(refused.exit_code, 2) << refused.output;
   EXPECT_NE(refused.output.find("tiny_resnet_synthetic.yaml: training.precision: found bf16, but "
@@ -147,22 +153,20 @@ TEST(Precision, ACpuThatOnlyEmulatesBf16RefusesItUnlessAllowed) {
 // waits for a descheduled thread on a busy machine. A timing: left out under the sanitizers,
 // which slow the runner's own code and not oneDNN's kernels.
 TEST(Precision, AnEmulatedBf16IsMeasuredSlowerAndRunAndBenchSaySo) {
-  if (cpu_precisions().find("bf16") == std::string::npos) {
-    GTEST_SKIP() << "no AVX-512: oneDNN cannot even emulate bf16 here";
-  }
+  SKIP_WITHOUT_ANY_BF16();
   TempDir tmp;
   const std::string slower =
       "warning: training.precision bf16 is slower than fp32 on this cpu: a "
       "training step took ";
-  const std::string emulated = "ONEDNN_MAX_CPU_ISA=AVX512_CORE " + std::string(RUNNER_BINARY);
   const std::string settings = tiny_resnet() +
                                " --set training.precision=bf16 --set training.allow_emulation=true"
                                " --set training.threads=1 --quiet --output " +
                                tmp.path().string();
-  auto run = run_command(emulated + " run " + settings);
+  auto run = run_command(runner_emulating_bf16() + " run " + settings);
   EXPECT_EQ(run.exit_code, 0) << run.output;
   EXPECT_NE(run.output.find(slower), std::string::npos) << run.output;
-  auto bench = run_command(emulated + " bench " + settings + " --steps 3 --profile-steps 0");
+  auto bench =
+      run_command(runner_emulating_bf16() + " bench " + settings + " --steps 3 --profile-steps 0");
   EXPECT_EQ(bench.exit_code, 0) << bench.output;
   EXPECT_NE(bench.output.find(slower), std::string::npos) << bench.output;
 }
